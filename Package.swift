@@ -1,0 +1,93 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Every Swift target shares these settings; the language mode stays 5 while the
+// C bridges settle, with upcoming features that keep the code Swift 6 ready.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+func system(_ name: String, pkgConfig: String?, apt: [String], brew: [String]) -> Target {
+    .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt(apt), .brew(brew)])
+}
+
+let engines = [
+    "GatehouseVerificationEngine", "GatehouseAccountsEngine", "GatehouseCommerceEngine",
+    "GatehouseWorkflowsEngine", "GatehouseManagedAPIsEngine", "GatehousePossessionEngine",
+]
+let sdkProducts = [
+    "GatehouseVerification", "GatehouseAuth", "GatehousePurchases",
+    "GatehouseWorkflows", "GatehouseManagedAPI", "GatehousePossession",
+]
+
+var targets: [Target] = [
+    system("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"], brew: ["libmicrohttpd"]),
+    system("CSQLite", pkgConfig: "sqlite3", apt: ["libsqlite3-dev"], brew: ["sqlite"]),
+    system("CPostgres", pkgConfig: "libpq", apt: ["libpq-dev"], brew: ["libpq"]),
+    system("COpenSSL", pkgConfig: "openssl", apt: ["libssl-dev"], brew: ["openssl@3"]),
+    .target(
+        name: "CPhoneNumber",
+        cxxSettings: [.unsafeFlags(["-std=c++17"])],
+        linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("stdc++")]
+    ),
+
+    .target(name: "GatehouseHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: swiftSettings),
+    .target(name: "GatehouseDatabase", swiftSettings: swiftSettings),
+    .target(name: "GatehouseSQLite", dependencies: ["GatehouseDatabase", "CSQLite"], swiftSettings: swiftSettings),
+    .target(name: "GatehousePostgres", dependencies: ["GatehouseDatabase", "CPostgres"], swiftSettings: swiftSettings),
+    .target(name: "GatehouseCrypto", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
+    .target(name: "GatehouseWire", swiftSettings: swiftSettings),
+    .target(
+        name: "GatehouseCore",
+        dependencies: ["GatehouseDatabase", "GatehouseCrypto", "CPhoneNumber"],
+        swiftSettings: swiftSettings
+    ),
+    .target(
+        name: "GatehouseServer",
+        dependencies: ["GatehouseHTTP", "GatehouseCore", "GatehouseWire", "GatehouseSQLite", "GatehousePostgres"]
+            + engines.map { .byName(name: $0) },
+        swiftSettings: swiftSettings
+    ),
+    .executableTarget(name: "gatehouse", dependencies: ["GatehouseServer"], swiftSettings: swiftSettings),
+    .executableTarget(name: "gatehouse-bench", dependencies: ["CMicroHTTPD"], swiftSettings: swiftSettings),
+
+    .target(name: "GatehouseClientCore", dependencies: ["GatehouseWire"], swiftSettings: swiftSettings),
+    .executableTarget(
+        name: "gatehouse-cli",
+        dependencies: ["GatehouseClientCore"] + sdkProducts.map { .byName(name: $0) },
+        swiftSettings: swiftSettings
+    ),
+
+    .target(name: "GatehouseTesting", dependencies: ["GatehouseServer"], path: "Tests/GatehouseTesting", swiftSettings: swiftSettings),
+    .testTarget(name: "GatehouseHTTPTests", dependencies: ["GatehouseHTTP"], swiftSettings: swiftSettings),
+    .testTarget(
+        name: "GatehouseDatabaseTests",
+        dependencies: ["GatehouseDatabase", "GatehouseSQLite", "GatehousePostgres"],
+        swiftSettings: swiftSettings
+    ),
+    .testTarget(name: "GatehouseCryptoTests", dependencies: ["GatehouseCrypto"], swiftSettings: swiftSettings),
+    .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore", "GatehouseTesting"], swiftSettings: swiftSettings),
+    .testTarget(
+        name: "GatehouseEndToEndTests",
+        dependencies: ["GatehouseTesting", "GatehouseClientCore"],
+        swiftSettings: swiftSettings
+    ),
+]
+targets += engines.map {
+    .target(name: $0, dependencies: ["GatehouseCore", "GatehouseDatabase", "GatehouseCrypto"], swiftSettings: swiftSettings)
+}
+targets += sdkProducts.map {
+    .target(name: $0, dependencies: ["GatehouseClientCore"], swiftSettings: swiftSettings)
+}
+
+let package = Package(
+    name: "Gatehouse",
+    platforms: [.macOS(.v14), .iOS(.v16)],
+    products: [
+        .executable(name: "gatehouse", targets: ["gatehouse"]),
+        .executable(name: "gatehouse-cli", targets: ["gatehouse-cli"]),
+        .library(name: "GatehouseServer", targets: ["GatehouseServer"]),
+    ] + sdkProducts.map { .library(name: $0, targets: [$0]) },
+    targets: targets,
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,2 @@
+/// The GatehouseAccountsEngine module; it fills in with the issue that builds it.
+public enum GatehouseAccountsEngineModule {}

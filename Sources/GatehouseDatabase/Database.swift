@@ -1,0 +1,86 @@
+import Foundation
+
+/// A SQL database reached only through scoped transactions.
+///
+/// ```swift
+/// let count = try await db.write { conn in
+///     try conn.execute("UPDATE session SET revoked_at = ? WHERE account_id = ?", [now, id])
+/// }
+/// let rows = try await db.read { conn in try conn.query("SELECT id FROM tenant", []) }
+/// ```
+///
+/// `write` runs its closure in one transaction that commits when the closure returns and
+/// rolls back when it throws. SQL uses `?` placeholders on every driver. The connection
+/// handed to the closure must not escape it.
+public protocol Database: AnyObject, Sendable {
+    /// What differs in SQL text between drivers (types, row locks, upserts).
+    var dialect: SQLDialect { get }
+
+    /// Runs `body` in a read-only transaction, blocking the calling thread.
+    func readBlocking<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T
+
+    /// Runs `body` in a read-write transaction, blocking the calling thread.
+    func writeBlocking<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T
+
+    /// Checks that the database answers (a trivial query on a pooled connection).
+    func ping() throws
+
+    /// Closes every connection; later calls fail with `DatabaseError.closed`.
+    func close()
+}
+
+/// One connection inside a transaction.
+public protocol DatabaseConnection: AnyObject {
+    var dialect: SQLDialect { get }
+
+    /// Runs a statement and returns how many rows it changed.
+    @discardableResult
+    func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int
+
+    /// Runs a query and returns every row.
+    func query(_ sql: String, _ arguments: [SQLValue]) throws -> [Row]
+
+    /// Runs several `;`-separated statements with no arguments (migrations).
+    func executeScript(_ sql: String) throws
+}
+
+extension DatabaseConnection {
+    /// Runs a statement with typed arguments.
+    @discardableResult
+    public func execute(_ sql: String, _ arguments: any SQLValueConvertible...) throws -> Int {
+        try execute(sql, arguments.map(\.sqlValue))
+    }
+
+    /// Runs a query with typed arguments.
+    public func query(_ sql: String, _ arguments: any SQLValueConvertible...) throws -> [Row] {
+        try query(sql, arguments.map(\.sqlValue))
+    }
+
+    /// Runs a query that returns at most one row.
+    public func queryOne(_ sql: String, _ arguments: any SQLValueConvertible...) throws -> Row? {
+        try query(sql, arguments.map(\.sqlValue)).first
+    }
+}
+
+/// Runs blocking database work off the Swift concurrency pool.
+private let databaseQueue = DispatchQueue(label: "gatehouse.database", attributes: .concurrent)
+
+extension Database {
+    /// Runs `body` in a read-only transaction without blocking a concurrency thread.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any DatabaseConnection) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            databaseQueue.async {
+                continuation.resume(with: Result { try self.readBlocking(body) })
+            }
+        }
+    }
+
+    /// Runs `body` in a read-write transaction without blocking a concurrency thread.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any DatabaseConnection) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            databaseQueue.async {
+                continuation.resume(with: Result { try self.writeBlocking(body) })
+            }
+        }
+    }
+}

@@ -1,0 +1,2 @@
+/// The GatehousePossessionEngine module; it fills in with the issue that builds it.
+public enum GatehousePossessionEngineModule {}

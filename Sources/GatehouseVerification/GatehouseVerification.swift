@@ -1,0 +1,2 @@
+/// The GatehouseVerification module; it fills in with the issue that builds it.
+public enum GatehouseVerificationModule {}

@@ -1,0 +1,2 @@
+/// The GatehouseVerificationEngine module; it fills in with the issue that builds it.
+public enum GatehouseVerificationEngineModule {}

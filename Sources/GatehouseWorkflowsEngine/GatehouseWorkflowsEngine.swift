@@ -1,0 +1,2 @@
+/// The GatehouseWorkflowsEngine module; it fills in with the issue that builds it.
+public enum GatehouseWorkflowsEngineModule {}
