@@ -2,7 +2,58 @@
 #define GATEHOUSE_CMICROHTTPD_H
 #include <stdarg.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <microhttpd.h>
+
+// MHD_start_daemon is variadic; Swift cannot call it. Options travel as one
+// MHD_OPTION_ARRAY so the Swift side builds a plain array of MHD_OptionItem.
+static inline struct MHD_Daemon *cmhd_start(unsigned int flags, uint16_t port,
+                                            MHD_AccessHandlerCallback handler, void *handler_cls,
+                                            struct MHD_OptionItem *options) {
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+// Flags are a closed enum in Swift; OR-ing them is easier here.
+static inline unsigned int cmhd_flags(int ipv6) {
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_EPOLL;
+    if (ipv6) flags |= MHD_USE_IPv6;
+    return flags;
+}
+
+static inline struct MHD_Response *cmhd_response_copying(size_t size, const void *bytes) {
+    return MHD_create_response_from_buffer(size, (void *)bytes, MHD_RESPMEM_MUST_COPY);
+}
+
+static inline uint16_t cmhd_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : 0;
+}
+
+static inline unsigned int cmhd_current_connections(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    return info ? info->num_connections : 0;
+}
+
+// Writes the peer's numeric address into `out`; an empty string when unknown.
+static inline void cmhd_client_address(struct MHD_Connection *connection, char *out, size_t length) {
+    out[0] = 0;
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) return;
+    const struct sockaddr *address = info->client_addr;
+    if (address->sa_family == AF_INET) {
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)address)->sin_addr, out, (socklen_t)length);
+    } else if (address->sa_family == AF_INET6) {
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, out, (socklen_t)length);
+    }
+}
+
+static inline ssize_t cmhd_end_of_stream(void) { return MHD_CONTENT_READER_END_OF_STREAM; }
+static inline ssize_t cmhd_end_with_error(void) { return MHD_CONTENT_READER_END_WITH_ERROR; }
+static inline uint64_t cmhd_size_unknown(void) { return MHD_SIZE_UNKNOWN; }
 #endif

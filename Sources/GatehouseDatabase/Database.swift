@@ -17,9 +17,11 @@ public protocol Database: AnyObject, Sendable {
     var dialect: SQLDialect { get }
 
     /// Runs `body` in a read-only transaction, blocking the calling thread.
+    @discardableResult
     func readBlocking<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T
 
     /// Runs `body` in a read-write transaction, blocking the calling thread.
+    @discardableResult
     func writeBlocking<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T
 
     /// Checks that the database answers (a trivial query on a pooled connection).
@@ -62,23 +64,24 @@ extension DatabaseConnection {
     }
 }
 
-/// Runs blocking database work off the Swift concurrency pool.
-private let databaseQueue = DispatchQueue(label: "gatehouse.database", attributes: .concurrent)
-
 extension Database {
     /// Runs `body` in a read-only transaction without blocking a concurrency thread.
+    @discardableResult
     public func read<T: Sendable>(_ body: @escaping @Sendable (any DatabaseConnection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            databaseQueue.async {
+            // Blocking work stays off the Swift concurrency pool, whose few threads must
+            // never wait on a socket or a connection checkout.
+            DatabaseThreadPool.shared.run {
                 continuation.resume(with: Result { try self.readBlocking(body) })
             }
         }
     }
 
     /// Runs `body` in a read-write transaction without blocking a concurrency thread.
+    @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (any DatabaseConnection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            databaseQueue.async {
+            DatabaseThreadPool.shared.run {
                 continuation.resume(with: Result { try self.writeBlocking(body) })
             }
         }

@@ -15,13 +15,20 @@ public struct SQLDialect: Sendable, Equatable {
     public let forUpdate: String
     /// Appended to a `SELECT` that claims jobs other nodes may also be claiming.
     public let forUpdateSkipLocked: String
+    /// Run first in every migration transaction so migrators in several processes take
+    /// turns. `nil` on SQLite, where `BEGIN IMMEDIATE` already holds the one write lock.
+    public let migrationLock: String?
 
     public static let sqlite = SQLDialect(
         name: "sqlite", bigint: "INTEGER", blob: "BLOB", boolean: "INTEGER", double: "REAL",
-        forUpdate: "", forUpdateSkipLocked: ""
+        forUpdate: "", forUpdateSkipLocked: "", migrationLock: nil
     )
     public static let postgres = SQLDialect(
         name: "postgres", bigint: "BIGINT", blob: "BYTEA", boolean: "BOOLEAN", double: "DOUBLE PRECISION",
-        forUpdate: " FOR UPDATE", forUpdateSkipLocked: " FOR UPDATE SKIP LOCKED"
+        forUpdate: " FOR UPDATE", forUpdateSkipLocked: " FOR UPDATE SKIP LOCKED",
+        // A transaction-scoped advisory lock is released by COMMIT or ROLLBACK, so a
+        // migrator that dies mid-way never leaves the lock behind. The key is arbitrary
+        // but fixed: every Gatehouse binary must use the same one.
+        migrationLock: "SELECT pg_advisory_xact_lock(7428150983625310001)"
     )
 }

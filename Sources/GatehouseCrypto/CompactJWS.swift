@@ -1,0 +1,62 @@
+import Foundation
+
+/// A JWS in compact serialization, split and decoded but not yet trusted (RFC 7515 §7.1).
+public struct CompactJWS: Sendable {
+    /// The decoded header fields.
+    public let header: JOSEHeader
+    /// The header's exact JSON bytes.
+    public let headerJSON: [UInt8]
+    /// The payload bytes (JSON for a JWT).
+    public let payload: [UInt8]
+    /// The decoded signature bytes.
+    public let signature: [UInt8]
+    /// The ASCII bytes `base64url(header) "." base64url(payload)` that the signature covers.
+    public let signingInput: [UInt8]
+
+    /// Splits and decodes `compact`; throws `.malformed` for anything but three strict base64url
+    /// segments whose first decodes to a JSON object with a string `alg`.
+    public init(compact: String) throws {
+        let segments = compact.split(separator: ".", omittingEmptySubsequences: false)
+        guard segments.count == 3,
+              let headerJSON = Base64URL.decode(segments[0]),
+              let payload = Base64URL.decode(segments[1]),
+              let signature = Base64URL.decode(segments[2]),
+              let header = try? JSONDecoder().decode(JOSEHeader.self, from: Data(headerJSON))
+        else {
+            throw JWTError.malformed
+        }
+        // RFC 7515 §4.1.11: a verifier must reject extensions it is told are critical and does
+        // not implement; Gatehouse implements none.
+        guard header.crit == nil else { throw JWTError.malformed }
+        self.header = header
+        self.headerJSON = headerJSON
+        self.payload = payload
+        self.signature = signature
+        self.signingInput = Array(segments[0].utf8) + [UInt8(ascii: ".")] + Array(segments[1].utf8)
+    }
+
+    /// The payload as a JSON object; throws `.malformed` if it is not one.
+    public func claims() throws -> [String: Any] {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any] else {
+            throw JWTError.malformed
+        }
+        return object
+    }
+
+    /// Decodes the payload JSON into `type`.
+    public func decodePayload<T: Decodable>(_ type: T.Type, using decoder: JSONDecoder = JSONDecoder()) throws -> T {
+        try decoder.decode(type, from: Data(payload))
+    }
+
+    /// The `x5c` chain parsed as certificates, leaf first; throws `.malformed` when absent, empty,
+    /// or when an entry is not strict standard base64 of one DER certificate.
+    public func certificateChain() throws -> [Certificate] {
+        guard let entries = header.x5c, !entries.isEmpty else { throw JWTError.malformed }
+        return try entries.map { entry in
+            guard let der = Base64.decode(entry), let certificate = try? Certificate(der: der) else {
+                throw JWTError.malformed
+            }
+            return certificate
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import CMicroHTTPD
+import Foundation
+
+// C callbacks for libmicrohttpd. They run on MHD's threads, so they are plain
+// nonisolated functions that only hop into the owning Server.
+
+let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, slot in
+    let server = Unmanaged<Server>.fromOpaque(cls!).takeUnretainedValue()
+    return server.handle(
+        connection: connection!, url: url, method: method, uploadData: uploadData, uploadSize: uploadSize!, slot: slot!)
+}
+
+let requestCompleted: MHD_RequestCompletedCallback = { cls, _, slot, _ in
+    guard let cls, let slot, let raw = slot.pointee else { return }
+    let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
+    let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeRetainedValue()
+    slot.pointee = nil
+    server.completed(exchange)
+}
+
+let collectPair: MHD_KeyValueIterator = { cls, _, key, value in
+    let collector = Unmanaged<PairCollector>.fromOpaque(cls!).takeUnretainedValue()
+    if let key {
+        collector.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+    }
+    return MHD_Result.YES
+}
+
+let readStream: MHD_ContentReaderCallback = { cls, _, buffer, max in
+    let source = Unmanaged<StreamSource>.fromOpaque(cls!).takeUnretainedValue()
+    switch source.channel.pull(into: buffer!, max: max, suspend: { MHD_suspend_connection(source.connection) }) {
+    case .bytes(let count): return count
+    case .wait: return 0
+    case .end: return cmhd_end_of_stream()
+    case .failed: return cmhd_end_with_error()
+    }
+}
+
+let releaseStream: MHD_ContentReaderFreeCallback = { cls in
+    let source = Unmanaged<StreamSource>.fromOpaque(cls!).takeRetainedValue()
+    source.channel.cancel()
+}
+
+let collectPart: MHD_PostDataIterator = { cls, _, key, filename, contentType, _, data, offset, size in
+    let exchange = Unmanaged<Exchange>.fromOpaque(cls!).takeUnretainedValue()
+    return exchange.appendPart(
+        name: key.map { String(cString: $0) } ?? "",
+        filename: filename.map { String(cString: $0) },
+        contentType: contentType.map { String(cString: $0) },
+        bytes: data.map { UnsafeRawBufferPointer(start: $0, count: size) } ?? UnsafeRawBufferPointer(start: nil, count: 0),
+        isStart: offset == 0
+    ) ? MHD_Result.YES : MHD_Result.NO
+}

@@ -1,0 +1,163 @@
+import CMicroHTTPD
+import Foundation
+
+// The request lifecycle on an MHD connection:
+// head arrives (first call) -> body chunks -> final call -> response queued,
+// with a suspend/resume detour while an async handler runs.
+extension Server {
+    func handle(
+        connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
+        uploadData: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
+        slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        guard let raw = slot.pointee else {
+            return begin(connection: connection, url: url, method: method, slot: slot)
+        }
+        let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeUnretainedValue()
+        switch exchange.phase {
+        case .receiving:
+            if uploadSize.pointee > 0 {
+                let accepted = receive(exchange, bytes: UnsafeRawBufferPointer(start: uploadData, count: uploadSize.pointee))
+                uploadSize.pointee = 0
+                return accepted ? MHD_Result.YES : MHD_Result.NO
+            }
+            return bodyComplete(exchange)
+        case .ready:
+            let response = exchange.pending ?? HTTPError.internalError.response(context: exchange.routed.context)
+            exchange.pending = nil
+            return queue(response, for: exchange)
+        case .waitingForHandler, .responded:
+            uploadSize.pointee = 0
+            return MHD_Result.YES
+        }
+    }
+
+    private func begin(
+        connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
+        slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let (requestID, stopping) = begin()
+        let headers = collect(connection, MHD_ValueKind.HEADER_KIND)
+        var peer = [CChar](repeating: 0, count: 64)
+        cmhd_client_address(connection, &peer, peer.count)
+        let client = addresses.resolve(peer: String(cString: peer), forwardedFor: headers["X-Forwarded-For"])
+        let request = Request(
+            method: HTTPMethod(rawValue: method.map { String(cString: $0) } ?? "GET"),
+            path: url.map { String(cString: $0) } ?? "/",
+            query: collect(connection, MHD_ValueKind.GET_ARGUMENT_KIND).fields,
+            headers: headers)
+        let routed = responder.route(method: request.method, path: request.path, requestID: requestID, clientAddress: client)
+        let exchange = Exchange(
+            connection: connection, started: started, routed: routed, request: request,
+            bodyLimit: routed.maxBodySize ?? configuration.maxBodySize)
+        slot.pointee = Unmanaged.passRetained(exchange).toOpaque()
+        track(exchange)
+
+        if stopping {
+            var response = HTTPError(status: 503, code: "shutting_down", message: "server is shutting down")
+                .response(context: routed.context)
+            response.headers.set("Connection", "close")
+            return queue(response, for: exchange)
+        }
+        let length = headers["Content-Length"].flatMap { Int($0.trimmingCharacters(in: CharacterSet.whitespaces)) }
+        if let length, length > exchange.bodyLimit {
+            var response = HTTPError.payloadTooLarge.response(context: routed.context)
+            response.headers.set("Connection", "close")
+            return queue(response, for: exchange)
+        }
+        // Even a request without a body is answered on MHD's next call: a response queued
+        // before MHD has seen the whole request makes it close the connection.
+        if isMultipart(headers) {
+            exchange.multipart = MultipartForm()
+            exchange.maxPartSize = configuration.maxPartSize
+            exchange.maxParts = configuration.maxParts
+            exchange.postProcessor = MHD_create_post_processor(
+                connection, 16 * 1024, collectPart, Unmanaged.passUnretained(exchange).toOpaque())
+            if exchange.postProcessor == nil { exchange.bodyInvalid = true }
+        }
+        return MHD_Result.YES
+    }
+
+    /// Takes one chunk of body; false cuts the connection (a flood far past the limit).
+    private func receive(_ exchange: Exchange, bytes: UnsafeRawBufferPointer) -> Bool {
+        if exchange.bodyTooLarge || exchange.bodyInvalid {
+            // Keep draining a little so the client can read our answer; give up on floods.
+            exchange.drained += bytes.count
+            return exchange.drained <= exchange.bodyLimit
+        }
+        let total = exchange.request.body.count + bytes.count
+        if total > exchange.bodyLimit {
+            exchange.bodyTooLarge = true
+            exchange.request.body = Data()
+            exchange.multipart = nil
+            return true
+        }
+        if let processor = exchange.postProcessor {
+            // The post processor keeps the parts; the raw bytes only count against the limit.
+            exchange.receivedMultipartBytes += bytes.count
+            if exchange.receivedMultipartBytes > exchange.bodyLimit {
+                exchange.bodyTooLarge = true
+                return true
+            }
+            if MHD_post_process(processor, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count) != MHD_Result.YES {
+                exchange.bodyInvalid = true
+            }
+            return true
+        }
+        exchange.request.body.append(bytes.bindMemory(to: UInt8.self))
+        return true
+    }
+
+    private func bodyComplete(_ exchange: Exchange) -> MHD_Result {
+        let context = exchange.routed.context
+        if let processor = exchange.postProcessor {
+            exchange.postProcessor = nil
+            if MHD_destroy_post_processor(processor) != MHD_Result.YES, !exchange.bodyTooLarge, !exchange.partLimitExceeded {
+                exchange.bodyInvalid = true
+            }
+        }
+        if exchange.bodyTooLarge || exchange.partLimitExceeded {
+            var response = HTTPError.payloadTooLarge.response(context: context)
+            response.headers.set("Connection", "close")
+            return queue(response, for: exchange)
+        }
+        if exchange.bodyInvalid {
+            return queue(HTTPError.badRequest("malformed multipart body", code: "invalid_multipart").response(context: context), for: exchange)
+        }
+        exchange.request.multipart = exchange.multipart
+        if exchange.routed.isInline {
+            return queue(responder.respondInline(exchange.routed, request: exchange.request), for: exchange)
+        }
+        exchange.phase = .waitingForHandler
+        MHD_suspend_connection(exchange.connection)
+        let responder = self.responder
+        exchange.task = Task {
+            let response = await responder.respond(exchange.routed, request: exchange.request)
+            exchange.pending = response
+            exchange.phase = .ready
+            MHD_resume_connection(exchange.connection)
+        }
+        return MHD_Result.YES
+    }
+
+    private func isMultipart(_ headers: HTTPHeaders) -> Bool {
+        headers["Content-Type"]?.lowercased().hasPrefix("multipart/form-data") ?? false
+    }
+
+    func collect(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> HTTPHeaders {
+        let collector = PairCollector()
+        MHD_get_connection_values(connection, kind, collectPair, Unmanaged.passUnretained(collector).toOpaque())
+        return HTTPHeaders(collector.pairs)
+    }
+
+    /// Called by MHD when the request is over, answered or not.
+    func completed(_ exchange: Exchange) {
+        if let processor = exchange.postProcessor {
+            MHD_destroy_post_processor(processor)
+            exchange.postProcessor = nil
+        }
+        exchange.stream?.cancel()
+        end(exchange)
+    }
+}

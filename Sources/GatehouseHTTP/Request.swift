@@ -1,0 +1,40 @@
+import Foundation
+
+/// One HTTP request as the router sees it: a value, complete with its body.
+public struct Request: Sendable {
+    public var method: HTTPMethod
+    /// The percent-decoded path, without the query string.
+    public var path: String
+    /// Query arguments in order; a key without `=` has an empty value.
+    public var query: [(name: String, value: String)]
+    public var headers: HTTPHeaders
+    public var body: Data
+    /// The parts of a `multipart/form-data` body, parsed while it arrived.
+    public var multipart: MultipartForm?
+
+    public init(
+        method: HTTPMethod, path: String, query: [(name: String, value: String)] = [],
+        headers: HTTPHeaders = [:], body: Data = Data(), multipart: MultipartForm? = nil
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.multipart = multipart
+    }
+
+    /// The first value of a query argument.
+    public func queryValue(_ name: String) -> String? {
+        query.first { $0.name == name }?.value
+    }
+
+    /// The token of an `Authorization: Bearer <token>` header.
+    public var bearerToken: String? {
+        guard let value = headers["Authorization"] else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].caseInsensitiveCompare("Bearer") == .orderedSame else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+}

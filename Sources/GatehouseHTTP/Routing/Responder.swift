@@ -1,0 +1,126 @@
+import Foundation
+
+/// Turns a routed request into a response: middleware, handler, error rendering.
+/// It knows nothing of sockets, so tests can drive it in process.
+public final class Responder: @unchecked Sendable {
+    /// A request whose route is known, before its body has arrived.
+    public struct Routed: Sendable {
+        public let route: Route?
+        public var context: RequestContext
+        /// Set when the router answers by itself (404, 405, OPTIONS).
+        public let immediate: Response?
+
+        /// True when the handler is inline and can answer on the server thread.
+        public var isInline: Bool {
+            if let route, case .inline = route.handler { return true }
+            return immediate != nil
+        }
+        public var maxBodySize: Int? { route?.maxBodySize }
+    }
+
+    public let router: Router
+    private let errorLog: @Sendable (String) -> Void
+
+    public init(router: Router, errorLog: @escaping @Sendable (String) -> Void) {
+        self.router = router
+        self.errorLog = errorLog
+    }
+
+    /// Finds the route for a request head.
+    public func route(method: HTTPMethod, path: String, requestID: String, clientAddress: String) -> Routed {
+        var context = RequestContext(requestID: requestID, clientAddress: clientAddress)
+        switch router.match(method: method, path: path) {
+        case .found(let route, let parameters):
+            context.route = route.template
+            context.parameters = parameters
+            return Routed(route: route, context: context, immediate: nil)
+        case .methodNotAllowed(let allowed):
+            context.route = "(unmatched)"
+            let allow = allowed.map(\.rawValue).joined(separator: ", ")
+            if method == .OPTIONS {
+                return Routed(route: nil, context: context, immediate: finish(Response(status: 204, headers: ["Allow": allow]), context))
+            }
+            var error = HTTPError(status: 405, code: "method_not_allowed", message: "method \(method) is not allowed here")
+            error.headers.add("Allow", allow)
+            return Routed(route: nil, context: context, immediate: finish(error.response(context: context), context))
+        case .notFound:
+            context.route = "(unmatched)"
+            return Routed(route: nil, context: context, immediate: finish(HTTPError.notFound().response(context: context), context))
+        }
+    }
+
+    /// Answers a request whose handler is inline, on the calling thread.
+    public func respondInline(_ routed: Routed, request: Request) -> Response {
+        if let immediate = routed.immediate { return immediate }
+        guard let route = routed.route, case .inline(let handler) = route.handler else {
+            preconditionFailure("respondInline called for an async route")
+        }
+        return runChain(route, request: request, context: routed.context) { try handler(request, $0) }
+    }
+
+    /// Answers any request; async handlers may wait here without holding a server thread.
+    public func respond(_ routed: Routed, request: Request) async -> Response {
+        if let immediate = routed.immediate { return immediate }
+        guard let route = routed.route else { return respondInline(routed, request: request) }
+        switch route.handler {
+        case .inline: return respondInline(routed, request: request)
+        case .async(let handler):
+            var context = routed.context
+            var passed = 0
+            var response: Response
+            do {
+                for middleware in route.middleware {
+                    try middleware.before(request, context: &context)
+                    passed += 1
+                }
+                response = try await handler(request, context)
+            } catch {
+                response = render(error, context: context)
+            }
+            return after(route, passed: passed, request: request, context: context, response: response)
+        }
+    }
+
+    private func runChain(
+        _ route: Route, request: Request, context start: RequestContext,
+        _ body: (RequestContext) throws -> Response
+    ) -> Response {
+        var context = start
+        var passed = 0
+        var response: Response
+        do {
+            for middleware in route.middleware {
+                try middleware.before(request, context: &context)
+                passed += 1
+            }
+            response = try body(context)
+        } catch {
+            response = render(error, context: context)
+        }
+        return after(route, passed: passed, request: request, context: context, response: response)
+    }
+
+    private func after(_ route: Route, passed: Int, request: Request, context: RequestContext, response: Response) -> Response {
+        var response = response
+        for middleware in route.middleware.prefix(passed).reversed() {
+            middleware.after(request, context: context, response: &response)
+        }
+        return finish(response, context)
+    }
+
+    /// Renders an error; only `HTTPResponseError`s reach the client, the rest are logged.
+    public func render(_ error: any Error, context: RequestContext) -> Response {
+        if let error = error as? any HTTPResponseError { return error.response(context: context) }
+        if let error = error as? DecodingError {
+            return HTTPError.badRequest(Request.describe(error), code: "invalid_body").response(context: context)
+        }
+        errorLog("unhandled error in \(context.route) request \(context.requestID): \(String(reflecting: error))")
+        return HTTPError.internalError.response(context: context)
+    }
+
+    func finish(_ response: Response, _ context: RequestContext) -> Response {
+        var response = response
+        response.headers.set("X-Request-Id", context.requestID)
+        return response
+    }
+}

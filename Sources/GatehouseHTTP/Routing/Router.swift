@@ -1,0 +1,47 @@
+/// Maps method and path to a handler.
+///
+/// ```swift
+/// let router = Router()
+/// router.get("/healthz", .inline { _, _ in .text("ok") })
+/// router.group("/admin/v1", middleware: [AdminAuth(token)]) { admin in
+///     admin.post("/tenants", .async { request, context in try await createTenant(request) })
+/// }
+/// ```
+public final class Router: @unchecked Sendable {
+    private let trie = RouteTrie()
+    public private(set) var routes: [Route] = []
+
+    public init() {}
+
+    /// Registers a handler; registration happens before the server starts.
+    public func on(_ method: HTTPMethod, _ path: String, maxBodySize: Int? = nil, _ handler: Handler) {
+        add(Route(method: method, template: Self.normalize(path), handler: handler, middleware: [], maxBodySize: maxBodySize))
+    }
+
+    func add(_ route: Route) {
+        trie.insert(route)
+        routes.append(route)
+    }
+
+    func match(method: HTTPMethod, path: String) -> RouteMatch {
+        trie.match(method: method, path: path)
+    }
+
+    /// A group of routes under a common prefix and middleware.
+    @discardableResult
+    public func group(_ prefix: String, middleware: [any Middleware] = [], _ build: (RouteGroup) -> Void = { _ in }) -> RouteGroup {
+        let group = RouteGroup(router: self, prefix: Self.normalize(prefix), middleware: middleware)
+        build(group)
+        return group
+    }
+
+    static func normalize(_ path: String) -> String {
+        "/" + RouteTrie.segments(path).joined(separator: "/")
+    }
+}
+
+extension Router: RouteRegistering {
+    public func register(_ method: HTTPMethod, _ path: String, maxBodySize: Int?, _ handler: Handler) {
+        on(method, path, maxBodySize: maxBodySize, handler)
+    }
+}

@@ -1,0 +1,150 @@
+import CMicroHTTPD
+import Foundation
+
+/// The HTTP server: libmicrohttpd below, a `Responder` above.
+///
+/// ```swift
+/// let server = Server(configuration: config, responder: Responder(router: router, errorLog: log))
+/// try server.start()          // server.port is the bound port
+/// server.shutdown()           // stop accepting, finish in-flight requests, stop
+/// ```
+public final class Server: @unchecked Sendable {
+    public let configuration: ServerConfiguration
+    public let responder: Responder
+    public let metrics: HTTPMetrics
+    let accessLog: AccessLog?
+    let errorLog: @Sendable (String) -> Void
+    let addresses: ClientAddressResolver
+
+    private var daemon: OpaquePointer?
+    private let lock = NSLock()
+    private var inFlightCount = 0
+    private var sequence: UInt64 = 0
+    private let idPrefix = String(UInt32.random(in: .min ... .max), radix: 16)
+    private var stopping = false
+    private var active: [ObjectIdentifier: Exchange] = [:]
+
+    public init(
+        configuration: ServerConfiguration, responder: Responder, metrics: HTTPMetrics = HTTPMetrics(),
+        accessLog: AccessLog? = nil, errorLog: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.configuration = configuration
+        self.responder = responder
+        self.metrics = metrics
+        self.accessLog = accessLog
+        self.errorLog = errorLog
+        self.addresses = ClientAddressResolver(trustedProxies: configuration.trustedProxies)
+    }
+
+    /// The bound port (useful when configured as 0); 0 before `start`.
+    public private(set) var port: UInt16 = 0
+
+    /// Requests read but not yet completed.
+    public var inFlight: Int { lock.withLock { inFlightCount } }
+
+    /// Binds and starts serving on MHD's threads.
+    public func start() throws {
+        guard daemon == nil else { return }
+        var address = try SocketAddress(host: configuration.host, port: configuration.port)
+        let isIPv6: Int32 = address.isIPv6 ? 1 : 0
+        let started: OpaquePointer? = address.withSockaddr { sockaddr in
+            var options: [MHD_OptionItem] = [
+                option(MHD_OPTION.SOCK_ADDR, pointer: UnsafeMutableRawPointer(mutating: sockaddr)),
+                option(MHD_OPTION.THREAD_POOL_SIZE, value: configuration.threads),
+                option(MHD_OPTION.CONNECTION_LIMIT, value: configuration.maxConnections),
+                option(MHD_OPTION.CONNECTION_TIMEOUT, value: configuration.connectionTimeout),
+                option(MHD_OPTION.CONNECTION_MEMORY_LIMIT, value: configuration.maxHeaderSize),
+                option(MHD_OPTION.LISTEN_BACKLOG_SIZE, value: 1024),
+                MHD_OptionItem(
+                    option: MHD_OPTION.NOTIFY_COMPLETED,
+                    value: unsafeBitCast(requestCompleted, to: Int.self),
+                    ptr_value: Unmanaged.passUnretained(self).toOpaque()),
+                option(MHD_OPTION.END, value: 0),
+            ]
+            let flags = cmhd_flags(isIPv6)
+            return cmhd_start(flags, configuration.port, accessHandler, Unmanaged.passUnretained(self).toOpaque(), &options)
+        }
+        guard let started else {
+            throw ServerError(message: "could not start HTTP server on \(configuration.host):\(configuration.port)")
+        }
+        daemon = started
+        port = cmhd_bound_port(started)
+    }
+
+    /// Stops accepting, waits up to the grace period for in-flight requests, then stops.
+    public func shutdown(grace: Double? = nil) {
+        guard let daemon else { return }
+        lock.withLock { stopping = true }
+        let listener = MHD_quiesce_daemon(daemon)
+        if listener >= 0 { close(listener) }
+        waitForIdle(seconds: grace ?? configuration.shutdownGrace)
+        // Past the grace period: end streams and cancel handlers so that every suspended
+        // connection resumes; MHD refuses to stop while one is still suspended.
+        for exchange in lock.withLock({ Array(active.values) }) {
+            exchange.stream?.finish(error: CancellationError())
+            exchange.task?.cancel()
+        }
+        waitForIdle(seconds: 3)
+        if inFlight > 0 {
+            errorLog("shutdown: \(inFlight) requests did not finish; leaving the listener closed without stopping MHD")
+            return
+        }
+        MHD_stop_daemon(daemon)
+        self.daemon = nil
+    }
+
+    /// `shutdown` without blocking a concurrency thread, so in-flight handlers can finish.
+    public func stop(grace: Double? = nil) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                self.shutdown(grace: grace)
+                continuation.resume()
+            }
+        }
+    }
+
+    private func waitForIdle(seconds: Double) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while inFlight > 0, Date() < deadline {
+            usleep(5_000)
+        }
+    }
+
+    private func option(_ option: MHD_OPTION, value: Int) -> MHD_OptionItem {
+        MHD_OptionItem(option: option, value: value, ptr_value: nil)
+    }
+
+    private func option(_ option: MHD_OPTION, pointer: UnsafeMutableRawPointer) -> MHD_OptionItem {
+        MHD_OptionItem(option: option, value: 0, ptr_value: pointer)
+    }
+
+    /// Counts the request in and names it.
+    func begin() -> (requestID: String, stopping: Bool) {
+        lock.lock()
+        inFlightCount += 1
+        sequence &+= 1
+        let number = sequence
+        let isStopping = stopping
+        lock.unlock()
+        return (idPrefix + "-" + String(number, radix: 16), isStopping)
+    }
+
+    func track(_ exchange: Exchange) {
+        lock.withLock { active[ObjectIdentifier(exchange)] = exchange }
+    }
+
+    func end(_ exchange: Exchange) {
+        lock.withLock {
+            inFlightCount -= 1
+            active[ObjectIdentifier(exchange)] = nil
+        }
+    }
+
+    var isStopping: Bool { lock.withLock { stopping } }
+}
+
+/// A failure to start or run the server.
+public struct ServerError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}

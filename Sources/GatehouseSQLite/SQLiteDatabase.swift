@@ -1,0 +1,101 @@
+import Foundation
+import GatehouseDatabase
+
+/// A SQLite database file in WAL mode: one writer connection and a pool of readers.
+///
+/// ```swift
+/// let db = try SQLiteDatabase(path: "/var/lib/gatehouse/gatehouse.sqlite")
+/// try await db.write { conn in try conn.execute("INSERT INTO tenant (id) VALUES (?)", id) }
+/// let rows = try await db.read { conn in try conn.query("SELECT id FROM tenant") }
+/// ```
+///
+/// Writes take the single writer connection (so they run one at a time in this process)
+/// and start with `BEGIN IMMEDIATE`, which takes SQLite's write lock up front: a second
+/// process waits up to `busyTimeout` instead of failing half-way through a transaction.
+/// Reads run on reader connections in `BEGIN DEFERRED` transactions and, thanks to WAL,
+/// see every committed write without waiting for the writer. A write closure must not start
+/// another write on the same database: it would wait for the writer it is holding.
+/// See https://www.sqlite.org/wal.html and https://www.sqlite.org/lang_transaction.html.
+public final class SQLiteDatabase: Database, @unchecked Sendable {
+    public let dialect = SQLDialect.sqlite
+    /// The database file (for ``temporary(readers:busyTimeout:)``, a fresh file under the
+    /// temporary directory).
+    public let path: String
+    private let writer: ConnectionPool<SQLiteConnection>
+    private let readers: ConnectionPool<SQLiteConnection>
+    private let deletesFilesOnClose: Bool
+    private let closeLock = NSLock()
+    private var isClosed = false
+
+    /// Opens (creating if needed) the database at `path` and switches it to WAL mode.
+    ///
+    /// - Parameters:
+    ///   - readers: the most read transactions that run at once; more wait for a reader.
+    ///   - busyTimeout: milliseconds a connection waits on another process's lock before
+    ///     the statement fails with `DatabaseError.Kind.busy`.
+    /// - Throws: `DatabaseError` of kind `.connection` when the file cannot be opened.
+    public convenience init(path: String, readers: Int = 4, busyTimeout: Int = 5_000) throws {
+        try self.init(path: path, readers: readers, busyTimeout: busyTimeout, deletesFilesOnClose: false)
+    }
+
+    /// Opens a new database in a uniquely named temporary file that `close()` deletes; for
+    /// tests, which get real WAL behaviour that an in-memory database would not have.
+    public static func temporary(readers: Int = 4, busyTimeout: Int = 5_000) throws -> SQLiteDatabase {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("gatehouse-\(UUID().uuidString).sqlite").path
+        return try SQLiteDatabase(path: path, readers: readers, busyTimeout: busyTimeout, deletesFilesOnClose: true)
+    }
+
+    private init(path: String, readers: Int, busyTimeout: Int, deletesFilesOnClose: Bool) throws {
+        precondition(readers >= 1, "SQLiteDatabase needs at least one reader")
+        self.path = path
+        self.deletesFilesOnClose = deletesFilesOnClose
+        // The writer opens first: it creates the file and switches it to WAL before any
+        // reader looks at it.
+        let writerConnection = try SQLiteConnection(path: path, busyTimeout: busyTimeout, isWriter: true)
+        writer = ConnectionPool(
+            capacity: 1, initial: [writerConnection],
+            open: { try SQLiteConnection(path: path, busyTimeout: busyTimeout, isWriter: true) },
+            discard: { $0.close() }
+        )
+        self.readers = ConnectionPool(
+            capacity: readers,
+            open: { try SQLiteConnection(path: path, busyTimeout: busyTimeout, isWriter: false) },
+            discard: { $0.close() }
+        )
+    }
+
+    deinit {
+        close()
+    }
+
+    @discardableResult
+    public func readBlocking<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T {
+        try readers.withConnection { try $0.transaction(begin: "BEGIN DEFERRED", body) }
+    }
+
+    @discardableResult
+    public func writeBlocking<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T {
+        try writer.withConnection { try $0.transaction(begin: "BEGIN IMMEDIATE", body) }
+    }
+
+    public func ping() throws {
+        _ = try readBlocking { try $0.query("SELECT 1", []) }
+    }
+
+    public func close() {
+        closeLock.lock()
+        defer { closeLock.unlock() }
+        guard !isClosed else { return }
+        isClosed = true
+        readers.close()
+        // The writer closes last: SQLite folds the WAL back into the database file and
+        // removes it when the last connection closes.
+        writer.close()
+        if deletesFilesOnClose {
+            for suffix in ["", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: path + suffix)
+            }
+        }
+    }
+}

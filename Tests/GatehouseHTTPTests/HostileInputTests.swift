@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import GatehouseHTTP
+
+@Suite struct HostileInputTests {
+    static func server(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> TestServer {
+        try TestServer(configure: configure) { router in
+            router.post("/upload", .inline { request, _ in .text("\(request.body.count)") })
+            router.get("/ok", .inline { _, _ in .text("ok") })
+        }
+    }
+
+    @Test func malformedRequestLineGets400() async throws {
+        let test = try Self.server()
+        defer { test.stop() }
+        for garbage in ["GARBAGE\r\n\r\n", "GET\r\n\r\n", "GET /ok HTTP/9.9\r\nHost: x\r\n\r\n", "\u{1}\u{2}\u{3} / HTTP/1.1\r\n\r\n"] {
+            let connection = try RawConnection(port: test.port)
+            connection.send(garbage)
+            let reply = String(decoding: await connection.end(), as: UTF8.self)
+            #expect(reply.hasPrefix("HTTP/1.1 4") || reply.hasPrefix("HTTP/1.1 505") || reply.isEmpty, "\(garbage.debugDescription) -> \(reply.prefix(40))")
+        }
+        #expect(await (try RawConnection(port: test.port)).exchange("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")?.status == 200)
+    }
+
+    @Test func malformedHeaderGets400() async throws {
+        let test = try Self.server()
+        defer { test.stop() }
+        let connection = try RawConnection(port: test.port)
+        connection.send("GET /ok HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n")
+        let reply = String(decoding: await connection.end(), as: UTF8.self)
+        #expect(reply.hasPrefix("HTTP/1.1 400"))
+    }
+
+    @Test func oversizedHeadersAreRefused() async throws {
+        let test = try Self.server { $0.maxHeaderSize = 8 * 1024 }
+        defer { test.stop() }
+        let connection = try RawConnection(port: test.port)
+        connection.send("GET /ok HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 20_000))\r\n\r\n")
+        let reply = String(decoding: await connection.end(), as: UTF8.self)
+        #expect(reply.hasPrefix("HTTP/1.1 431") || reply.hasPrefix("HTTP/1.1 413") || reply.hasPrefix("HTTP/1.1 414"))
+    }
+
+    @Test func bodyOverTheLimitGets413() async throws {
+        let test = try Self.server { $0.maxBodySize = 1000 }
+        defer { test.stop() }
+        let ok = try await test.send("POST", "/upload", body: Data(count: 1000))
+        #expect(ok.0 == 200 && String(decoding: ok.2, as: UTF8.self) == "1000")
+        let tooBig = try await test.send("POST", "/upload", body: Data(count: 1001))
+        #expect(tooBig.0 == 413)
+        let json = try JSONSerialization.jsonObject(with: tooBig.2) as! [String: [String: String]]
+        #expect(json["error"]?["code"] == "payload_too_large")
+
+        // Chunked bodies have no Content-Length; the limit applies as they arrive.
+        let connection = try RawConnection(port: test.port)
+        let chunk = String(repeating: "z", count: 600)
+        connection.send("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n")
+        #expect(await connection.response()?.status == 413)
+    }
+
+    @Test func slowClientIsCutOff() async throws {
+        let test = try Self.server { $0.connectionTimeout = 1 }
+        defer { test.stop() }
+        let connection = try RawConnection(port: test.port, timeout: 5)
+        connection.send("GET /ok HTTP/1.1\r\nHo")
+        let start = Date()
+        #expect(await connection.closedByPeer())
+        #expect(Date().timeIntervalSince(start) < 4.5)
+    }
+
+    @Test func thousandConcurrentConnections() async throws {
+        let test = try Self.server { $0.maxConnections = 2000; $0.threads = 2 }
+        defer { test.stop() }
+        let port = test.port
+        let connections = try (0..<1000).map { _ in try RawConnection(port: port, timeout: 20) }
+        for connection in connections { connection.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n") }
+        var answered = 0
+        for connection in connections { if await connection.response()?.status == 200 { answered += 1 } }
+        #expect(answered == 1000)
+        #expect(await (try RawConnection(port: port)).exchange("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")?.status == 200)
+    }
+}
+
+extension RawConnection {
+    func readAfter(_ request: String) -> (status: Int, headers: [String: String], body: Data)? {
+        send(request)
+        return readResponse()
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A blocking TCP client for byte-exact and hostile HTTP tests.
+final class RawConnection {
+    let fd: Int32
+
+    init(port: UInt16, timeout: Int = 10) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        var tv = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else {
+            close(fd)
+            throw POSIXError(.ECONNREFUSED)
+        }
+    }
+
+    deinit { close(fd) }
+
+    func send(_ text: String) { send(Data(text.utf8)) }
+
+    func send(_ data: Data) {
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if n <= 0 { return }
+                offset += n
+            }
+        }
+    }
+
+    /// Reads whatever arrives until the peer closes or the timeout passes.
+    func readToEnd() -> Data {
+        var result = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            result.append(contentsOf: buffer[0..<n])
+        }
+        return result
+    }
+
+    /// Reads one response with a Content-Length body (keep-alive safe).
+    func readResponse() -> (status: Int, headers: [String: String], body: Data)? {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if let end = data.range(of: Data("\r\n\r\n".utf8)) {
+                let head = String(decoding: data[..<end.lowerBound], as: UTF8.self)
+                var lines = head.components(separatedBy: "\r\n")
+                let statusLine = lines.removeFirst().split(separator: " ")
+                var headers: [String: String] = [:]
+                for line in lines {
+                    if let colon = line.firstIndex(of: ":") {
+                        headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                    }
+                }
+                let length = Int(headers["content-length"] ?? "0") ?? 0
+                while data.count - end.upperBound < length {
+                    let n = recv(fd, &buffer, buffer.count, 0)
+                    if n <= 0 { return nil }
+                    data.append(contentsOf: buffer[0..<n])
+                }
+                let body = data[end.upperBound..<(end.upperBound + length)]
+                return (Int(statusLine[1]) ?? 0, headers, Data(body))
+            }
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { return nil }
+            data.append(contentsOf: buffer[0..<n])
+        }
+    }
+
+    /// True when the server has closed its side (a read returns 0 or fails).
+    func isClosedByPeer() -> Bool {
+        var byte: UInt8 = 0
+        return recv(fd, &byte, 1, 0) <= 0
+    }
+}
+
+/// Runs blocking socket work on a dispatch thread, so tests never starve the
+/// concurrency pool that the server's async handlers need.
+func offPool<T>(_ body: @escaping () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+    }
+}
+
+extension RawConnection {
+    func response() async -> (status: Int, headers: [String: String], body: Data)? {
+        try? await offPool { self.readResponse() } ?? nil
+    }
+    func end() async -> Data { (try? await offPool { self.readToEnd() }) ?? Data() }
+    func closedByPeer() async -> Bool { (try? await offPool { self.isClosedByPeer() }) ?? false }
+    func exchange(_ request: String) async -> (status: Int, headers: [String: String], body: Data)? {
+        send(request)
+        return await response()
+    }
+}

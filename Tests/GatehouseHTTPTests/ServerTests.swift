@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+@testable import GatehouseHTTP
+
+@Suite struct ServerTests {
+    @Test func answersInlineAsyncHeadAndJSON() async throws {
+        struct Echo: Codable { let message: String }
+        let test = try TestServer { router in
+            router.get("/hello", .inline { _, _ in .text("hello") })
+            router.get("/later/:name", .async { _, ctx in
+                try await Task.sleep(nanoseconds: 10_000_000)
+                return .text("later \(ctx.parameter("name"))")
+            })
+            router.post("/echo", .inline { request, _ in try .json(try request.decode(Echo.self), status: 201) })
+        }
+        defer { test.stop() }
+        let (status, headers, body) = try await test.get("/hello?x=1")
+        #expect(status == 200)
+        #expect(String(decoding: body, as: UTF8.self) == "hello")
+        #expect(headers["x-request-id"] != nil)
+        #expect(String(decoding: try await test.get("/later/bob").2, as: UTF8.self) == "later bob")
+        let head = try await test.send("HEAD", "/hello")
+        #expect(head.0 == 200 && head.2.isEmpty)
+        let echo = try await test.send("POST", "/echo", body: Data(#"{"message":"hi"}"#.utf8), headers: ["Content-Type": "application/json"])
+        #expect(echo.0 == 201)
+        #expect(String(decoding: echo.2, as: UTF8.self) == #"{"message":"hi"}"#)
+        #expect(try await test.get("/missing").0 == 404)
+    }
+
+    @Test func keepAliveServesSeveralRequestsOnOneConnection() async throws {
+        let test = try TestServer { $0.get("/n", .inline { _, ctx in .text(ctx.requestID) }) }
+        defer { test.stop() }
+        let connection = try RawConnection(port: test.port)
+        var ids = Set<String>()
+        for _ in 0..<5 {
+            connection.send("GET /n HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try #require(await connection.response())
+            #expect(response.status == 200)
+            ids.insert(String(decoding: response.body, as: UTF8.self))
+        }
+        #expect(ids.count == 5)
+    }
+
+    @Test func asyncHandlersHoldNoServerThread() async throws {
+        let test = try TestServer(configure: { $0.threads = 2 }) { router in
+            router.get("/slow", .async { _, _ in
+                try await Task.sleep(nanoseconds: 2_000_000_000)
+                return .text("slow")
+            })
+            router.get("/fast", .inline { _, _ in .text("fast") })
+        }
+        defer { test.stop() }
+        let finished = Recorder()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    let (status, _, _) = try await test.get("/slow")
+                    #expect(status == 200)
+                    finished.add("slow")
+                }
+            }
+            try await Task.sleep(nanoseconds: 300_000_000)
+            #expect(test.server.inFlight == 20)
+            for _ in 0..<50 {
+                let (status, _, _) = try await test.get("/fast")
+                #expect(status == 200)
+                finished.add("fast")
+            }
+            try await group.waitForAll()
+        }
+        // All fast requests were answered while the 20 slow ones were still waiting.
+        #expect(Array(finished.all.prefix(50)) == Array(repeating: "fast", count: 50))
+        #expect(finished.all.count == 70)
+    }
+
+    @Test func gracefulShutdownFinishesInFlightRequests() async throws {
+        let test = try TestServer { router in
+            router.get("/slow", .async { _, _ in
+                try await Task.sleep(nanoseconds: 500_000_000)
+                return .text("done")
+            })
+        }
+        defer { test.stop() }
+        let port = test.port
+        async let first = test.get("/slow")
+        async let second = test.get("/slow")
+        try await Task.sleep(nanoseconds: 150_000_000)
+        #expect(test.server.inFlight == 2)
+        await test.server.stop(grace: 5)
+        let results = try await [first, second]
+        #expect(results.map(\.0) == [200, 200])
+        #expect(results.map { String(decoding: $0.2, as: UTF8.self) } == ["done", "done"])
+        #expect(throws: (any Error).self) { try RawConnection(port: port) }
+    }
+}
+
+final class Recorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    func add(_ item: String) { lock.withLock { items.append(item) } }
+    var all: [String] { lock.withLock { items } }
+}

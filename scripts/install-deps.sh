@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs the Debian packages a task needs, touching apt only when one is missing,
+# so repeated `make` runs stay fast and quiet.
+# Usage: scripts/install-deps.sh build|test|bench
+# DRY_RUN=1 prints what would be installed instead of installing it.
+set -euo pipefail
+
+build=(libmicrohttpd-dev libsqlite3-dev libpq-dev libssl-dev libphonenumber-dev pkg-config)
+case "${1:-}" in
+    build) wanted=("${build[@]}") ;;
+    test) wanted=("${build[@]}" postgresql wrk curl) ;;
+    bench) wanted=("${build[@]}" wrk curl) ;;
+    *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
+esac
+
+# dpkg-query exits non-zero for a package it has never heard of; both cases mean "missing".
+is_installed() {
+    [[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" == "install ok installed" ]]
+}
+
+missing=()
+for package in "${wanted[@]}"; do
+    is_installed "$package" || missing+=("$package")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+if [[ -n "${DRY_RUN:-}" ]]; then
+    echo "would install: ${missing[*]}"
+    exit 0
+fi
+
+echo "installing: ${missing[*]}" >&2
+# Root on CI and dev machines; sudo only where someone runs this as a user.
+sudo=()
+[[ $(id -u) -eq 0 ]] || sudo=(sudo)
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
