@@ -39,7 +39,7 @@ var targets: [Target] = [
     .target(name: "GatehouseWire", swiftSettings: swiftSettings),
     .target(
         name: "GatehouseCore",
-        dependencies: ["GatehouseDatabase", "GatehouseCrypto", "CPhoneNumber"],
+        dependencies: ["GatehouseDatabase", "GatehouseCrypto", "GatehouseWire", "CPhoneNumber"],
         swiftSettings: swiftSettings
     ),
     .target(
@@ -66,10 +66,10 @@ var targets: [Target] = [
         swiftSettings: swiftSettings
     ),
     .testTarget(name: "GatehouseCryptoTests", dependencies: ["GatehouseCrypto"], swiftSettings: swiftSettings),
-    .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore", "GatehouseTesting"], swiftSettings: swiftSettings),
+    .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore", "GatehouseTesting", "GatehouseWire", "GatehouseCrypto", "GatehouseDatabase"], swiftSettings: swiftSettings),
     .testTarget(
         name: "GatehouseEndToEndTests",
-        dependencies: ["GatehouseTesting", "GatehouseClientCore"],
+        dependencies: ["GatehouseTesting", "GatehouseClientCore", "GatehouseServer", "GatehouseWire"],
         swiftSettings: swiftSettings
     ),
 ]

@@ -1,0 +1,48 @@
+import Foundation
+import GatehouseWire
+
+/// Structured JSON-line logging. Every message passes through `Redactor`, so digit runs
+/// that may be phone numbers or codes never reach the log.
+public struct Logger: Sendable {
+    public enum Level: Int, Sendable, Comparable {
+        case debug, info, warning, error
+        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
+        var name: String { ["debug", "info", "warning", "error"][rawValue] }
+    }
+
+    private let minimum: Level
+    private let write: @Sendable (String) -> Void
+    private let clock: any Clock
+
+    public init(minimum: Level = .info, clock: any Clock = SystemClock(), write: @escaping @Sendable (String) -> Void) {
+        self.minimum = minimum
+        self.clock = clock
+        self.write = write
+    }
+
+    /// Drops everything; for tools and tests that do not care.
+    public static let silent = Logger(minimum: .error, write: { _ in })
+
+    public func log(_ level: Level, _ message: String, _ fields: [String: String] = [:]) {
+        guard level >= minimum else { return }
+        var entry: [String: String] = ["level": level.name, "message": Redactor.redact(message)]
+        for (key, value) in fields { entry[key] = Redactor.redact(value) }
+        entry["ts"] = ISO8601DateFormatter.gatehouse.string(from: clock.now)
+        guard let data = try? JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys]) else { return }
+        write(String(decoding: data, as: UTF8.self))
+    }
+
+    public func debug(_ message: String, _ fields: [String: String] = [:]) { log(.debug, message, fields) }
+    public func info(_ message: String, _ fields: [String: String] = [:]) { log(.info, message, fields) }
+    public func warning(_ message: String, _ fields: [String: String] = [:]) { log(.warning, message, fields) }
+    public func error(_ message: String, _ fields: [String: String] = [:]) { log(.error, message, fields) }
+}
+
+extension ISO8601DateFormatter {
+    /// Internet date-time with milliseconds, in UTC.
+    public static var gatehouse: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import GatehouseCrypto
+import GatehouseDatabase
+
+extension TenantDirectory {
+    /// Issues an API key for a tenant (optionally bound to one of its applications).
+    public func issueKey(tenantID: String, applicationID: String? = nil, label: String) async throws -> IssuedKey {
+        let label = try Self.validName(label, field: "label")
+        let id = environment.ids.next()
+        let (secret, hash) = SecretToken.issue(prefix: Self.keyPrefix, id: id, random: environment.random)
+        let now = environment.clock.now
+        let key = try await database.write { db -> APIKey in
+            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else {
+                throw CoreError(.notFound, "no such tenant")
+            }
+            if let applicationID,
+                try db.queryOne("SELECT id FROM applications WHERE id = ? AND tenant_id = ?", applicationID, tenantID) == nil
+            {
+                throw CoreError(.notFound, "no such application")
+            }
+            try db.execute(
+                "INSERT INTO api_keys (id, tenant_id, application_id, label, secret_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                id.lowercased, tenantID, applicationID, label, hash, now)
+            return try APIKey(row: try db.queryOne("SELECT * FROM api_keys WHERE id = ?", id.lowercased)!)
+        }
+        return IssuedKey(key: key, secret: secret)
+    }
+
+    public func keys(tenantID: String) async throws -> [APIKey] {
+        _ = try await tenant(id: tenantID)
+        return try await database.read { db in
+            try db.query("SELECT * FROM api_keys WHERE tenant_id = ? ORDER BY created_at, id", tenantID).map(APIKey.init(row:))
+        }
+    }
+
+    /// Revokes a key; another tenant's key id is "not found", never "forbidden".
+    public func revokeKey(tenantID: String, keyID: String) async throws {
+        let now = environment.clock.now
+        let found = try await database.write { db in
+            let row = try db.queryOne("SELECT revoked_at FROM api_keys WHERE id = ? AND tenant_id = ?", keyID, tenantID)
+            guard row != nil else { return false }
+            try db.execute("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", now, keyID)
+            return true
+        }
+        guard found else { throw CoreError(.notFound, "no such key") }
+    }
+
+    /// The key a presented secret belongs to, if it is live and its tenant enabled.
+    public func authenticate(apiKey presented: String) throws -> APIKey? {
+        guard let token = SecretToken.parse(presented, prefix: Self.keyPrefix) else { return nil }
+        return try database.readBlocking { db -> APIKey? in
+            let sql = """
+                SELECT k.*, t.disabled_at AS tenant_disabled_at FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
+                WHERE k.id = ?
+                """
+            guard let row = try db.query(sql, [.text(token.id)]).first else { return nil }
+            let hash: [UInt8] = try row.get("secret_hash")
+            let revoked: Date? = try row.get("revoked_at")
+            let disabled: Date? = try row.get("tenant_disabled_at")
+            guard token.matches(hash: hash), revoked == nil, disabled == nil else { return nil }
+            return try APIKey(row: row)
+        }
+    }
+
+    /// Issues an operator token for the admin API.
+    public func issueAdminToken(label: String) async throws -> String {
+        let id = environment.ids.next()
+        let (token, hash) = SecretToken.issue(prefix: Self.adminPrefix, id: id, random: environment.random)
+        let now = environment.clock.now
+        try await database.write { db in
+            try db.execute(
+                "INSERT INTO admin_tokens (id, label, token_hash, created_at) VALUES (?, ?, ?, ?)", id.lowercased, label, hash, now)
+        }
+        return token
+    }
+
+    /// Whether a presented admin token is live. Blocking: the admin middleware runs inline.
+    public func verifyAdminToken(_ presented: String) throws -> Bool {
+        guard let token = SecretToken.parse(presented, prefix: Self.adminPrefix) else { return false }
+        return try database.readBlocking { db in
+            guard let row = try db.query("SELECT token_hash, revoked_at FROM admin_tokens WHERE id = ?", [.text(token.id)]).first
+            else { return false }
+            let revoked: Date? = try row.get("revoked_at")
+            return token.matches(hash: try row.get("token_hash")) && revoked == nil
+        }
+    }
+
+    /// True when no tenant exists yet (first start).
+    public func isEmpty() async throws -> Bool {
+        try await database.read { db in try db.queryOne("SELECT id FROM tenants LIMIT 1") == nil }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import GatehouseCrypto
+import GatehouseDatabase
+
+/// Tenants, their applications and API keys, and the operator's admin tokens.
+public final class TenantDirectory: Sendable {
+    public static let keyPrefix = "ghk"
+    public static let adminPrefix = "gha"
+    let environment: Environment
+
+    public init(environment: Environment) {
+        self.environment = environment
+    }
+
+    var database: any Database { environment.database }
+
+    public func createTenant(name: String) async throws -> Tenant {
+        let name = try Self.validName(name, field: "name")
+        let id = environment.ids.next().lowercased
+        let now = environment.clock.now
+        return try await database.write { db in
+            try db.execute("INSERT INTO tenants (id, name, created_at) VALUES (?, ?, ?)", id, name, now)
+            return try Tenant(row: try db.queryOne("SELECT * FROM tenants WHERE id = ?", id)!)
+        }
+    }
+
+    public func tenants() async throws -> [Tenant] {
+        try await database.read { db in
+            try db.query("SELECT * FROM tenants ORDER BY created_at, id").map(Tenant.init(row:))
+        }
+    }
+
+    public func tenant(id: String) async throws -> Tenant {
+        let found = try await database.read { db in
+            try db.queryOne("SELECT * FROM tenants WHERE id = ?", id).map(Tenant.init(row:))
+        }
+        guard let found else { throw CoreError(.notFound, "no such tenant") }
+        return found
+    }
+
+    /// Disables a tenant: its keys stop authenticating; nothing is deleted.
+    public func disableTenant(id: String) async throws {
+        let now = environment.clock.now
+        let changed = try await database.write { db in
+            try db.execute("UPDATE tenants SET disabled_at = ? WHERE id = ? AND disabled_at IS NULL", now, id)
+        }
+        if changed == 0 { _ = try await tenant(id: id) }
+    }
+
+    public func createApplication(tenantID: String, name: String) async throws -> Application {
+        let name = try Self.validName(name, field: "name")
+        let id = environment.ids.next().lowercased
+        let now = environment.clock.now
+        return try await database.write { db in
+            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else {
+                throw CoreError(.notFound, "no such tenant")
+            }
+            try db.execute(
+                "INSERT INTO applications (id, tenant_id, name, created_at) VALUES (?, ?, ?, ?)", id, tenantID, name, now)
+            return try Application(row: try db.queryOne("SELECT * FROM applications WHERE id = ?", id)!)
+        }
+    }
+
+    public func applications(tenantID: String) async throws -> [Application] {
+        _ = try await tenant(id: tenantID)
+        return try await database.read { db in
+            try db.query("SELECT * FROM applications WHERE tenant_id = ? ORDER BY created_at, id", tenantID)
+                .map(Application.init(row:))
+        }
+    }
+
+    static func validName(_ raw: String, field: String) throws -> String {
+        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty, name.count <= 200 else {
+            throw CoreError(.invalidArgument, "\(field) must be 1 to 200 characters")
+        }
+        guard !name.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
+            throw CoreError(.invalidArgument, "\(field) must not contain control characters")
+        }
+        return name
+    }
+}

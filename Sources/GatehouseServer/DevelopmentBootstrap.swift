@@ -1,0 +1,41 @@
+import Foundation
+import GatehouseCore
+
+/// What a development server writes to `<data dir>/dev-credentials.json` on first start.
+public struct DevCredentials: Codable, Sendable, Equatable {
+    public let baseURL: String
+    public let adminToken: String
+    public let tenantId: String
+    public let applicationId: String
+    public let apiKey: String
+}
+
+extension GatehouseApp {
+    public var credentialsPath: String { (settings.dataDir as NSString).appendingPathComponent("dev-credentials.json") }
+
+    /// On an empty database in development mode: creates a tenant, an application, an API key
+    /// and an admin token, and writes them (mode 0600) for scripts and tests. Later starts
+    /// reuse the file; secrets exist only there, the database keeps their hashes.
+    @discardableResult
+    public func bootstrapDevelopment() async throws -> DevCredentials? {
+        guard settings.mode == .development else { return nil }
+        if try await !directory.isEmpty() {
+            return try? JSONDecoder().decode(DevCredentials.self, from: Data(contentsOf: URL(fileURLWithPath: credentialsPath)))
+        }
+        let tenant = try await directory.createTenant(name: "Development")
+        let app = try await directory.createApplication(tenantID: tenant.id, name: "Development app")
+        let key = try await directory.issueKey(tenantID: tenant.id, applicationID: app.id, label: "development")
+        let admin = try await directory.issueAdminToken(label: "development")
+        let host = settings.host == "0.0.0.0" || settings.host == "::" ? "127.0.0.1" : settings.host
+        let credentials = DevCredentials(
+            baseURL: settings.publicURL ?? "http://\(host):\(server.port)", adminToken: admin, tenantId: tenant.id,
+            applicationId: app.id, apiKey: key.secret)
+        try FileManager.default.createDirectory(atPath: settings.dataDir, withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(credentials)
+        let created = FileManager.default.createFile(atPath: credentialsPath, contents: data, attributes: [.posixPermissions: 0o600])
+        guard created else { throw SettingsError("cannot write \(credentialsPath)") }
+        return credentials
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import GatehouseCore
+import GatehouseDatabase
+import GatehouseHTTP
+import GatehousePostgres
+import GatehouseSQLite
+
+/// The whole server wired together: settings → database → engines → routes → HTTP.
+///
+/// ```swift
+/// let app = try GatehouseApp(settings: settings, logSink: LineWriter.standardOutput)
+/// try app.start()
+/// let credentials = try await app.bootstrapDevelopment()
+/// ```
+public final class GatehouseApp: @unchecked Sendable {
+    public let settings: Settings
+    public let environment: Environment
+    public let directory: TenantDirectory
+    public let server: Server
+    public let router = Router()
+
+    public init(settings: Settings, environment: Environment? = nil, logSink: any LogSink) throws {
+        self.settings = settings
+        let database = try environment?.database ?? Self.openDatabase(settings)
+        let logger = Logger(minimum: Self.level(settings.logLevel), write: { logSink.write($0) })
+        let environment = environment ?? .live(database: database, logger: logger)
+        self.environment = environment
+        _ = try DatabaseMigrator(migrations: Self.migrations, now: { environment.clock.now }).migrate(database)
+        directory = TenantDirectory(environment: environment)
+
+        let metrics = HTTPMetrics()
+        SystemRoutes.register(on: router, database: database, metrics: metrics)
+        AdminRoutes.register(on: router, directory: directory, configuredToken: settings.adminToken)
+
+        let accessLog: AccessLog?
+        switch settings.accessLog {
+        case "off": accessLog = nil
+        case "stdout", "": accessLog = AccessLog(sink: logSink)
+        default:
+            guard let writer = LineWriter(path: settings.accessLog) else {
+                throw SettingsError("cannot open access log \(settings.accessLog)")
+            }
+            accessLog = AccessLog(sink: writer)
+        }
+        server = Server(
+            configuration: Self.serverConfiguration(settings),
+            responder: Responder(router: router, errorLog: { logger.error($0) }),
+            metrics: metrics, accessLog: accessLog, errorLog: { logger.error($0) })
+    }
+
+    /// Every migration this binary knows, in order: core first, then each engine's.
+    public static let migrations: [Migration] = CoreMigrations.all
+
+    /// Opens the configured database: SQLite in the data folder unless a PostgreSQL URL is set.
+    public static func openDatabase(_ settings: Settings) throws -> any Database {
+        if settings.isPostgres { return try PostgresDatabase(url: settings.databaseURL, poolSize: settings.databasePoolSize) }
+        let path = settings.sqlitePath
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        return try SQLiteDatabase(path: path)
+    }
+
+    public func start() throws {
+        try server.start()
+        environment.logger.info("listening", ["address": "http://\(settings.host):\(server.port)"])
+    }
+
+    /// Stops accepting, lets in-flight requests finish, closes the database.
+    public func shutdown() {
+        server.shutdown(grace: settings.shutdownGrace)
+        environment.database.close()
+    }
+
+    static func serverConfiguration(_ settings: Settings) -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.host = settings.host
+        configuration.port = settings.port
+        configuration.threads = settings.threads
+        configuration.maxBodySize = settings.maxBodyBytes
+        configuration.maxHeaderSize = settings.maxHeaderBytes
+        configuration.maxConnections = settings.maxConnections
+        configuration.connectionTimeout = settings.connectionTimeout
+        configuration.trustedProxies = settings.trustedProxies
+        configuration.shutdownGrace = settings.shutdownGrace
+        return configuration
+    }
+
+    static func level(_ name: String) -> Logger.Level {
+        switch name {
+        case "debug": return .debug
+        case "warning": return .warning
+        case "error": return .error
+        default: return .info
+        }
+    }
+}

@@ -1,2 +1,0 @@
-/// The GatehouseServer module; it fills in with the issue that builds it.
-public enum GatehouseServerModule {}

@@ -1,0 +1,22 @@
+import Foundation
+import GatehouseDatabase
+import GatehouseHTTP
+
+/// `/healthz` (the process answers), `/readyz` (the database answers), `/metrics`.
+enum SystemRoutes {
+    static func register(on router: Router, database: any Database, metrics: HTTPMetrics) {
+        let ok = Data(#"{"status":"ok"}"#.utf8)
+        router.get("/healthz", .inline { _, _ in .json(raw: ok) })
+        router.get("/readyz", .async { _, _ in
+            do {
+                try await database.read { db in _ = try db.query("SELECT 1", []) }
+                return .json(raw: Data(#"{"status":"ready"}"#.utf8))
+            } catch {
+                throw HTTPError(status: 503, code: "not_ready", message: "database is not reachable")
+            }
+        })
+        router.get("/metrics", .inline { _, _ in
+            Response(status: 200, headers: ["Content-Type": "text/plain; version=0.0.4"], body: .bytes(Data(metrics.render().utf8)))
+        })
+    }
+}

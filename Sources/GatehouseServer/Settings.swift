@@ -1,0 +1,104 @@
+import Foundation
+
+/// How the server is configured: environment variables, overridden by `--flags`.
+/// Each setting `GATEHOUSE_DATA_DIR` has the flag `--data-dir`.
+public struct Settings: Sendable {
+    public enum Mode: String, Sendable { case development, production }
+
+    public var host = "0.0.0.0"
+    public var port: UInt16 = 8080
+    public var dataDir = "./data"
+    /// Empty: SQLite at `<dataDir>/gatehouse.sqlite`; `postgres://…`: PostgreSQL.
+    public var databaseURL = ""
+    public var mode = Mode.development
+    /// An extra admin token accepted besides the issued ones (for automation).
+    public var adminToken: String?
+    /// `stdout`, `off` or a file path.
+    public var accessLog = "stdout"
+    public var logLevel = "info"
+    public var threads = max(2, ProcessInfo.processInfo.activeProcessorCount)
+    public var maxBodyBytes = 1 << 20
+    public var maxHeaderBytes = 32 * 1024
+    public var maxConnections = 4096
+    public var connectionTimeout = 30
+    public var trustedProxies: [String] = []
+    public var shutdownGrace = 10.0
+    /// The address clients use, written to `dev-credentials.json`.
+    public var publicURL: String?
+    public var databasePoolSize = 16
+
+    public init() {}
+
+    /// Reads `GATEHOUSE_*` variables, then `--flag value` / `--flag=value` arguments.
+    public static func load(environment: [String: String], arguments: [String]) throws -> Settings {
+        var values: [String: String] = [:]
+        for (key, value) in environment where key.hasPrefix("GATEHOUSE_") {
+            values[key.dropFirst("GATEHOUSE_".count).lowercased().replacingOccurrences(of: "_", with: "-")] = value
+        }
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            guard argument.hasPrefix("--") else { throw SettingsError("unexpected argument \(argument)") }
+            let flag = argument.dropFirst(2)
+            if let equals = flag.firstIndex(of: "=") {
+                values[String(flag[..<equals])] = String(flag[flag.index(after: equals)...])
+            } else {
+                guard index + 1 < arguments.count else { throw SettingsError("--\(flag) needs a value") }
+                values[String(flag)] = arguments[index + 1]
+                index += 1
+            }
+            index += 1
+        }
+        var settings = Settings()
+        try settings.apply(values)
+        return settings
+    }
+
+    private mutating func apply(_ values: [String: String]) throws {
+        for (key, value) in values {
+            switch key {
+            case "host": host = value
+            case "port": port = try Self.number(value, key, UInt16.self)
+            case "data-dir": dataDir = value
+            case "database-url": databaseURL = value
+            case "mode":
+                guard let parsed = Mode(rawValue: value) else { throw SettingsError("mode must be development or production") }
+                mode = parsed
+            case "admin-token": adminToken = value.isEmpty ? nil : value
+            case "access-log": accessLog = value
+            case "log-level": logLevel = value
+            case "threads": threads = try Self.number(value, key, Int.self)
+            case "max-body-bytes": maxBodyBytes = try Self.number(value, key, Int.self)
+            case "max-header-bytes": maxHeaderBytes = try Self.number(value, key, Int.self)
+            case "max-connections": maxConnections = try Self.number(value, key, Int.self)
+            case "connection-timeout": connectionTimeout = try Self.number(value, key, Int.self)
+            case "trusted-proxies":
+                trustedProxies = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            case "shutdown-grace": shutdownGrace = try Self.number(value, key, Double.self)
+            case "public-url": publicURL = value
+            case "database-pool-size": databasePoolSize = try Self.number(value, key, Int.self)
+            case "test-postgres-url": continue
+            default: throw SettingsError("unknown setting \(key) (GATEHOUSE_\(key.uppercased().replacingOccurrences(of: "-", with: "_")))")
+            }
+        }
+    }
+
+    private static func number<T: LosslessStringConvertible>(_ value: String, _ key: String, _ type: T.Type) throws -> T {
+        guard let parsed = T(value) else { throw SettingsError("\(key) must be a number, got \(value)") }
+        return parsed
+    }
+
+    public var isPostgres: Bool { databaseURL.hasPrefix("postgres://") || databaseURL.hasPrefix("postgresql://") }
+
+    public var sqlitePath: String {
+        if databaseURL.hasPrefix("sqlite://") { return String(databaseURL.dropFirst("sqlite://".count)) }
+        if !databaseURL.isEmpty { return databaseURL }
+        return (dataDir as NSString).appendingPathComponent("gatehouse.sqlite")
+    }
+}
+
+/// A setting that could not be understood.
+public struct SettingsError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,58 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import GatehouseClientCore
+import GatehouseServer
+import GatehouseTesting
+import Testing
+
+@Suite struct SystemEndpointTests {
+    @Test(arguments: TestDatabaseKind.available)
+    func healthReadinessAndMetrics(_ kind: TestDatabaseKind) async throws {
+        let live = try await LiveServer.start(kind)
+        let client = APIClient(baseURL: live.baseURL)
+        #expect(String(decoding: try await client.sendRaw("GET", "/healthz"), as: UTF8.self) == #"{"status":"ok"}"#)
+        #expect(String(decoding: try await client.sendRaw("GET", "/readyz"), as: UTF8.self) == #"{"status":"ready"}"#)
+        let metrics = String(decoding: try await client.sendRaw("GET", "/metrics"), as: UTF8.self)
+        #expect(metrics.contains(#"gatehouse_http_requests_total{method="GET",route="/healthz",status="200"} 1"#))
+        #expect(metrics.contains("# TYPE gatehouse_http_request_duration_seconds histogram"))
+
+        // With the database gone, the process is healthy but not ready.
+        live.app.environment.database.close()
+        #expect(try await raw(live, "GET", "/healthz", token: nil).status == 200)
+        #expect(try await raw(live, "GET", "/readyz", token: nil).status == 503)
+        await live.stop()
+    }
+
+    @Test func developmentCredentialsFile() async throws {
+        let live = try await LiveServer.start()
+        let path = live.app.credentialsPath
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as! [String: String]
+        #expect(Set(json.keys) == ["baseURL", "adminToken", "tenantId", "applicationId", "apiKey"])
+        #expect(json["baseURL"] == "http://127.0.0.1:\(live.port)")
+        #expect(try live.app.directory.authenticate(apiKey: json["apiKey"]!)?.tenantId == json["tenantId"])
+        // A second bootstrap on the same database reuses the file instead of minting new keys.
+        #expect(try await live.app.bootstrapDevelopment() == live.credentials)
+        // The access log names routes and never carries the admin token.
+        #expect(!live.logs.lines.joined().contains(live.credentials.adminToken))
+        await live.stop()
+    }
+
+    @Test func settingsFromEnvironmentAndFlags() throws {
+        let settings = try Settings.load(
+            environment: ["GATEHOUSE_PORT": "9000", "GATEHOUSE_DATA_DIR": "/srv/gh", "HOME": "/root", "GATEHOUSE_TRUSTED_PROXIES": "10.0.0.0/8, 127.0.0.1"],
+            arguments: ["--port", "9100", "--database-url=postgres://u@h/db", "--mode", "production"])
+        #expect(settings.port == 9100)
+        #expect(settings.dataDir == "/srv/gh")
+        #expect(settings.isPostgres)
+        #expect(settings.mode == .production)
+        #expect(settings.trustedProxies == ["10.0.0.0/8", "127.0.0.1"])
+        #expect(Settings().sqlitePath == "./data/gatehouse.sqlite")
+        #expect(throws: SettingsError.self) { try Settings.load(environment: ["GATEHOUSE_PORTT": "1"], arguments: []) }
+        #expect(throws: SettingsError.self) { try Settings.load(environment: [:], arguments: ["--port", "http"]) }
+        #expect(throws: SettingsError.self) { try Settings.load(environment: [:], arguments: ["--mode"]) }
+    }
+}

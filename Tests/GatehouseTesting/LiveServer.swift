@@ -1,0 +1,59 @@
+import Foundation
+import GatehouseHTTP
+import GatehouseServer
+
+/// The real server on 127.0.0.1:0 with a fresh database and data folder, in development
+/// mode, for end-to-end tests that drive it over loopback.
+///
+/// ```swift
+/// let live = try await LiveServer.start(.sqlite)
+/// defer { live.stop() }
+/// let client = APIClient(baseURL: live.baseURL)
+/// ```
+public final class LiveServer: @unchecked Sendable {
+    public let app: GatehouseApp
+    public let credentials: DevCredentials
+    public let dataDir: String
+    public let logs: MemoryLogSink
+    private let database: TestDatabase
+
+    public var baseURL: URL { URL(string: credentials.baseURL)! }
+    public var port: UInt16 { app.server.port }
+
+    private init(app: GatehouseApp, credentials: DevCredentials, dataDir: String, logs: MemoryLogSink, database: TestDatabase) {
+        self.app = app
+        self.credentials = credentials
+        self.dataDir = dataDir
+        self.logs = logs
+        self.database = database
+    }
+
+    public static func start(
+        _ kind: TestDatabaseKind = .sqlite, configure: (inout Settings) -> Void = { _ in }
+    ) async throws -> LiveServer {
+        let database = try TestDatabase(kind)
+        let dataDir = NSTemporaryDirectory() + "gatehouse-e2e-" + UUID().uuidString
+        var settings = Settings()
+        settings.host = "127.0.0.1"
+        settings.port = 0
+        settings.threads = 2
+        settings.dataDir = dataDir
+        settings.databaseURL = database.url
+        settings.shutdownGrace = 2
+        configure(&settings)
+        let logs = MemoryLogSink()
+        let app = try GatehouseApp(settings: settings, logSink: logs)
+        try app.start()
+        guard let credentials = try await app.bootstrapDevelopment() else {
+            throw TestSetupError("the server did not bootstrap development credentials")
+        }
+        return LiveServer(app: app, credentials: credentials, dataDir: dataDir, logs: logs, database: database)
+    }
+
+    /// Stops the server without blocking a concurrency thread, then removes its data.
+    public func stop() async {
+        await app.server.stop(grace: 2)
+        database.close()
+        try? FileManager.default.removeItem(atPath: dataDir)
+    }
+}

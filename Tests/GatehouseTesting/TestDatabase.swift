@@ -1,0 +1,63 @@
+import Foundation
+import GatehouseDatabase
+import GatehousePostgres
+import GatehouseSQLite
+
+/// The databases every storage-touching test runs on: SQLite always, PostgreSQL when
+/// `GATEHOUSE_TEST_POSTGRES_URL` is set (as `make test` and CI always do).
+public enum TestDatabaseKind: String, Sendable, CaseIterable, CustomStringConvertible {
+    case sqlite, postgres
+
+    /// The kinds available in this run; use as `@Test(arguments: TestDatabaseKind.available)`.
+    public static var available: [TestDatabaseKind] {
+        postgresURL == nil ? [.sqlite] : [.sqlite, .postgres]
+    }
+
+    static var postgresURL: String? {
+        ProcessInfo.processInfo.environment["GATEHOUSE_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    public var description: String { rawValue }
+}
+
+/// A fresh, empty database of one kind that no other test sees: a temporary SQLite file, or
+/// a PostgreSQL schema of its own so tests run in parallel on one shared server.
+public final class TestDatabase: @unchecked Sendable {
+    public let database: any Database
+    /// The URL the server settings need: a SQLite path or a schema-scoped PostgreSQL URL.
+    public let url: String
+    private let cleanup: () -> Void
+
+    public init(_ kind: TestDatabaseKind) throws {
+        switch kind {
+        case .sqlite:
+            let db = try SQLiteDatabase.temporary()
+            database = db
+            url = "sqlite://" + db.path
+            cleanup = {}
+        case .postgres:
+            guard let base = TestDatabaseKind.postgresURL else { throw TestSetupError("GATEHOUSE_TEST_POSTGRES_URL is not set") }
+            let schema = "gh_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+            let admin = try PostgresDatabase(url: base, poolSize: 1)
+            try admin.writeBlocking { try $0.executeScript("CREATE SCHEMA \(schema)") }
+            url = base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
+            database = try PostgresDatabase(url: url, poolSize: 8)
+            cleanup = {
+                try? admin.writeBlocking { try $0.executeScript("DROP SCHEMA \(schema) CASCADE") }
+                admin.close()
+            }
+        }
+    }
+
+    /// Closes the database and drops what the test made.
+    public func close() {
+        database.close()
+        cleanup()
+    }
+}
+
+/// The test environment could not be prepared.
+public struct TestSetupError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
