@@ -59,7 +59,7 @@ var targets: [Target] = [
     ),
 
     .target(name: "GatehouseTesting", dependencies: ["GatehouseServer"], path: "Tests/GatehouseTesting", swiftSettings: swiftSettings),
-    .testTarget(name: "GatehouseHTTPTests", dependencies: ["GatehouseHTTP"], swiftSettings: swiftSettings),
+    .testTarget(name: "GatehouseHTTPTests", dependencies: ["GatehouseHTTP", "GatehouseTesting"], swiftSettings: swiftSettings),
     .testTarget(
         name: "GatehouseDatabaseTests",
         dependencies: ["GatehouseDatabase", "GatehouseSQLite", "GatehousePostgres"],

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GatehouseHTTP
+import GatehouseTesting
 
 @Suite struct HostileInputTests {
     static func server(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> TestServer {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GatehouseHTTP
+import GatehouseTesting
 
 @Suite struct ServerTests {
     @Test func answersInlineAsyncHeadAndJSON() async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GatehouseHTTP
+import GatehouseTesting
 
 @Suite struct StreamingAndMultipartTests {
     @Test func serverSentEventsArriveAsTheyAreWritten() async throws {

@@ -4,10 +4,10 @@ import Glibc
 #endif
 
 /// A blocking TCP client for byte-exact and hostile HTTP tests.
-final class RawConnection {
-    let fd: Int32
+public final class RawConnection {
+    public let fd: Int32
 
-    init(port: UInt16, timeout: Int = 10) throws {
+    public init(port: UInt16, timeout: Int = 10) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -26,9 +26,9 @@ final class RawConnection {
 
     deinit { close(fd) }
 
-    func send(_ text: String) { send(Data(text.utf8)) }
+    public func send(_ text: String) { send(Data(text.utf8)) }
 
-    func send(_ data: Data) {
+    public func send(_ data: Data) {
         data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
@@ -40,7 +40,7 @@ final class RawConnection {
     }
 
     /// Reads whatever arrives until the peer closes or the timeout passes.
-    func readToEnd() -> Data {
+    public func readToEnd() -> Data {
         var result = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -52,7 +52,7 @@ final class RawConnection {
     }
 
     /// Reads one response with a Content-Length body (keep-alive safe).
-    func readResponse() -> (status: Int, headers: [String: String], body: Data)? {
+    public func readResponse() -> (status: Int, headers: [String: String], body: Data)? {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -82,7 +82,7 @@ final class RawConnection {
     }
 
     /// True when the server has closed its side (a read returns 0 or fails).
-    func isClosedByPeer() -> Bool {
+    public func isClosedByPeer() -> Bool {
         var byte: UInt8 = 0
         return recv(fd, &byte, 1, 0) <= 0
     }
@@ -90,19 +90,19 @@ final class RawConnection {
 
 /// Runs blocking socket work on a dispatch thread, so tests never starve the
 /// concurrency pool that the server's async handlers need.
-func offPool<T>(_ body: @escaping () throws -> T) async throws -> T {
+public func offPool<T>(_ body: @escaping () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
     }
 }
 
 extension RawConnection {
-    func response() async -> (status: Int, headers: [String: String], body: Data)? {
+    public func response() async -> (status: Int, headers: [String: String], body: Data)? {
         try? await offPool { self.readResponse() } ?? nil
     }
-    func end() async -> Data { (try? await offPool { self.readToEnd() }) ?? Data() }
-    func closedByPeer() async -> Bool { (try? await offPool { self.isClosedByPeer() }) ?? false }
-    func exchange(_ request: String) async -> (status: Int, headers: [String: String], body: Data)? {
+    public func end() async -> Data { (try? await offPool { self.readToEnd() }) ?? Data() }
+    public func closedByPeer() async -> Bool { (try? await offPool { self.isClosedByPeer() }) ?? false }
+    public func exchange(_ request: String) async -> (status: Int, headers: [String: String], body: Data)? {
         send(request)
         return await response()
     }

@@ -1,0 +1,96 @@
+import Foundation
+import GatehouseClientCore
+import GatehouseServer
+import GatehouseTesting
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Drives the built `gatehouse` binary as an operator would.
+@Suite struct ExecutableTests {
+    /// The `gatehouse` executable built beside this test bundle.
+    static var binary: String {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return ((me as NSString).deletingLastPathComponent as NSString).appendingPathComponent("gatehouse")
+    }
+
+    static func run(_ arguments: [String], dataDir: String) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.environment = ["GATEHOUSE_DATA_DIR": dataDir, "PATH": "/usr/bin:/bin"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func serveShutsDownGracefullyOnSIGTERM() async throws {
+        let dataDir = NSTemporaryDirectory() + "gatehouse-exe-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = ["serve", "--port", "0", "--host", "127.0.0.1"]
+        process.environment = ["GATEHOUSE_DATA_DIR": dataDir, "GATEHOUSE_ACCESS_LOG": "off", "GATEHOUSE_SHUTDOWN_GRACE": "5"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+
+        let credentialsPath = dataDir + "/dev-credentials.json"
+        var credentials: DevCredentials?
+        for _ in 0..<200 where credentials == nil {
+            try await Task.sleep(nanoseconds: 50_000_000)
+            credentials = try? JSONDecoder().decode(DevCredentials.self, from: Data(contentsOf: URL(fileURLWithPath: credentialsPath)))
+        }
+        let base = try #require(credentials.flatMap { URL(string: $0.baseURL) })
+        let client = APIClient(baseURL: base)
+        #expect(try await client.sendRaw("GET", "/readyz").count > 0)
+
+        // Requests in flight when SIGTERM arrives are finished; new connections are refused.
+        let token = try #require(credentials?.adminToken)
+        let port = UInt16(base.port!)
+        let body = #"{"name":"in flight"}"#
+        let head = "POST /admin/v1/tenants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n"
+            + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+        let connections = try (0..<5).map { _ in try RawConnection(port: port) }
+        for connection in connections { connection.send(head + body.prefix(8)) }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        kill(process.processIdentifier, SIGTERM)
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(throws: (any Error).self) { try RawConnection(port: port) }
+        for connection in connections {
+            connection.send(String(body.dropFirst(8)))
+            let reply = await connection.response()
+            #expect(reply?.status == 201)
+            #expect(reply?.headers["connection"]?.lowercased() == "close")
+        }
+        let finished = try await waitForExit(process, seconds: 15)
+        #expect(finished)
+        #expect(process.terminationStatus == 0)
+        let log = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("shutting down") && log.contains("\"stopped\""))
+        #expect(log.contains("Gatehouse is running in development mode"))
+
+        // The database survived: the admin CLI and migrate see the same state.
+        let list = try Self.run(["admin", "tenant", "list"], dataDir: dataDir)
+        #expect(list.status == 0 && list.output.contains("\"Development\""))
+        #expect(list.output.components(separatedBy: "\"in flight\"").count - 1 == 5)
+        let migrate = try Self.run(["migrate"], dataDir: dataDir)
+        #expect(migrate.status == 0 && migrate.output.contains("up to date"))
+        let bad = try Self.run(["admin", "key", "create", "--tenant", "nope", "--label", "x"], dataDir: dataDir)
+        #expect(bad.status == 2 && bad.output.contains("no such tenant"))
+    }
+
+    func waitForExit(_ process: Process, seconds: Double) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { try await Task.sleep(nanoseconds: 50_000_000) }
+        if process.isRunning { process.terminate() }
+        return !process.isRunning
+    }
+}
+
