@@ -8,8 +8,9 @@ set -euo pipefail
 build=(libmicrohttpd-dev libsqlite3-dev libpq-dev libssl-dev libphonenumber-dev pkg-config)
 case "${1:-}" in
     build) wanted=("${build[@]}") ;;
-    test) wanted=("${build[@]}" postgresql wrk curl) ;;
-    bench) wanted=("${build[@]}" wrk curl) ;;
+    # python3 picks free ports and reads JSON in the test and bench scripts.
+    test) wanted=("${build[@]}" postgresql wrk curl python3) ;;
+    bench) wanted=("${build[@]}" wrk curl python3) ;;
     *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
 esac
 

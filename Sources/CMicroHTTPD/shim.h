@@ -53,6 +53,15 @@ static inline void cmhd_client_address(struct MHD_Connection *connection, char *
     }
 }
 
+// A flag read on every request by several threads; atomics keep that read lock-free.
+static inline int cmhd_flag_get(int *flag) { return __atomic_load_n(flag, __ATOMIC_ACQUIRE); }
+static inline void cmhd_flag_set(int *flag, int value) { __atomic_store_n(flag, value, __ATOMIC_RELEASE); }
+
+static inline long cmhd_counter_add(long *counter, long delta) {
+    return __atomic_add_fetch(counter, delta, __ATOMIC_ACQ_REL);
+}
+static inline long cmhd_counter_get(long *counter) { return __atomic_load_n(counter, __ATOMIC_ACQUIRE); }
+
 static inline ssize_t cmhd_end_of_stream(void) { return MHD_CONTENT_READER_END_OF_STREAM; }
 static inline ssize_t cmhd_end_with_error(void) { return MHD_CONTENT_READER_END_WITH_ERROR; }
 static inline uint64_t cmhd_size_unknown(void) { return MHD_SIZE_UNKNOWN; }

@@ -6,16 +6,18 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         self.fields = fields.map { (name: $0.0, value: $0.1) }
     }
 
+    init(fields: [(name: String, value: String)]) { self.fields = fields }
+
     public init(dictionaryLiteral elements: (String, String)...) { self.init(elements) }
 
     /// The first value of a field, or `nil`.
     public subscript(name: String) -> String? {
-        fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        fields.first { Self.sameName($0.name, name) }?.value
     }
 
     /// Every value of a field, in order.
     public func values(_ name: String) -> [String] {
-        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+        fields.filter { Self.sameName($0.name, name) }.map(\.value)
     }
 
     /// Adds a field, keeping any existing one of the same name.
@@ -28,7 +30,25 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     }
 
     public mutating func remove(_ name: String) {
-        fields.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        fields.removeAll { Self.sameName($0.name, name) }
+    }
+
+    /// Field names are ASCII tokens (RFC 9110 §5.1); comparing bytes with the case bit
+    /// folded avoids Foundation's locale-aware comparison on every lookup.
+    static func sameName(_ lhs: String, _ rhs: String) -> Bool {
+        var left = lhs.utf8.makeIterator()
+        var right = rhs.utf8.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil): return true
+            case (let a?, let b?):
+                if a == b { continue }
+                let lowerA = a >= 0x41 && a <= 0x5A ? a | 0x20 : a
+                let lowerB = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
+                if lowerA != lowerB { return false }
+            default: return false
+            }
+        }
     }
 
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }

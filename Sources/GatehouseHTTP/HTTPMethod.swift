@@ -3,6 +3,20 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue.uppercased() }
 
+    /// A method token as it arrived; the common ones need no allocation.
+    init(token: String) {
+        switch token {
+        case "GET": self = .GET
+        case "POST": self = .POST
+        case "HEAD": self = .HEAD
+        case "PUT": self = .PUT
+        case "PATCH": self = .PATCH
+        case "DELETE": self = .DELETE
+        case "OPTIONS": self = .OPTIONS
+        default: self.init(rawValue: token)
+        }
+    }
+
     public static let GET = HTTPMethod(rawValue: "GET")
     public static let HEAD = HTTPMethod(rawValue: "HEAD")
     public static let POST = HTTPMethod(rawValue: "POST")

@@ -18,10 +18,22 @@ public final class Server: @unchecked Sendable {
 
     private var daemon: OpaquePointer?
     private let lock = NSLock()
-    private var inFlightCount = 0
-    private var sequence: UInt64 = 0
+    /// [0] requests in flight, [1] requests begun (for request ids); atomics, because
+    /// every request on every server thread touches them.
+    private let counters: UnsafeMutablePointer<Int> = {
+        let counters = UnsafeMutablePointer<Int>.allocate(capacity: 2)
+        counters.initialize(repeating: 0, count: 2)
+        return counters
+    }()
     private let idPrefix = String(UInt32.random(in: .min ... .max), radix: 16)
-    private var stopping = false
+    /// Set once shutdown begins; read lock-free on every response.
+    private let stoppingFlag: UnsafeMutablePointer<Int32> = {
+        let flag = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        flag.initialize(to: 0)
+        return flag
+    }()
+    /// Exchanges that may suspend their connection (async handlers, streams): shutdown
+    /// must wake each of them before MHD can stop.
     private var active: [ObjectIdentifier: Exchange] = [:]
 
     public init(
@@ -40,7 +52,7 @@ public final class Server: @unchecked Sendable {
     public private(set) var port: UInt16 = 0
 
     /// Requests read but not yet completed.
-    public var inFlight: Int { lock.withLock { inFlightCount } }
+    public var inFlight: Int { cmhd_counter_get(counters) }
 
     /// Binds and starts serving on MHD's threads.
     public func start() throws {
@@ -74,7 +86,7 @@ public final class Server: @unchecked Sendable {
     /// Stops accepting, waits up to the grace period for in-flight requests, then stops.
     public func shutdown(grace: Double? = nil) {
         guard let daemon else { return }
-        lock.withLock { stopping = true }
+        cmhd_flag_set(stoppingFlag, 1)
         let listener = MHD_quiesce_daemon(daemon)
         if listener >= 0 { close(listener) }
         waitForIdle(seconds: grace ?? configuration.shutdownGrace)
@@ -120,27 +132,29 @@ public final class Server: @unchecked Sendable {
 
     /// Counts the request in and names it.
     func begin() -> (requestID: String, stopping: Bool) {
-        lock.lock()
-        inFlightCount += 1
-        sequence &+= 1
-        let number = sequence
-        let isStopping = stopping
-        lock.unlock()
+        _ = cmhd_counter_add(counters, 1)
+        let number = cmhd_counter_add(counters + 1, 1)
         return (idPrefix + "-" + String(number, radix: 16), isStopping)
     }
 
     func track(_ exchange: Exchange) {
-        lock.withLock { active[ObjectIdentifier(exchange)] = exchange }
-    }
-
-    func end(_ exchange: Exchange) {
         lock.withLock {
-            inFlightCount -= 1
-            active[ObjectIdentifier(exchange)] = nil
+            exchange.isTracked = true
+            active[ObjectIdentifier(exchange)] = exchange
         }
     }
 
-    var isStopping: Bool { lock.withLock { stopping } }
+    func end(_ exchange: Exchange) {
+        if exchange.isTracked { lock.withLock { active[ObjectIdentifier(exchange)] = nil } }
+        _ = cmhd_counter_add(counters, -1)
+    }
+
+    var isStopping: Bool { cmhd_flag_get(stoppingFlag) != 0 }
+
+    deinit {
+        stoppingFlag.deallocate()
+        counters.deallocate()
+    }
 }
 
 /// A failure to start or run the server.

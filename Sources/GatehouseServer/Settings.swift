@@ -30,10 +30,13 @@ public struct Settings: Sendable {
     public init() {}
 
     /// Reads `GATEHOUSE_*` variables, then `--flag value` / `--flag=value` arguments.
+    /// An unknown flag is an error; an unknown variable is ignored, since other tools
+    /// (`gatehouse-cli`, the test suite) read `GATEHOUSE_*` variables of their own.
     public static func load(environment: [String: String], arguments: [String]) throws -> Settings {
         var values: [String: String] = [:]
         for (key, value) in environment where key.hasPrefix("GATEHOUSE_") {
-            values[key.dropFirst("GATEHOUSE_".count).lowercased().replacingOccurrences(of: "_", with: "-")] = value
+            let name = key.dropFirst("GATEHOUSE_".count).lowercased().replacingOccurrences(of: "_", with: "-")
+            if known.contains(name) { values[name] = value }
         }
         var index = 0
         while index < arguments.count {
@@ -53,6 +56,12 @@ public struct Settings: Sendable {
         try settings.apply(values)
         return settings
     }
+
+    static let known: Set<String> = [
+        "host", "port", "data-dir", "database-url", "mode", "admin-token", "access-log", "log-level", "threads",
+        "max-body-bytes", "max-header-bytes", "max-connections", "connection-timeout", "trusted-proxies",
+        "shutdown-grace", "public-url", "database-pool-size",
+    ]
 
     private mutating func apply(_ values: [String: String]) throws {
         for (key, value) in values {
@@ -77,8 +86,7 @@ public struct Settings: Sendable {
             case "shutdown-grace": shutdownGrace = try Self.number(value, key, Double.self)
             case "public-url": publicURL = value
             case "database-pool-size": databasePoolSize = try Self.number(value, key, Int.self)
-            case "test-postgres-url": continue
-            default: throw SettingsError("unknown setting \(key) (GATEHOUSE_\(key.uppercased().replacingOccurrences(of: "-", with: "_")))")
+            default: throw SettingsError("unknown setting --\(key)")
             }
         }
     }

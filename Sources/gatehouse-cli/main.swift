@@ -1,1 +1,4 @@
-print("todo")
+import Foundation
+
+// Entry point only; commands live in CLI.swift, outside the main actor.
+CLI.main(Array(CommandLine.arguments.dropFirst()))

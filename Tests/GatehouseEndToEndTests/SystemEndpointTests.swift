@@ -51,7 +51,8 @@ import Testing
         #expect(settings.mode == .production)
         #expect(settings.trustedProxies == ["10.0.0.0/8", "127.0.0.1"])
         #expect(Settings().sqlitePath == "./data/gatehouse.sqlite")
-        #expect(throws: SettingsError.self) { try Settings.load(environment: ["GATEHOUSE_PORTT": "1"], arguments: []) }
+        #expect(try Settings.load(environment: ["GATEHOUSE_URL": "http://x", "GATEHOUSE_PORT": "1"], arguments: []).port == 1)
+        #expect(throws: SettingsError.self) { try Settings.load(environment: [:], arguments: ["--portt", "1"]) }
         #expect(throws: SettingsError.self) { try Settings.load(environment: [:], arguments: ["--port", "http"]) }
         #expect(throws: SettingsError.self) { try Settings.load(environment: [:], arguments: ["--mode"]) }
     }

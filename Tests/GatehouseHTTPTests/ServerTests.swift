@@ -60,7 +60,7 @@ import GatehouseTesting
                     finished.add("slow")
                 }
             }
-            try await Task.sleep(nanoseconds: 300_000_000)
+            for _ in 0..<150 where test.server.inFlight < 20 { try await Task.sleep(nanoseconds: 10_000_000) }
             #expect(test.server.inFlight == 20)
             for _ in 0..<50 {
                 let (status, _, _) = try await test.get("/fast")
@@ -85,7 +85,7 @@ import GatehouseTesting
         let port = test.port
         async let first = test.get("/slow")
         async let second = test.get("/slow")
-        try await Task.sleep(nanoseconds: 150_000_000)
+        for _ in 0..<200 where test.server.inFlight < 2 { try await Task.sleep(nanoseconds: 10_000_000) }
         #expect(test.server.inFlight == 2)
         await test.server.stop(grace: 5)
         let results = try await [first, second]

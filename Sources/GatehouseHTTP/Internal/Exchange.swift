@@ -26,6 +26,8 @@ final class Exchange: @unchecked Sendable {
     var stream: StreamChannel?
     /// The async handler's task, cancelled when shutdown's grace period runs out.
     var task: Task<Void, Never>?
+    /// Registered with the server because its connection may be suspended.
+    var isTracked = false
 
     init(connection: OpaquePointer, started: UInt64, routed: Responder.Routed, request: Request, bodyLimit: Int) {
         self.connection = connection
@@ -56,10 +58,6 @@ final class Exchange: @unchecked Sendable {
     }
 }
 
-/// Collects MHD's key/value lists (headers, query arguments) into Swift arrays.
-final class PairCollector {
-    var pairs: [(String, String)] = []
-}
 
 /// Carries a stream channel and its connection into MHD's content-reader callback.
 final class StreamSource {

@@ -19,9 +19,9 @@ let requestCompleted: MHD_RequestCompletedCallback = { cls, _, slot, _ in
 }
 
 let collectPair: MHD_KeyValueIterator = { cls, _, key, value in
-    let collector = Unmanaged<PairCollector>.fromOpaque(cls!).takeUnretainedValue()
+    let pairs = cls!.assumingMemoryBound(to: [(name: String, value: String)].self)
     if let key {
-        collector.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+        pairs.pointee.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
     }
     return MHD_Result.YES
 }

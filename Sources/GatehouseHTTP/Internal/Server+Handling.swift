@@ -39,11 +39,13 @@ extension Server {
         let started = DispatchTime.now().uptimeNanoseconds
         let (requestID, stopping) = begin()
         let headers = collect(connection, MHD_ValueKind.HEADER_KIND)
-        var peer = [CChar](repeating: 0, count: 64)
-        cmhd_client_address(connection, &peer, peer.count)
-        let client = addresses.resolve(peer: String(cString: peer), forwardedFor: headers["X-Forwarded-For"])
+        let peer = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+            cmhd_client_address(connection, buffer.baseAddress, 64)
+            return String(cString: buffer.baseAddress!)
+        }
+        let client = addresses.resolve(peer: peer, forwardedFor: headers["X-Forwarded-For"])
         let request = Request(
-            method: HTTPMethod(rawValue: method.map { String(cString: $0) } ?? "GET"),
+            method: HTTPMethod(token: method.map { String(cString: $0) } ?? "GET"),
             path: url.map { String(cString: $0) } ?? "/",
             query: collect(connection, MHD_ValueKind.GET_ARGUMENT_KIND).fields,
             headers: headers)
@@ -52,7 +54,6 @@ extension Server {
             connection: connection, started: started, routed: routed, request: request,
             bodyLimit: routed.maxBodySize ?? configuration.maxBodySize)
         slot.pointee = Unmanaged.passRetained(exchange).toOpaque()
-        track(exchange)
 
         if stopping {
             var response = HTTPError(status: 503, code: "shutting_down", message: "server is shutting down")
@@ -130,6 +131,7 @@ extension Server {
             return queue(responder.respondInline(exchange.routed, request: exchange.request), for: exchange)
         }
         exchange.phase = .waitingForHandler
+        track(exchange)
         MHD_suspend_connection(exchange.connection)
         let responder = self.responder
         exchange.task = Task {
@@ -146,9 +148,11 @@ extension Server {
     }
 
     func collect(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> HTTPHeaders {
-        let collector = PairCollector()
-        MHD_get_connection_values(connection, kind, collectPair, Unmanaged.passUnretained(collector).toOpaque())
-        return HTTPHeaders(collector.pairs)
+        var pairs: [(name: String, value: String)] = []
+        withUnsafeMutablePointer(to: &pairs) { pointer in
+            _ = MHD_get_connection_values(connection, kind, collectPair, UnsafeMutableRawPointer(pointer))
+        }
+        return HTTPHeaders(fields: pairs)
     }
 
     /// Called by MHD when the request is over, answered or not.

@@ -20,6 +20,7 @@ extension Server {
             let connection = exchange.connection
             channel.onReadable = { MHD_resume_connection(connection) }
             exchange.stream = channel
+            track(exchange)
             producer = produce
             handle = MHD_create_response_from_callback(
                 cmhd_size_unknown(), 16 * 1024, readStream, Unmanaged.passRetained(source).toOpaque(), releaseStream)

@@ -4,7 +4,16 @@ import Foundation
 /// rendered in the Prometheus text format.
 public final class HTTPMetrics: @unchecked Sendable {
     struct Key: Hashable { let method: String; let route: String; let status: Int }
-    struct Series { var buckets: [UInt64]; var count: UInt64 = 0; var sum: Double = 0 }
+    struct Series {
+        var buckets: [UInt64]
+        var count: UInt64 = 0
+        var sum: Double = 0
+        mutating func record(_ bucket: Int, _ seconds: Double) {
+            buckets[bucket] += 1
+            count += 1
+            sum += seconds
+        }
+    }
 
     /// Upper bounds in seconds.
     static let bounds: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
@@ -17,11 +26,8 @@ public final class HTTPMetrics: @unchecked Sendable {
         let key = Key(method: method.rawValue, route: route, status: status)
         let bucket = Self.bounds.firstIndex { seconds <= $0 } ?? Self.bounds.count
         lock.lock()
-        var entry = series[key] ?? Series(buckets: Array(repeating: 0, count: Self.bounds.count + 1))
-        entry.buckets[bucket] += 1
-        entry.count += 1
-        entry.sum += seconds
-        series[key] = entry
+        // Mutated in place: copying the entry out would copy its bucket array every request.
+        series[key, default: Series(buckets: Array(repeating: 0, count: Self.bounds.count + 1))].record(bucket, seconds)
         lock.unlock()
     }
 

@@ -120,7 +120,11 @@ public final class Responder: @unchecked Sendable {
 
     func finish(_ response: Response, _ context: RequestContext) -> Response {
         var response = response
-        response.headers.set("X-Request-Id", context.requestID)
+        if response.headers["X-Request-Id"] == nil {
+            response.headers.add("X-Request-Id", context.requestID)
+        } else {
+            response.headers.set("X-Request-Id", context.requestID)
+        }
         return response
     }
 }

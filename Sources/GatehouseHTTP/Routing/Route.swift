@@ -1,11 +1,20 @@
 /// A registered route: its template, handler and the middleware of its groups.
-public struct Route: Sendable {
+/// A class, so that passing a matched route along costs one retain.
+public final class Route: Sendable {
     public let method: HTTPMethod
     public let template: String
     let handler: Handler
     let middleware: [any Middleware]
     /// Overrides the server's body limit for this route (uploads), in bytes.
     let maxBodySize: Int?
+
+    init(method: HTTPMethod, template: String, handler: Handler, middleware: [any Middleware], maxBodySize: Int?) {
+        self.method = method
+        self.template = template
+        self.handler = handler
+        self.middleware = middleware
+        self.maxBodySize = maxBodySize
+    }
 }
 
 /// The outcome of looking a request up in the router.

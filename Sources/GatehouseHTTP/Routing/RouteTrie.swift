@@ -9,8 +9,13 @@ final class RouteTrie: @unchecked Sendable {
     }
 
     private let root = Node()
+    /// Templates without parameters, by exact path: most requests resolve with one hash.
+    private var exact: [String: [HTTPMethod: Route]] = [:]
 
     func insert(_ route: Route) {
+        if !route.template.contains(":"), !route.template.contains("*") {
+            exact[route.template, default: [:]][route.method] = route
+        }
         var node = root
         for segment in Self.segments(route.template) {
             if segment == "*" {
@@ -40,8 +45,13 @@ final class RouteTrie: @unchecked Sendable {
     }
 
     func match(method: HTTPMethod, path: String) -> RouteMatch {
+        if let routes = exact[path] { return pick(method, from: routes, parameters: [:]) }
         var parameters: [String: String] = [:]
         guard let routes = find(Self.segments(path)[...], in: root, parameters: &parameters) else { return .notFound }
+        return pick(method, from: routes, parameters: parameters)
+    }
+
+    private func pick(_ method: HTTPMethod, from routes: [HTTPMethod: Route], parameters: [String: String]) -> RouteMatch {
         if let route = routes[method] ?? (method == .HEAD ? routes[.GET] : nil) {
             return .found(route, parameters: parameters)
         }

@@ -1,0 +1,113 @@
+import Foundation
+import GatehouseClientCore
+import GatehouseWire
+
+/// `gatehouse-cli`: drives a running Gatehouse over HTTP the way an app or operator would.
+/// Connection details come from `dev-credentials.json` (or `--credentials PATH`), or from
+/// `GATEHOUSE_URL` and `GATEHOUSE_ADMIN_TOKEN`.
+enum CLI {
+    static let usage = """
+        usage: gatehouse-cli [--credentials PATH] [--verbose] <command>
+          status                               health and readiness of the server
+          tenants list | tenants create NAME
+          apps list TENANT | apps create TENANT NAME
+          keys list TENANT | keys create TENANT LABEL [APP] | keys revoke TENANT KEY
+        """
+
+    static func main(_ arguments: [String]) -> Never {
+        Task {
+            do {
+                try await run(arguments)
+                exit(0)
+            } catch let error as GatehouseClientError {
+                fail(describe(error))
+            } catch {
+                fail("\(error)")
+            }
+        }
+        dispatchMain()
+    }
+
+    static func run(_ arguments: [String]) async throws {
+        var words = arguments
+        var credentialsPath = "data/dev-credentials.json"
+        var verbose = false
+        while let first = words.first, first.hasPrefix("--") {
+            words.removeFirst()
+            switch first {
+            case "--credentials":
+                guard !words.isEmpty else { fail(usage) }
+                credentialsPath = words.removeFirst()
+            case "--verbose": verbose = true
+            default: fail(usage)
+            }
+        }
+        let (url, token) = try connection(credentialsPath)
+        let client = APIClient(baseURL: url, logger: verbose ? logToStandardError : nil)
+        let admin = client.with(header: "Authorization", "Bearer \(token ?? "")")
+        switch (words.first, words.dropFirst().first) {
+        case ("status", _):
+            print("healthz: \(String(decoding: try await client.sendRaw("GET", "/healthz"), as: UTF8.self))")
+            print("readyz:  \(String(decoding: try await client.sendRaw("GET", "/readyz"), as: UTF8.self))")
+        case ("tenants", "list"): try output(await admin.send("GET", "/admin/v1/tenants", as: AdminWire.List<AdminWire.Tenant>.self))
+        case ("tenants", "create"):
+            try output(await admin.send("POST", "/admin/v1/tenants", body: AdminWire.CreateTenant(name: word(words, 2)), as: AdminWire.Tenant.self))
+        case ("apps", "list"):
+            try output(await admin.send("GET", "/admin/v1/tenants/\(word(words, 2))/applications", as: AdminWire.List<AdminWire.Application>.self))
+        case ("apps", "create"):
+            try output(await admin.send(
+                "POST", "/admin/v1/tenants/\(word(words, 2))/applications", body: AdminWire.CreateApplication(name: word(words, 3)),
+                as: AdminWire.Application.self))
+        case ("keys", "list"):
+            try output(await admin.send("GET", "/admin/v1/tenants/\(word(words, 2))/keys", as: AdminWire.List<AdminWire.Key>.self))
+        case ("keys", "create"):
+            let body = AdminWire.CreateKey(label: word(words, 3), applicationId: words.count > 4 ? words[4] : nil)
+            try output(await admin.send("POST", "/admin/v1/tenants/\(word(words, 2))/keys", body: body, as: AdminWire.IssuedKey.self))
+        case ("keys", "revoke"):
+            try await admin.sendRaw("DELETE", "/admin/v1/tenants/\(word(words, 2))/keys/\(word(words, 3))")
+            print("revoked")
+        default: fail(usage)
+        }
+    }
+
+    static func connection(_ credentialsPath: String) throws -> (URL, String?) {
+        let environment = ProcessInfo.processInfo.environment
+        if let url = environment["GATEHOUSE_URL"].flatMap(URL.init(string:)) { return (url, environment["GATEHOUSE_ADMIN_TOKEN"]) }
+        guard let data = FileManager.default.contents(atPath: credentialsPath),
+            let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let base = (json["baseURL"] as? String).flatMap(URL.init(string:))
+        else {
+            fail("no server: set GATEHOUSE_URL or pass --credentials PATH to a dev-credentials.json")
+        }
+        return (base, environment["GATEHOUSE_ADMIN_TOKEN"] ?? json["adminToken"] as? String)
+    }
+
+    @Sendable static func logToStandardError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    static func word(_ words: [String], _ index: Int) -> String {
+        guard index < words.count else { fail(usage) }
+        return words[index]
+    }
+
+    static func output<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    static func describe(_ error: GatehouseClientError) -> String {
+        switch error {
+        case .api(let status, let code, let message, let requestId):
+            return "error \(status) \(code): \(message)" + (requestId.map { " (request \($0))" } ?? "")
+        case .unexpectedResponse(let detail): return "unexpected response: \(detail)"
+        case .invalidRequest(let detail): return "invalid request: \(detail)"
+        }
+    }
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        exit(2)
+    }
+}

@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# Measures the real server against a bare libmicrohttpd responder in the same run on the
+# same machine, so the ratio says what our layers cost, whatever the machine's speed.
+# Expects release builds of gatehouse and gatehouse-bench (make bench does both).
+# Env: BENCH_DURATION (10s), BENCH_CONNECTIONS (64).
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+duration=${BENCH_DURATION:-10s}
+connections=${BENCH_CONNECTIONS:-64}
+bin=.build/release
+results=.build/bench-results.md
+# The baseline gets the server's MHD thread count: its setting, or its default.
+threads=${GATEHOUSE_THREADS:-$(( $(nproc) > 2 ? $(nproc) : 2 ))}
+# Other GATEHOUSE_* settings reach the server as they are (e.g. a PostgreSQL database URL).
+database=SQLite
+[[ ${GATEHOUSE_DATABASE_URL:-} == postgres* ]] && database=PostgreSQL
+
+for tool in wrk curl python3; do
+    command -v "$tool" >/dev/null || { echo "bench: $tool not found (scripts/install-deps.sh bench)" >&2; exit 1; }
+done
+for product in gatehouse gatehouse-bench; do
+    [[ -x "$bin/$product" ]] || { echo "bench: $bin/$product missing (swift build -c release --product $product)" >&2; exit 1; }
+done
+
+# Anything else running (a build, say) skews every number; the load shows it.
+load_at_start=$(cut -d' ' -f1 /proc/loadavg)
+work=$(mktemp -d "${TMPDIR:-/tmp}/gatehouse-bench.XXXXXX")
+server_pid=""
+wrk_pid=""
+
+# Polite first (the server drains in-flight requests), then forceful.
+stop_server() {
+    [[ -n "$server_pid" ]] || return 0
+    kill -TERM "$server_pid" 2>/dev/null || true
+    for _ in $(seq 100); do
+        kill -0 "$server_pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -KILL "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+    server_pid=""
+}
+cleanup() {
+    if [[ -n "$wrk_pid" ]]; then kill "$wrk_pid" 2>/dev/null || true; fi
+    stop_server
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+die_with_log() {
+    echo "bench: $1" >&2
+    [[ -f "$2" ]] && tail -30 "$2" >&2
+    exit 1
+}
+
+# Waits until `url` answers 200 (and `file`, if given, exists) while the server lives.
+wait_ready() {
+    local url=$1 log=$2 file=${3:-}
+    for _ in $(seq 600); do
+        kill -0 "$server_pid" 2>/dev/null || die_with_log "server exited during startup" "$log"
+        if [[ -z "$file" || -s "$file" ]] && [[ $(curl -s -o /dev/null -w '%{http_code}' "$url") == 200 ]]; then
+            return
+        fi
+        sleep 0.1
+    done
+    die_with_log "server not ready after 60s: $url" "$log"
+}
+
+start_baseline() {
+    local port
+    port=$(free_port)
+    "$bin/gatehouse-bench" baseline --port "$port" --threads "$threads" >"$work/baseline.log" 2>&1 &
+    server_pid=$!
+    wait_ready "http://127.0.0.1:$port/" "$work/baseline.log"
+    base_url="http://127.0.0.1:$port"
+}
+
+start_gatehouse() {
+    local port data="$work/data"
+    port=$(free_port)
+    mkdir -p "$data"
+    GATEHOUSE_PORT=$port GATEHOUSE_DATA_DIR=$data GATEHOUSE_ACCESS_LOG=off \
+        "$bin/gatehouse" serve >"$work/gatehouse.log" 2>&1 &
+    server_pid=$!
+    wait_ready "http://127.0.0.1:$port/readyz" "$work/gatehouse.log" "$data/dev-credentials.json"
+    base_url="http://127.0.0.1:$port"
+    admin_token=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["adminToken"])' "$data/dev-credentials.json")
+}
+
+rows=()
+notes=()
+baseline_rps=""
+
+# measure NAME URL [LUA_SCRIPT]: one wrk run, parsed into a table row.
+measure() {
+    local name=$1 url=$2 script=${3:-} out="$work/wrk-$(( ${#rows[@]} + 1 )).txt"
+    local args=(-t2 "-c$connections" "-d$duration" --latency)
+    [[ -n "$script" ]] && args+=(-s "$script")
+    echo "bench: $name ($url, $duration, $connections connections)" >&2
+    # In the background so that an interrupted run can stop it too.
+    wrk "${args[@]}" "$url" >"$out" &
+    wrk_pid=$!
+    wait "$wrk_pid"
+    wrk_pid=""
+    local rps p50 p99 requests non2xx errors ratio
+    rps=$(awk '/^Requests\/sec:/ {print $2}' "$out")
+    p50=$(awk '$1 == "50%" {print $2}' "$out")
+    p99=$(awk '$1 == "99%" {print $2}' "$out")
+    requests=$(awk '/requests in/ {print $1}' "$out")
+    non2xx=$(awk -F: '/Non-2xx or 3xx responses/ {gsub(/ /, "", $2); print $2}' "$out")
+    errors=$(sed -n 's/^ *Socket errors: //p' "$out")
+    [[ -n "$rps" && -n "$p50" && -n "$p99" ]] || { cat "$out" >&2; echo "bench: could not parse wrk output" >&2; exit 1; }
+    [[ -n "$baseline_rps" ]] || baseline_rps=$rps
+    ratio=$(awk -v a="$rps" -v b="$baseline_rps" 'BEGIN {printf "%.2f", a / b}')
+    rows+=("| $name | $rps | $p50 | $p99 | $ratio | ${non2xx:-0} |")
+    [[ -n "$errors" ]] && notes+=("- $name: socket errors: $errors")
+    # Errors are cheap to serve; a mostly failing scenario would flatter the numbers.
+    if (( ${non2xx:-0} * 2 > ${requests:-0} )); then
+        cat "$out" >&2
+        echo "bench: $name: ${non2xx} of ${requests} responses were not 2xx" >&2
+        exit 1
+    fi
+    return 0
+}
+
+start_baseline
+measure "baseline: bare libmicrohttpd \`/\`" "$base_url/"
+stop_server
+
+start_gatehouse
+measure "gatehouse \`GET /healthz\`" "$base_url/healthz"
+
+# One request by hand first, so a broken endpoint fails with its answer, not a statistic.
+status=$(curl -s -o "$work/tenant.json" -w '%{http_code}' -X POST "$base_url/admin/v1/tenants" \
+    -H "Authorization: Bearer $admin_token" -H 'Content-Type: application/json' -d '{"name":"bench"}')
+[[ $status == 2?? ]] || { cat "$work/tenant.json" >&2; echo >&2; die_with_log "POST /admin/v1/tenants answered $status" "$work/gatehouse.log"; }
+cat >"$work/create-tenant.lua" <<LUA
+wrk.method = "POST"
+wrk.body = '{"name":"bench"}'
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Bearer $admin_token"
+LUA
+measure "gatehouse \`POST /admin/v1/tenants\` ($database write)" "$base_url/admin/v1/tenants" "$work/create-tenant.lua"
+stop_server
+
+# A second baseline shows how much the machine drifted during the run.
+start_baseline
+measure "baseline again (drift check)" "$base_url/"
+stop_server
+
+{
+    echo "wrk -t2 -c$connections -d$duration --latency; $(nproc) cores, $threads server threads;" \
+        "load average $load_at_start at start; $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo
+    echo "| scenario | requests/s | p50 | p99 | ratio vs baseline | non-2xx |"
+    echo "|---|---:|---:|---:|---:|---:|"
+    printf '%s\n' "${rows[@]}"
+    if [[ ${#notes[@]} -gt 0 ]]; then echo; printf '%s\n' "${notes[@]}"; fi
+} | tee "$results"

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The whole suite: every storage test runs on SQLite and on a throwaway PostgreSQL,
+# which is stopped however the tests end. Extra arguments go to `swift test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-deps.sh test
+swift build --build-tests
+scripts/test-postgres.sh start
+trap 'scripts/test-postgres.sh stop' EXIT
+# set -e makes the script exit with swift test's status; the trap keeps that status.
+GATEHOUSE_TEST_POSTGRES_URL=$(scripts/test-postgres.sh url) swift test --skip-build "$@"
