@@ -68,6 +68,22 @@ import GatehouseTesting
         #expect(Date().timeIntervalSince(start) < 4.5)
     }
 
+    @Test func connectionsBeyondTheLimitWaitForAFreeSlot() async throws {
+        let test = try Self.server { $0.maxConnections = 4 }
+        defer { test.stop() }
+        var held = try (0..<4).map { _ in try RawConnection(port: test.port) }
+        for connection in held { connection.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n") }
+        for connection in held { #expect(await connection.response()?.status == 200) }
+        // At the limit MHD stops accepting: a fifth connection waits in the backlog, unanswered.
+        let extra = try RawConnection(port: test.port, timeout: 2)
+        extra.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(await extra.response() == nil)
+        // Closing one held connection frees a slot and the waiting one is served.
+        held.removeLast()
+        #expect(await extra.response()?.status == 200)
+        #expect(held.count == 3)
+    }
+
     @Test func thousandConcurrentConnections() async throws {
         let test = try Self.server { $0.maxConnections = 2000; $0.threads = 2 }
         defer { test.stop() }

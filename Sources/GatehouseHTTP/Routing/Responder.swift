@@ -55,49 +55,42 @@ public final class Responder: @unchecked Sendable {
         guard let route = routed.route, case .inline(let handler) = route.handler else {
             preconditionFailure("respondInline called for an async route")
         }
-        return runChain(route, request: request, context: routed.context) { try handler(request, $0) }
-    }
-
-    /// Answers any request; async handlers may wait here without holding a server thread.
-    public func respond(_ routed: Routed, request: Request) async -> Response {
-        if let immediate = routed.immediate { return immediate }
-        guard let route = routed.route else { return respondInline(routed, request: request) }
-        switch route.handler {
-        case .inline: return respondInline(routed, request: request)
-        case .async(let handler):
-            var context = routed.context
-            var passed = 0
-            var response: Response
-            do {
-                for middleware in route.middleware {
-                    try middleware.before(request, context: &context)
-                    passed += 1
-                }
-                response = try await handler(request, context)
-            } catch {
-                response = render(error, context: context)
-            }
-            return after(route, passed: passed, request: request, context: context, response: response)
-        }
-    }
-
-    private func runChain(
-        _ route: Route, request: Request, context start: RequestContext,
-        _ body: (RequestContext) throws -> Response
-    ) -> Response {
-        var context = start
+        var context = routed.context
         var passed = 0
-        var response: Response
+        let response: Response
         do {
-            for middleware in route.middleware {
-                try middleware.before(request, context: &context)
-                passed += 1
-            }
-            response = try body(context)
+            try before(route, request: request, context: &context, passed: &passed)
+            response = try handler(request, context)
         } catch {
             response = render(error, context: context)
         }
         return after(route, passed: passed, request: request, context: context, response: response)
+    }
+
+    /// Answers any request; async handlers may wait here without holding a server thread.
+    public func respond(_ routed: Routed, request: Request) async -> Response {
+        guard routed.immediate == nil, let route = routed.route, case .async(let handler) = route.handler else {
+            return respondInline(routed, request: request)
+        }
+        var context = routed.context
+        var passed = 0
+        let response: Response
+        do {
+            try before(route, request: request, context: &context, passed: &passed)
+            response = try await handler(request, context)
+        } catch {
+            response = render(error, context: context)
+        }
+        return after(route, passed: passed, request: request, context: context, response: response)
+    }
+
+    /// Runs the `before` hooks in order, counting those that passed so that only their
+    /// `after` hooks run.
+    private func before(_ route: Route, request: Request, context: inout RequestContext, passed: inout Int) throws {
+        for middleware in route.middleware {
+            try middleware.before(request, context: &context)
+            passed += 1
+        }
     }
 
     private func after(_ route: Route, passed: Int, request: Request, context: RequestContext, response: Response) -> Response {
