@@ -58,7 +58,10 @@ var targets: [Target] = [
         swiftSettings: swiftSettings
     ),
 
-    .target(name: "GatehouseTesting", dependencies: ["GatehouseServer"], path: "Tests/GatehouseTesting", swiftSettings: swiftSettings),
+    .target(
+        name: "GatehouseTesting", dependencies: ["GatehouseServer", "GatehouseCore", "GatehouseCrypto"], path: "Tests/GatehouseTesting",
+        swiftSettings: swiftSettings
+    ),
     .testTarget(name: "GatehouseHTTPTests", dependencies: ["GatehouseHTTP", "GatehouseTesting"], swiftSettings: swiftSettings),
     .testTarget(
         name: "GatehouseDatabaseTests",
@@ -68,8 +71,21 @@ var targets: [Target] = [
     .testTarget(name: "GatehouseCryptoTests", dependencies: ["GatehouseCrypto"], swiftSettings: swiftSettings),
     .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore", "GatehouseTesting", "GatehouseWire", "GatehouseCrypto", "GatehouseDatabase"], swiftSettings: swiftSettings),
     .testTarget(
+        name: "GatehouseVerificationEngineTests",
+        dependencies: ["GatehouseVerificationEngine", "GatehouseTesting", "GatehouseCrypto", "GatehouseDatabase", "GatehouseCore"],
+        swiftSettings: swiftSettings
+    ),
+    .testTarget(
+        name: "GatehouseVerificationTests",
+        dependencies: ["GatehouseVerification", "GatehouseClientCore", "GatehouseWire"],
+        swiftSettings: swiftSettings
+    ),
+    .testTarget(
         name: "GatehouseEndToEndTests",
-        dependencies: ["GatehouseTesting", "GatehouseClientCore", "GatehouseServer", "GatehouseWire"],
+        dependencies: [
+            "GatehouseTesting", "GatehouseClientCore", "GatehouseServer", "GatehouseWire", "GatehouseVerification",
+            "GatehouseVerificationEngine", "GatehouseCrypto", "GatehouseHTTP", "GatehouseCore",
+        ],
         swiftSettings: swiftSettings
     ),
 ]
@@ -77,7 +93,7 @@ targets += engines.map {
     .target(name: $0, dependencies: ["GatehouseCore", "GatehouseDatabase", "GatehouseCrypto"], swiftSettings: swiftSettings)
 }
 targets += sdkProducts.map {
-    .target(name: $0, dependencies: ["GatehouseClientCore"], swiftSettings: swiftSettings)
+    .target(name: $0, dependencies: ["GatehouseClientCore", "GatehouseWire"], swiftSettings: swiftSettings)
 }
 
 let package = Package(

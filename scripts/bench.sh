@@ -85,12 +85,26 @@ start_gatehouse() {
     local port data="$work/data"
     port=$(free_port)
     mkdir -p "$data"
+    # The verification API's per-IP and per-account limits would cap a load test from one
+    # address; lift them so the numbers measure the work, not the limiter.
     GATEHOUSE_PORT=$port GATEHOUSE_DATA_DIR=$data GATEHOUSE_ACCESS_LOG=off \
+        GATEHOUSE_VERIFICATION_RATE_PER_IP=1000000000 GATEHOUSE_VERIFICATION_RATE_PER_ACCOUNT=1000000000 \
         "$bin/gatehouse" serve >"$work/gatehouse.log" 2>&1 &
     server_pid=$!
     wait_ready "http://127.0.0.1:$port/readyz" "$work/gatehouse.log" "$data/dev-credentials.json"
     base_url="http://127.0.0.1:$port"
     admin_token=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["adminToken"])' "$data/dev-credentials.json")
+    tenant_id=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["tenantId"])' "$data/dev-credentials.json")
+    verify_auth=$(python3 -c 'import base64, json, sys; v = json.load(open(sys.argv[1]))["verification"]; print("Basic " + base64.b64encode((v["appKey"] + ":" + v["secret"]).encode()).decode())' "$data/dev-credentials.json")
+}
+
+# Prints the value of `key` in the JSON held by `file`, following dotted paths.
+json_get() {
+    python3 -c 'import json, sys
+value = json.load(open(sys.argv[1]))
+for part in sys.argv[2].split("."):
+    value = value[int(part)] if part.isdigit() else value[part]
+print(value)' "$1" "$2"
 }
 
 rows=()
@@ -147,6 +161,46 @@ wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Authorization"] = "Bearer $admin_token"
 LUA
 measure "gatehouse \`POST /admin/v1/tenants\` ($database write)" "$base_url/admin/v1/tenants" "$work/create-tenant.lua"
+
+# Verification: starts to random UK mobile numbers (no cooldown), then status and report
+# of one verification that the setup below verified.
+curl -s -o "$work/apps.json" -H "Authorization: Bearer $admin_token" "$base_url/admin/v1/tenants/$tenant_id/otp-applications"
+app_id=$(json_get "$work/apps.json" data.0.id)
+curl -s -o /dev/null -X PATCH -H "Authorization: Bearer $admin_token" -H 'Content-Type: application/json' \
+    -d '{"cooldownSeconds":0}' "$base_url/admin/v1/tenants/$tenant_id/otp-applications/$app_id"
+status=$(curl -s -o "$work/start.json" -w '%{http_code}' -X POST "$base_url/api/v1/verifications" \
+    -H "Authorization: $verify_auth" -H 'Content-Type: application/json' \
+    -d '{"data":{"destination":"+447400000001","delivery_method":"sms"}}')
+[[ $status == 201 ]] || { cat "$work/start.json" >&2; die_with_log "verification start answered $status" "$work/gatehouse.log"; }
+verification_id=$(json_get "$work/start.json" data.id)
+sleep 0.5
+curl -s -o "$work/outbox.json" -H "Authorization: Bearer $admin_token" "$base_url/admin/v1/outbox?to=447400000001"
+code=$(json_get "$work/outbox.json" data.0.body | tr -cd '0-9' | tail -c 6)
+report_body="{\"data\":{\"delivery_method\":\"sms\",\"code\":\"$code\"}}"
+status=$(curl -s -o "$work/report.json" -w '%{http_code}' -X PUT "$base_url/api/v1/verifications/$verification_id" \
+    -H "Authorization: $verify_auth" -H 'Content-Type: application/json' -d "$report_body")
+[[ $status == 200 && $(json_get "$work/report.json" data.status) == verified ]] || { cat "$work/report.json" >&2; die_with_log "report answered $status" "$work/gatehouse.log"; }
+cat >"$work/start.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "$verify_auth"
+request = function()
+    local body = string.format('{"data":{"destination":"+4474%08d","delivery_method":"sms"}}', math.random(0, 99999999))
+    return wrk.format(nil, nil, nil, body)
+end
+LUA
+cat >"$work/status.lua" <<LUA
+wrk.headers["Authorization"] = "$verify_auth"
+LUA
+cat >"$work/report.lua" <<LUA
+wrk.method = "PUT"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "$verify_auth"
+wrk.body = '$report_body'
+LUA
+measure "verification start \`POST /api/v1/verifications\` ($database)" "$base_url/api/v1/verifications" "$work/start.lua"
+measure "verification status \`GET /api/v1/verifications/{id}\` ($database)" "$base_url/api/v1/verifications/$verification_id" "$work/status.lua"
+measure "verification report \`PUT /api/v1/verifications/{id}\` ($database)" "$base_url/api/v1/verifications/$verification_id" "$work/report.lua"
 stop_server
 
 # A second baseline shows how much the machine drifted during the run.

@@ -62,6 +62,14 @@ static inline long cmhd_counter_add(long *counter, long delta) {
 }
 static inline long cmhd_counter_get(long *counter) { return __atomic_load_n(counter, __ATOMIC_ACQUIRE); }
 
+// MHD decodes %XX in the path before the application sees it; signed requests need the
+// path exactly as sent, so decoding happens in Swift instead.
+static inline size_t cmhd_keep_escapes(void *cls, struct MHD_Connection *connection, char *text) {
+    (void)cls; (void)connection;
+    return strlen(text);
+}
+static inline intptr_t cmhd_keep_escapes_callback(void) { return (intptr_t)&cmhd_keep_escapes; }
+
 static inline ssize_t cmhd_end_of_stream(void) { return MHD_CONTENT_READER_END_OF_STREAM; }
 static inline ssize_t cmhd_end_with_error(void) { return MHD_CONTENT_READER_END_WITH_ERROR; }
 static inline uint64_t cmhd_size_unknown(void) { return MHD_SIZE_UNKNOWN; }

@@ -5,6 +5,8 @@ public struct Request: Sendable {
     public var method: HTTPMethod
     /// The percent-decoded path, without the query string.
     public var path: String
+    /// The path exactly as sent, percent-encoding kept (what request signatures cover).
+    public var rawPath: String
     /// Query arguments in order; a key without `=` has an empty value.
     public var query: [(name: String, value: String)]
     public var headers: HTTPHeaders
@@ -13,15 +15,23 @@ public struct Request: Sendable {
     public var multipart: MultipartForm?
 
     public init(
-        method: HTTPMethod, path: String, query: [(name: String, value: String)] = [],
+        method: HTTPMethod, path: String, rawPath: String? = nil, query: [(name: String, value: String)] = [],
         headers: HTTPHeaders = [:], body: Data = Data(), multipart: MultipartForm? = nil
     ) {
         self.method = method
         self.path = path
+        self.rawPath = rawPath ?? path
         self.query = query
         self.headers = headers
         self.body = body
         self.multipart = multipart
+    }
+
+    /// Decodes `%XX` escapes; `plusIsSpace` for query strings (HTML form encoding).
+    public static func percentDecoded(_ text: String, plusIsSpace: Bool = false) -> String {
+        let source = plusIsSpace ? text.replacingOccurrences(of: "+", with: " ") : text
+        guard source.contains("%") else { return source }
+        return source.removingPercentEncoding ?? source
     }
 
     /// The first value of a query argument.

@@ -67,6 +67,7 @@ public final class Server: @unchecked Sendable {
                 option(MHD_OPTION.CONNECTION_TIMEOUT, value: configuration.connectionTimeout),
                 option(MHD_OPTION.CONNECTION_MEMORY_LIMIT, value: configuration.maxHeaderSize),
                 option(MHD_OPTION.LISTEN_BACKLOG_SIZE, value: 1024),
+                option(MHD_OPTION.UNESCAPE_CALLBACK, value: cmhd_keep_escapes_callback()),
                 MHD_OptionItem(
                     option: MHD_OPTION.NOTIFY_COMPLETED,
                     value: unsafeBitCast(requestCompleted, to: Int.self),

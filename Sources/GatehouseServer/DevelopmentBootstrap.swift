@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseVerificationEngine
 
 /// What a development server writes to `<data dir>/dev-credentials.json` on first start.
 public struct DevCredentials: Codable, Sendable, Equatable {
@@ -8,6 +9,13 @@ public struct DevCredentials: Codable, Sendable, Equatable {
     public let tenantId: String
     public let applicationId: String
     public let apiKey: String
+    /// The development OTP application (minimum authentication `basic`).
+    public let verification: VerificationCredentials?
+
+    public struct VerificationCredentials: Codable, Sendable, Equatable {
+        public let appKey: String
+        public let secret: String
+    }
 }
 
 extension GatehouseApp {
@@ -26,10 +34,17 @@ extension GatehouseApp {
         let app = try await directory.createApplication(tenantID: tenant.id, name: "Development app")
         let key = try await directory.issueKey(tenantID: tenant.id, applicationID: app.id, label: "development")
         let admin = try await directory.issueAdminToken(label: "development")
+        var otpSettings = OTPApplicationSettings()
+        otpSettings.name = "Development verification"
+        otpSettings.minimumAuth = .basic
+        let (otpApp, otpSecret) = try await verification.createApplication(tenantID: tenant.id, settings: otpSettings)
+        // Enough credit for a day of development; fees are only billed on success.
+        _ = try await verification.adjustBalance(tenantID: tenant.id, byMicros: 100_000_000)
         let host = settings.host == "0.0.0.0" || settings.host == "::" ? "127.0.0.1" : settings.host
         let credentials = DevCredentials(
             baseURL: settings.publicURL ?? "http://\(host):\(server.port)", adminToken: admin, tenantId: tenant.id,
-            applicationId: app.id, apiKey: key.secret)
+            applicationId: app.id, apiKey: key.secret,
+            verification: .init(appKey: otpApp.appKey, secret: otpSecret))
         try FileManager.default.createDirectory(atPath: settings.dataDir, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

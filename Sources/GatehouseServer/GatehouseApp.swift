@@ -4,6 +4,7 @@ import GatehouseDatabase
 import GatehouseHTTP
 import GatehousePostgres
 import GatehouseSQLite
+import GatehouseVerificationEngine
 
 /// The whole server wired together: settings → database → engines → routes → HTTP.
 ///
@@ -16,8 +17,10 @@ public final class GatehouseApp: @unchecked Sendable {
     public let settings: Settings
     public let environment: Environment
     public let directory: TenantDirectory
+    public let verification: VerificationEngine
     public let server: Server
     public let router = Router()
+    private let sweeper = LockedValue<Task<Void, Never>?>(nil)
 
     public init(settings: Settings, environment: Environment? = nil, logSink: any LogSink) throws {
         self.settings = settings
@@ -27,10 +30,15 @@ public final class GatehouseApp: @unchecked Sendable {
         self.environment = environment
         _ = try DatabaseMigrator(migrations: Self.migrations, now: { environment.clock.now }).migrate(database)
         directory = TenantDirectory(environment: environment)
+        verification = VerificationEngine(
+            environment: environment, delivery: try Self.delivery(settings, environment: environment, sink: logSink),
+            settings: settings.verification)
 
         let metrics = HTTPMetrics()
         SystemRoutes.register(on: router, database: database, metrics: metrics)
-        AdminRoutes.register(on: router, directory: directory, configuredToken: settings.adminToken)
+        let admin = AdminRoutes.register(on: router, directory: directory, configuredToken: settings.adminToken)
+        AdminVerificationRoutes.register(on: admin, engine: verification, database: database)
+        VerificationRoutes.register(on: router, engine: verification, logger: logger)
 
         let accessLog: AccessLog?
         switch settings.accessLog {
@@ -49,7 +57,22 @@ public final class GatehouseApp: @unchecked Sendable {
     }
 
     /// Every migration this binary knows, in order: core first, then each engine's.
-    public static let migrations: [Migration] = CoreMigrations.all
+    public static let migrations: [Migration] = CoreMigrations.all + VerificationMigrations.all
+
+    /// The development outbox unless a provider bridge is configured. In development the
+    /// outbox also prints each message, unredacted, so a developer can read the code.
+    static func delivery(_ settings: Settings, environment: Environment, sink: any LogSink) throws -> any MessageDelivery {
+        if let url = settings.deliveryWebhookURL {
+            guard let target = URL(string: url), let secret = settings.deliveryWebhookSecret else {
+                throw SettingsError("delivery-webhook-url needs a valid URL and delivery-webhook-secret")
+            }
+            return WebhookDelivery(url: target, secret: secret, http: environment.http, clock: environment.clock)
+        }
+        guard settings.mode == .development else { return DevelopmentOutbox(database: environment.database) }
+        return DevelopmentOutbox(database: environment.database) { message in
+            sink.write("outbox: \(message.channel.rawValue) to \(message.to): \(message.body)")
+        }
+    }
 
     /// Opens the configured database: SQLite in the data folder unless a PostgreSQL URL is set.
     public static func openDatabase(_ settings: Settings) throws -> any Database {
@@ -63,12 +86,28 @@ public final class GatehouseApp: @unchecked Sendable {
     public func start() throws {
         try server.start()
         environment.logger.info("listening", ["address": "http://\(settings.host):\(server.port)"])
+        startSweeper()
     }
 
     /// Stops accepting, lets in-flight requests finish, closes the database.
     public func shutdown() {
+        sweeper.withLock { $0?.cancel() }
         server.shutdown(grace: settings.shutdownGrace)
         environment.database.close()
+    }
+
+    /// Housekeeping every 30 s: stale dispatches, retention, old counters.
+    private func startSweeper() {
+        let engine = verification
+        let logger = environment.logger
+        let task = Task.detached {
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: 30_000_000_000)
+                if Task.isCancelled { return }
+                do { try await engine.sweep() } catch { logger.warning("sweep failed", ["error": "\(error)"]) }
+            }
+        }
+        sweeper.withLock { $0 = task }
     }
 
     static func serverConfiguration(_ settings: Settings) -> ServerConfiguration {

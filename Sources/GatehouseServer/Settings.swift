@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseVerificationEngine
 
 /// How the server is configured: environment variables, overridden by `--flags`.
 /// Each setting `GATEHOUSE_DATA_DIR` has the flag `--data-dir`.
@@ -26,6 +27,18 @@ public struct Settings: Sendable {
     /// The address clients use, written to `dev-credentials.json`.
     public var publicURL: String?
     public var databasePoolSize = 16
+    /// Where codes go: empty for the development outbox, or a provider bridge URL.
+    public var deliveryWebhookURL: String?
+    public var deliveryWebhookSecret: String?
+    /// Seconds the verification request callback may take.
+    public var verificationCallbackTimeout = 5.0
+    /// Verification API limits per window (seconds): requests per IP, failed
+    /// authentications per IP, requests per account, public starts per account.
+    public var verificationRateWindow = 60
+    public var verificationRatePerIP = 120
+    public var verificationRateFailedAuth = 20
+    public var verificationRatePerAccount = 1200
+    public var verificationRatePublicPerAccount = 300
 
     public init() {}
 
@@ -60,7 +73,9 @@ public struct Settings: Sendable {
     static let known: Set<String> = [
         "host", "port", "data-dir", "database-url", "mode", "admin-token", "access-log", "log-level", "threads",
         "max-body-bytes", "max-header-bytes", "max-connections", "connection-timeout", "trusted-proxies",
-        "shutdown-grace", "public-url", "database-pool-size",
+        "shutdown-grace", "public-url", "database-pool-size", "delivery-webhook-url", "delivery-webhook-secret",
+        "verification-callback-timeout", "verification-rate-window", "verification-rate-per-ip",
+        "verification-rate-failed-auth", "verification-rate-per-account", "verification-rate-public-per-account",
     ]
 
     private mutating func apply(_ values: [String: String]) throws {
@@ -86,6 +101,14 @@ public struct Settings: Sendable {
             case "shutdown-grace": shutdownGrace = try Self.number(value, key, Double.self)
             case "public-url": publicURL = value
             case "database-pool-size": databasePoolSize = try Self.number(value, key, Int.self)
+            case "delivery-webhook-url": deliveryWebhookURL = value.isEmpty ? nil : value
+            case "delivery-webhook-secret": deliveryWebhookSecret = value.isEmpty ? nil : value
+            case "verification-callback-timeout": verificationCallbackTimeout = try Self.number(value, key, Double.self)
+            case "verification-rate-window": verificationRateWindow = try Self.number(value, key, Int.self)
+            case "verification-rate-per-ip": verificationRatePerIP = try Self.number(value, key, Int.self)
+            case "verification-rate-failed-auth": verificationRateFailedAuth = try Self.number(value, key, Int.self)
+            case "verification-rate-per-account": verificationRatePerAccount = try Self.number(value, key, Int.self)
+            case "verification-rate-public-per-account": verificationRatePublicPerAccount = try Self.number(value, key, Int.self)
             default: throw SettingsError("unknown setting --\(key)")
             }
         }
@@ -94,6 +117,18 @@ public struct Settings: Sendable {
     private static func number<T: LosslessStringConvertible>(_ value: String, _ key: String, _ type: T.Type) throws -> T {
         guard let parsed = T(value) else { throw SettingsError("\(key) must be a number, got \(value)") }
         return parsed
+    }
+
+    /// The verification engine's installation-wide settings.
+    var verification: VerificationSettings {
+        var settings = VerificationSettings()
+        settings.callbackTimeout = verificationCallbackTimeout
+        settings.window = TimeInterval(verificationRateWindow)
+        settings.perIP = verificationRatePerIP
+        settings.failedAuthPerIP = verificationRateFailedAuth
+        settings.perAccount = verificationRatePerAccount
+        settings.publicPerAccount = verificationRatePublicPerAccount
+        return settings
     }
 
     public var isPostgres: Bool { databaseURL.hasPrefix("postgres://") || databaseURL.hasPrefix("postgresql://") }

@@ -15,31 +15,18 @@ import FoundationNetworking
         return ((me as NSString).deletingLastPathComponent as NSString).appendingPathComponent("gatehouse")
     }
 
-    static func run(_ arguments: [String], dataDir: String) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.environment = ["GATEHOUSE_DATA_DIR": dataDir, "PATH": "/usr/bin:/bin"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    static func run(_ arguments: [String], dataDir: String) async throws -> (status: Int32, output: String) {
+        let child = try ChildProcess(path: binary, arguments: arguments, environment: ["GATEHOUSE_DATA_DIR": dataDir, "PATH": "/usr/bin:/bin"])
+        let status = await child.wait(seconds: 60) ?? -1
+        return (status, child.text)
     }
 
     @Test func serveShutsDownGracefullyOnSIGTERM() async throws {
         let dataDir = NSTemporaryDirectory() + "gatehouse-exe-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["serve", "--port", "0", "--host", "127.0.0.1"]
-        process.environment = ["GATEHOUSE_DATA_DIR": dataDir, "GATEHOUSE_ACCESS_LOG": "off", "GATEHOUSE_SHUTDOWN_GRACE": "5"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
+        let process = try ChildProcess(
+            path: Self.binary, arguments: ["serve", "--port", "0", "--host", "127.0.0.1"],
+            environment: ["GATEHOUSE_DATA_DIR": dataDir, "GATEHOUSE_ACCESS_LOG": "off", "GATEHOUSE_SHUTDOWN_GRACE": "5"])
 
         let credentialsPath = dataDir + "/dev-credentials.json"
         var credentials: DevCredentials?
@@ -60,7 +47,7 @@ import FoundationNetworking
         let connections = try (0..<5).map { _ in try RawConnection(port: port) }
         for connection in connections { connection.send(head + body.prefix(8)) }
         try await Task.sleep(nanoseconds: 300_000_000)
-        kill(process.processIdentifier, SIGTERM)
+        process.signal(SIGTERM)
         try await Task.sleep(nanoseconds: 300_000_000)
         #expect(throws: (any Error).self) { try RawConnection(port: port) }
         for connection in connections {
@@ -69,28 +56,21 @@ import FoundationNetworking
             #expect(reply?.status == 201)
             #expect(reply?.headers["connection"]?.lowercased() == "close")
         }
-        let finished = try await waitForExit(process, seconds: 15)
-        #expect(finished)
-        #expect(process.terminationStatus == 0)
-        let log = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let status = await process.wait(seconds: 15)
+        #expect(status == 0)
+        let log = process.text
         #expect(log.contains("shutting down") && log.contains("\"stopped\""))
         #expect(log.contains("Gatehouse is running in development mode"))
 
         // The database survived: the admin CLI and migrate see the same state.
-        let list = try Self.run(["admin", "tenant", "list"], dataDir: dataDir)
+        let list = try await Self.run(["admin", "tenant", "list"], dataDir: dataDir)
         #expect(list.status == 0 && list.output.contains("\"Development\""))
         #expect(list.output.components(separatedBy: "\"in flight\"").count - 1 == 5)
-        let migrate = try Self.run(["migrate"], dataDir: dataDir)
+        let migrate = try await Self.run(["migrate"], dataDir: dataDir)
         #expect(migrate.status == 0 && migrate.output.contains("up to date"))
-        let bad = try Self.run(["admin", "key", "create", "--tenant", "nope", "--label", "x"], dataDir: dataDir)
+        let bad = try await Self.run(["admin", "key", "create", "--tenant", "nope", "--label", "x"], dataDir: dataDir)
         #expect(bad.status == 2 && bad.output.contains("no such tenant"))
     }
 
-    func waitForExit(_ process: Process, seconds: Double) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning, Date() < deadline { try await Task.sleep(nanoseconds: 50_000_000) }
-        if process.isRunning { process.terminate() }
-        return !process.isRunning
-    }
 }
 

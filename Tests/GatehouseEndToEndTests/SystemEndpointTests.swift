@@ -30,10 +30,12 @@ import Testing
         let path = live.app.credentialsPath
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as! [String: String]
-        #expect(Set(json.keys) == ["baseURL", "adminToken", "tenantId", "applicationId", "apiKey"])
-        #expect(json["baseURL"] == "http://127.0.0.1:\(live.port)")
-        #expect(try live.app.directory.authenticate(apiKey: json["apiKey"]!)?.tenantId == json["tenantId"])
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as! [String: Any]
+        #expect(Set(json.keys) == ["baseURL", "adminToken", "tenantId", "applicationId", "apiKey", "verification"])
+        #expect(json["baseURL"] as? String == "http://127.0.0.1:\(live.port)")
+        #expect(try live.app.directory.authenticate(apiKey: json["apiKey"] as! String)?.tenantId == json["tenantId"] as? String)
+        let verification = try #require(json["verification"] as? [String: String])
+        #expect(Set(verification.keys) == ["appKey", "secret"])
         // A second bootstrap on the same database reuses the file instead of minting new keys.
         #expect(try await live.app.bootstrapDevelopment() == live.credentials)
         // The access log names routes and never carries the admin token.

@@ -28,6 +28,19 @@ import GatehouseTesting
         #expect(try await test.get("/missing").0 == 404)
     }
 
+    @Test func rawPathIsKeptAndParametersAreDecoded() async throws {
+        let test = try TestServer { router in
+            router.get("/items/:id", .inline { request, context in
+                .text("\(context.parameter("id"))|\(request.rawPath)|\(request.path)|\(request.queryValue("q") ?? "-")")
+            })
+        }
+        defer { test.stop() }
+        let connection = try RawConnection(port: test.port)
+        let reply = await connection.exchange("GET /items/not%20a%2Fuuid?q=a+b%21 HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(reply?.status == 200)
+        #expect(String(decoding: reply?.body ?? Data(), as: UTF8.self) == "not a/uuid|/items/not%20a%2Fuuid|/items/not a/uuid|a b!")
+    }
+
     @Test func keepAliveServesSeveralRequestsOnOneConnection() async throws {
         let test = try TestServer { $0.get("/n", .inline { _, ctx in .text(ctx.requestID) }) }
         defer { test.stop() }
@@ -43,9 +56,13 @@ import GatehouseTesting
     }
 
     @Test func asyncHandlersHoldNoServerThread() async throws {
+        // The slow handler waits until the test opens the gate (at most 10 s), so the proof
+        // does not depend on timing: with 2 server threads, 20 waiting handlers that held
+        // a thread each would leave none for the fast requests.
+        let gate = Gate()
         let test = try TestServer(configure: { $0.threads = 2 }) { router in
             router.get("/slow", .async { _, _ in
-                try await Task.sleep(nanoseconds: 2_000_000_000)
+                await gate.wait(timeout: 10)
                 return .text("slow")
             })
             router.get("/fast", .inline { _, _ in .text("fast") })
@@ -60,16 +77,17 @@ import GatehouseTesting
                     finished.add("slow")
                 }
             }
-            for _ in 0..<150 where test.server.inFlight < 20 { try await Task.sleep(nanoseconds: 10_000_000) }
+            for _ in 0..<500 where test.server.inFlight < 20 { try await Task.sleep(nanoseconds: 10_000_000) }
             #expect(test.server.inFlight == 20)
             for _ in 0..<50 {
                 let (status, _, _) = try await test.get("/fast")
                 #expect(status == 200)
                 finished.add("fast")
             }
+            #expect(!gate.isOpen)
+            gate.open()
             try await group.waitForAll()
         }
-        // All fast requests were answered while the 20 slow ones were still waiting.
         #expect(Array(finished.all.prefix(50)) == Array(repeating: "fast", count: 50))
         #expect(finished.all.count == 70)
     }
@@ -92,6 +110,39 @@ import GatehouseTesting
         #expect(results.map(\.0) == [200, 200])
         #expect(results.map { String(decoding: $0.2, as: UTF8.self) } == ["done", "done"])
         #expect(throws: (any Error).self) { try RawConnection(port: port) }
+    }
+}
+
+/// Lets async handlers wait until a test opens it.
+final class Gate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var opened = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    var isOpen: Bool { lock.withLock { opened } }
+
+    func open() {
+        let resumed = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+            opened = true
+            defer { waiters.removeAll() }
+            return waiters
+        }
+        resumed.forEach { $0.resume() }
+    }
+
+    func wait(timeout: Double) async {
+        Task {
+            try? await Task.sleep(nanoseconds: UInt64(timeout * 1e9))
+            self.open()
+        }
+        await withCheckedContinuation { continuation in
+            let ready = lock.withLock { () -> Bool in
+                if opened { return true }
+                waiters.append(continuation)
+                return false
+            }
+            if ready { continuation.resume() }
+        }
     }
 }
 

@@ -1,4 +1,6 @@
 import Foundation
+import GatehouseCore
+import GatehouseCrypto
 import GatehouseHTTP
 import GatehouseServer
 
@@ -28,8 +30,9 @@ public final class LiveServer: @unchecked Sendable {
         self.database = database
     }
 
+    /// - Parameter clock: a manual clock lets end-to-end tests cross expiry windows.
     public static func start(
-        _ kind: TestDatabaseKind = .sqlite, configure: (inout Settings) -> Void = { _ in }
+        _ kind: TestDatabaseKind = .sqlite, clock: (any Clock)? = nil, configure: (inout Settings) -> Void = { _ in }
     ) async throws -> LiveServer {
         let database = try TestDatabase(kind)
         let dataDir = NSTemporaryDirectory() + "gatehouse-e2e-" + UUID().uuidString
@@ -42,7 +45,15 @@ public final class LiveServer: @unchecked Sendable {
         settings.shutdownGrace = 2
         configure(&settings)
         let logs = MemoryLogSink()
-        let app = try GatehouseApp(settings: settings, logSink: logs)
+        var environment: Environment?
+        if let clock {
+            let database = try GatehouseApp.openDatabase(settings)
+            let random = SystemRandom()
+            environment = Environment(
+                clock: clock, random: random, ids: UUIDv7Generator(clock: clock, random: random), database: database,
+                logger: Logger(minimum: .info, write: { logs.write($0) }), http: URLSessionOutboundHTTP(timeout: 5))
+        }
+        let app = try GatehouseApp(settings: settings, environment: environment, logSink: logs)
         try app.start()
         guard let credentials = try await app.bootstrapDevelopment() else {
             throw TestSetupError("the server did not bootstrap development credentials")

@@ -38,5 +38,24 @@ public enum CoreMigrations {
                 );
                 """)
         },
+        Migration(id: "core.002_outbox_and_rate_counters") { db in
+            let d = db.dialect
+            try db.executeScript("""
+                CREATE TABLE rate_counters (
+                    counter_key TEXT PRIMARY KEY,
+                    window_start \(d.bigint) NOT NULL,
+                    hits \(d.bigint) NOT NULL
+                );
+                CREATE TABLE outbox_messages (
+                    id TEXT PRIMARY KEY,
+                    tenant_id TEXT NOT NULL,
+                    to_address TEXT NOT NULL,
+                    channel TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    created_at \(d.bigint) NOT NULL
+                );
+                CREATE INDEX outbox_by_recipient ON outbox_messages(to_address, created_at);
+                """)
+        },
     ]
 }

@@ -44,12 +44,14 @@ extension Server {
             return String(cString: buffer.baseAddress!)
         }
         let client = addresses.resolve(peer: peer, forwardedFor: headers["X-Forwarded-For"])
+        let rawPath = url.map { String(cString: $0) } ?? "/"
+        let query = collect(connection, MHD_ValueKind.GET_ARGUMENT_KIND).fields.map {
+            (name: Request.percentDecoded($0.name, plusIsSpace: true), value: Request.percentDecoded($0.value, plusIsSpace: true))
+        }
         let request = Request(
             method: HTTPMethod(token: method.map { String(cString: $0) } ?? "GET"),
-            path: url.map { String(cString: $0) } ?? "/",
-            query: collect(connection, MHD_ValueKind.GET_ARGUMENT_KIND).fields,
-            headers: headers)
-        let routed = responder.route(method: request.method, path: request.path, requestID: requestID, clientAddress: client)
+            path: Request.percentDecoded(rawPath), rawPath: rawPath, query: query, headers: headers)
+        let routed = responder.route(method: request.method, path: rawPath, requestID: requestID, clientAddress: client)
         let exchange = Exchange(
             connection: connection, started: started, routed: routed, request: request,
             bodyLimit: routed.maxBodySize ?? configuration.maxBodySize)

@@ -26,7 +26,8 @@ public final class Responder: @unchecked Sendable {
         self.errorLog = errorLog
     }
 
-    /// Finds the route for a request head.
+    /// Finds the route for a request head. `path` is the raw path: segments split on `/`
+    /// before percent-decoding, so an encoded `%2F` stays inside its parameter.
     public func route(method: HTTPMethod, path: String, requestID: String, clientAddress: String) -> Routed {
         var context = RequestContext(requestID: requestID, clientAddress: clientAddress)
         switch router.match(method: method, path: path) {

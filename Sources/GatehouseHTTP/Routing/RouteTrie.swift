@@ -74,14 +74,14 @@ final class RouteTrie: @unchecked Sendable {
         }
         if let (name, child) = node.parameter {
             var attempt = parameters
-            attempt[name] = String(segment)
+            attempt[name] = Request.percentDecoded(String(segment))
             if let found = find(rest, in: child, parameters: &attempt) {
                 parameters = attempt
                 return found
             }
         }
         if !node.catchAll.isEmpty {
-            parameters["*"] = segments.joined(separator: "/")
+            parameters["*"] = Request.percentDecoded(segments.joined(separator: "/"))
             return node.catchAll
         }
         return nil

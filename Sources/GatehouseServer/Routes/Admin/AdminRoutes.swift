@@ -5,9 +5,11 @@ import GatehouseWire
 
 /// The operator API: tenants, applications and API keys.
 enum AdminRoutes {
-    static func register(on router: Router, directory: TenantDirectory, configuredToken: String?) {
+    /// Registers the routes and returns the authenticated group for other admin routes.
+    @discardableResult
+    static func register(on router: Router, directory: TenantDirectory, configuredToken: String?) -> RouteGroup {
         let auth = AdminAuthentication(directory: directory, configuredToken: configuredToken)
-        router.group("/admin/v1", middleware: [auth]) { admin in
+        return router.group("/admin/v1", middleware: [auth]) { admin in
             admin.post("/tenants", .async { request, _ in
                 let body = try StrictJSON.decode(AdminWire.CreateTenant.self, from: request, fields: ["name"])
                 return try .json(AdminWire.Tenant(try await directory.createTenant(name: body.name)), status: 201)

@@ -1,0 +1,45 @@
+import Foundation
+import GatehouseCrypto
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends each message as a signed JSON POST to a provider bridge (an SMS gateway, a voice
+/// platform, a mailer). The receiver checks `X-Gatehouse-Signature`, which is
+/// `base64(HMAC-SHA256(secret, "<timestamp>.<body>"))`, and `X-Gatehouse-Timestamp`.
+public struct WebhookDelivery: MessageDelivery {
+    let url: URL
+    let secret: [UInt8]
+    let http: any OutboundHTTP
+    let clock: any Clock
+
+    public init(url: URL, secret: String, http: any OutboundHTTP, clock: any Clock) {
+        self.url = url
+        self.secret = Array(secret.utf8)
+        self.http = http
+        self.clock = clock
+    }
+
+    public func deliver(_ message: OutboundMessage) async throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        let body = try encoder.encode(message)
+        let timestamp = String(Int64(clock.now.timeIntervalSince1970))
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.httpBody = body
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue(timestamp, forHTTPHeaderField: "X-Gatehouse-Timestamp")
+        request.setValue(Self.signature(secret: secret, timestamp: timestamp, body: body), forHTTPHeaderField: "X-Gatehouse-Signature")
+        let (_, response) = try await http.send(request)
+        guard (200..<300).contains(response.statusCode) else {
+            throw DeliveryError("delivery webhook answered \(response.statusCode)")
+        }
+    }
+
+    /// The signature a receiver recomputes to trust a message.
+    public static func signature(secret: [UInt8], timestamp: String, body: Data) -> String {
+        Base64.encode(HMAC.sha256(key: secret, message: Array(timestamp.utf8) + [UInt8(ascii: ".")] + Array(body)))
+    }
+}

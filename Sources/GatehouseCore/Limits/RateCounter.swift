@@ -1,0 +1,48 @@
+import Foundation
+import GatehouseDatabase
+
+/// Fixed-window counters kept in the database, so every node of a cluster counts together.
+/// One upsert per hit: the row's window restarts when a hit lands in a newer window.
+public enum RateCounter {
+    /// Counts one hit and returns the count in the current window and the seconds left in it.
+    public static func hit(
+        _ db: any DatabaseConnection, key: String, now: Date, window: TimeInterval, by amount: Int = 1
+    ) throws -> (count: Int, retryAfter: Int) {
+        let start = windowStart(now, window)
+        let row = try db.query(
+            """
+            INSERT INTO rate_counters (counter_key, window_start, hits) VALUES (?, ?, ?)
+            ON CONFLICT (counter_key) DO UPDATE SET
+              hits = CASE WHEN rate_counters.window_start = excluded.window_start THEN rate_counters.hits + excluded.hits ELSE excluded.hits END,
+              window_start = excluded.window_start
+            RETURNING hits
+            """,
+            [.text(key), .integer(start), .integer(Int64(amount))]
+        ).first
+        let count: Int = try row?.get("hits") ?? amount
+        return (count, retryAfter(now, start: start, window: window))
+    }
+
+    /// The count in the current window without adding to it.
+    public static func peek(_ db: any DatabaseConnection, key: String, now: Date, window: TimeInterval) throws -> (count: Int, retryAfter: Int) {
+        let start = windowStart(now, window)
+        let row = try db.query("SELECT window_start, hits FROM rate_counters WHERE counter_key = ?", [.text(key)]).first
+        guard let row, try row.get("window_start", as: Int64.self) == start else { return (0, retryAfter(now, start: start, window: window)) }
+        return (try row.get("hits"), retryAfter(now, start: start, window: window))
+    }
+
+    /// Drops counters whose window ended long ago.
+    public static func prune(_ db: any DatabaseConnection, before: Date) throws {
+        try db.execute("DELETE FROM rate_counters WHERE window_start < ?", Int64(before.timeIntervalSince1970))
+    }
+
+    static func windowStart(_ now: Date, _ window: TimeInterval) -> Int64 {
+        let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
+        let size = max(1, Int64(window))
+        return seconds - seconds % size
+    }
+
+    static func retryAfter(_ now: Date, start: Int64, window: TimeInterval) -> Int {
+        max(1, Int((Double(start) + window - now.timeIntervalSince1970).rounded(.up)))
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import GatehouseCore
+import GatehouseDatabase
+import GatehouseHTTP
+import GatehouseVerificationEngine
+import GatehouseWire
+
+/// Operator API for verification: OTP applications, their templates, balances, the outbox.
+enum AdminVerificationRoutes {
+    static func register(on admin: RouteGroup, engine: VerificationEngine, database: any Database) {
+        admin.post("/tenants/:tenantId/otp-applications", .async { request, context in
+            let settings = try OTPApplicationSettingsBody.decode(request)
+            let (app, secret) = try await engine.createApplication(tenantID: context.parameter("tenantId"), settings: settings)
+            return try .json(AdminWire.CreatedOTPApplication(application: .init(app), secret: secret), status: 201)
+        })
+        admin.get("/tenants/:tenantId/otp-applications", .async { _, context in
+            let apps = try await engine.applications(tenantID: context.parameter("tenantId"))
+            return try .json(AdminWire.List(data: apps.map(AdminWire.OTPApplication.init)))
+        })
+        admin.get("/tenants/:tenantId/otp-applications/:appId", .async { _, context in
+            try .json(AdminWire.OTPApplication(try await engine.application(tenantID: context.parameter("tenantId"), id: context.parameter("appId"))))
+        })
+        admin.patch("/tenants/:tenantId/otp-applications/:appId", .async { request, context in
+            let settings = try OTPApplicationSettingsBody.decode(request)
+            let app = try await engine.updateApplication(tenantID: context.parameter("tenantId"), id: context.parameter("appId"), settings: settings)
+            return try .json(AdminWire.OTPApplication(app))
+        })
+        let template: Handler = .async { request, context in
+            guard let channel = VerificationChannel(rawValue: context.parameter("channel")) else {
+                throw CoreError(.notFound, "channel must be sms or callout")
+            }
+            var body: String?
+            if request.method != .DELETE {
+                struct Template: Decodable { let body: String }
+                body = try StrictJSON.decode(Template.self, from: request, fields: ["body"]).body
+            }
+            let group = context.parameter("group")
+            try await engine.setTemplate(
+                tenantID: context.parameter("tenantId"), applicationID: context.parameter("appId"),
+                group: group == "_default" ? "" : group, channel: channel, language: context.parameter("language"), body: body)
+            return .empty()
+        }
+        admin.put("/tenants/:tenantId/otp-applications/:appId/templates/:group/:channel/:language", template)
+        admin.delete("/tenants/:tenantId/otp-applications/:appId/templates/:group/:channel/:language", template)
+        admin.get("/tenants/:tenantId/verification-balance", .async { _, context in
+            try .json(AdminWire.Balance(balance: Money.string(try await engine.balance(tenantID: context.parameter("tenantId")))))
+        })
+        admin.post("/tenants/:tenantId/verification-balance", .async { request, context in
+            struct Credit: Decodable { let amount: String }
+            let credit = try StrictJSON.decode(Credit.self, from: request, fields: ["amount"])
+            let negative = credit.amount.hasPrefix("-")
+            guard let micros = Money.micros(negative ? String(credit.amount.dropFirst()) : credit.amount) else {
+                throw CoreError(.invalidArgument, "amount must be a decimal string such as 10.00")
+            }
+            let balance = try await engine.adjustBalance(tenantID: context.parameter("tenantId"), byMicros: negative ? -micros : micros)
+            return try .json(AdminWire.Balance(balance: Money.string(balance)))
+        })
+        admin.get("/outbox", .async { request, _ in
+            guard let to = request.queryValue("to"), !to.isEmpty else { throw CoreError(.invalidArgument, "query parameter to is required") }
+            let recipient = to.contains("@") ? to.lowercased() : Destination.digits(to)
+            let messages = try await DevelopmentOutbox.messages(in: database, to: recipient)
+            return try .json(AdminWire.List(data: messages.map {
+                AdminWire.OutboxMessage(to: $0.to, channel: $0.channel.rawValue, body: $0.body, createdAt: WireDate.string($0.createdAt))
+            }))
+        })
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import GatehouseCore
+import GatehouseHTTP
+import GatehouseVerificationEngine
+import GatehouseWire
+
+/// Reads the JSON of a create or update: every key optional, `null` clears the optional
+/// settings, unknown keys and wrong types are refused.
+enum OTPApplicationSettingsBody {
+    static let fields: Set<String> = [
+        "name", "minimumAuth", "callbackUrl", "smsDomain", "codeLength", "lifetimeSeconds", "maxAttempts", "paused",
+        "disabledCountries", "dailyLimit", "monthlyLimit", "cooldownSeconds", "smsFee", "calloutFee",
+    ]
+
+    static func decode(_ request: Request) throws -> OTPApplicationSettings {
+        let body = request.body.isEmpty ? Data("{}".utf8) : request.body
+        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: body) else {
+            throw HTTPError.badRequest("body must be a JSON object", code: "invalid_body")
+        }
+        if let unknown = object.keys.sorted().first(where: { !fields.contains($0) }) {
+            throw HTTPError.badRequest("unknown field: \(unknown)", code: "unknown_field")
+        }
+        var settings = OTPApplicationSettings()
+        settings.name = try value(object, "name", \.string)
+        if let mode = try value(object, "minimumAuth", \.string) {
+            guard let parsed = AuthMode(rawValue: mode) else { throw wrong("minimumAuth", "public, basic or application") }
+            settings.minimumAuth = parsed
+        }
+        settings.callbackURL = try nullable(object, "callbackUrl", \.string)
+        settings.smsDomain = try nullable(object, "smsDomain", \.string)
+        settings.codeLength = try value(object, "codeLength", \.int)
+        settings.lifetimeSeconds = try value(object, "lifetimeSeconds", \.int)
+        settings.maxAttempts = try value(object, "maxAttempts", \.int)
+        settings.paused = try value(object, "paused", \.bool)
+        settings.disabledCountries = try value(object, "disabledCountries", \.strings)
+        settings.dailyLimit = try nullable(object, "dailyLimit", \.int)
+        settings.monthlyLimit = try nullable(object, "monthlyLimit", \.int)
+        settings.cooldownSeconds = try value(object, "cooldownSeconds", \.int)
+        settings.smsFee = try value(object, "smsFee", \.string)
+        settings.calloutFee = try value(object, "calloutFee", \.string)
+        return settings
+    }
+
+    /// A present value of the right type, or `nil` when absent; `null` counts as a wrong type.
+    private static func value<T>(_ object: [String: JSONValue], _ key: String, _ read: (JSONValue) -> T?) throws -> T? {
+        guard let raw = object[key] else { return nil }
+        guard let typed = read(raw) else { throw wrong(key, "\(T.self)") }
+        return typed
+    }
+
+    /// Absent: keep (`nil`); `null`: clear (`.some(nil)`); a value: set.
+    private static func nullable<T>(_ object: [String: JSONValue], _ key: String, _ read: (JSONValue) -> T?) throws -> T?? {
+        guard let raw = object[key] else { return nil }
+        if raw == .null { return .some(nil) }
+        guard let typed = read(raw) else { throw wrong(key, "\(T.self)") }
+        return .some(typed)
+    }
+
+    private static func wrong(_ key: String, _ expected: String) -> HTTPError {
+        HTTPError.badRequest("\(key) must be \(expected)", code: "invalid_body")
+    }
+}
+
+extension AdminWire.OTPApplication {
+    init(_ app: GatehouseVerificationEngine.OTPApplication) {
+        self.init(
+            id: app.id, tenantId: app.tenantId, name: app.name, appKey: app.appKey, minimumAuth: app.minimumAuth.rawValue,
+            callbackUrl: app.callbackURL, smsDomain: app.smsDomain, codeLength: app.codeLength, lifetimeSeconds: app.lifetimeSeconds,
+            maxAttempts: app.maxAttempts, paused: app.paused, disabledCountries: app.disabledCountries, dailyLimit: app.dailyLimit,
+            monthlyLimit: app.monthlyLimit, cooldownSeconds: app.cooldownSeconds, smsFee: Money.string(app.smsFeeMicros),
+            calloutFee: Money.string(app.calloutFeeMicros), createdAt: WireDate.string(app.createdAt))
+    }
+}

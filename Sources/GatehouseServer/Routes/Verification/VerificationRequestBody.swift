@@ -1,0 +1,77 @@
+import Foundation
+import GatehouseHTTP
+import GatehouseVerificationEngine
+
+/// Reads `{"data": {...}}` bodies the way the vendor's server does: the body must hold a
+/// `data` object (else 400 `parameter_missing`), unknown keys are dropped, and a known key
+/// with a value of the wrong type fails that field's validation.
+enum VerificationRequestBody {
+    static func data(_ request: Request) throws -> [String: Any] {
+        guard let object = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any],
+            let data = object["data"] as? [String: Any]
+        else { throw VerificationFailure(.parameterMissing) }
+        return data
+    }
+
+    static func start(_ request: Request) throws -> StartRequest {
+        let data = try data(request)
+        var errors: [VerificationErrorCode] = []
+        let destination = field(data["destination"], invalid: .destinationInvalid, errors: &errors)
+        let method = field(data["delivery_method"], invalid: .deliveryMethodInclusion, errors: &errors)
+        var start = StartRequest(destination: destination, deliveryMethod: method)
+        // Only the block of the chosen channel is read; another channel's block is ignored.
+        if let method, let block = data[method] {
+            if let block = block as? [String: Any] {
+                if let languages = block["languages"], !(languages is NSNull) {
+                    if let list = languages as? [Any], list.allSatisfy({ $0 is String }) {
+                        start.languages = list as? [String]
+                    } else {
+                        errors.append(.languagesInvalid)
+                    }
+                }
+                if method == "sms" {
+                    start.appHash = field(block["app_hash"], invalid: .appHashInvalid, errors: &errors)
+                    start.autofill = field(block["autofill"], invalid: .validationFailed, errors: &errors)
+                }
+                start.templateGroup = field(block["template_group"], invalid: .validationFailed, errors: &errors)
+            } else if !(block is NSNull) {
+                errors.append(.validationFailed)
+            }
+        }
+        start.custom = field(data["custom"], invalid: .validationFailed, errors: &errors)
+        if !errors.isEmpty {
+            // Report type errors together with the engine's own field checks.
+            do { _ = try ValidStartProbe.validate(start) } catch let failure as VerificationFailure {
+                errors += failure.codes.filter { !errors.contains($0) }
+            }
+            throw VerificationFailure(errors)
+        }
+        return start
+    }
+
+    static func report(_ request: Request) throws -> (method: String?, code: String?) {
+        let data = try data(request)
+        var errors: [VerificationErrorCode] = []
+        let method = field(data["delivery_method"], invalid: .deliveryMethodInclusion, errors: &errors)
+        let code = field(data["code"], invalid: .codeInvalid, errors: &errors)
+        if !errors.isEmpty { throw VerificationFailure(errors) }
+        return (method, code)
+    }
+
+    /// A string field; `null` or absence is `nil`; another type records `invalid`.
+    private static func field(_ value: Any?, invalid: VerificationErrorCode, errors: inout [VerificationErrorCode]) -> String? {
+        guard let value, !(value is NSNull) else { return nil }
+        guard let text = value as? String else {
+            errors.append(invalid)
+            return nil
+        }
+        return text
+    }
+}
+
+/// Runs the engine's field validation without starting anything, to merge error lists.
+enum ValidStartProbe {
+    static func validate(_ request: StartRequest) throws {
+        try VerificationEngine.validate(request)
+    }
+}

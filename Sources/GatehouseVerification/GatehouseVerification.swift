@@ -1,2 +1,0 @@
-/// The GatehouseVerification module; it fills in with the issue that builds it.
-public enum GatehouseVerificationModule {}

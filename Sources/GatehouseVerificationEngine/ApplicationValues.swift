@@ -1,0 +1,115 @@
+import Foundation
+import GatehouseCore
+import GatehouseDatabase
+
+/// The editable columns of an application, validated together.
+struct ApplicationValues {
+    var name = "OTP application"
+    var minimumAuth = AuthMode.public
+    var callbackURL: String?
+    var smsDomain: String?
+    var codeLength = 6
+    var lifetimeSeconds = 300
+    var maxAttempts = 3
+    var paused = false
+    var disabledCountries: [String] = []
+    var dailyLimit: Int?
+    var monthlyLimit: Int?
+    var cooldownSeconds = 30
+    var smsFeeMicros: Int64 = 50_000
+    var calloutFeeMicros: Int64 = 100_000
+
+    static let defaults = ApplicationValues()
+
+    init() {}
+
+    init(_ app: OTPApplication) {
+        name = app.name
+        minimumAuth = app.minimumAuth
+        callbackURL = app.callbackURL
+        smsDomain = app.smsDomain
+        codeLength = app.codeLength
+        lifetimeSeconds = app.lifetimeSeconds
+        maxAttempts = app.maxAttempts
+        paused = app.paused
+        disabledCountries = app.disabledCountries
+        dailyLimit = app.dailyLimit
+        monthlyLimit = app.monthlyLimit
+        cooldownSeconds = app.cooldownSeconds
+        smsFeeMicros = app.smsFeeMicros
+        calloutFeeMicros = app.calloutFeeMicros
+    }
+
+    func applying(_ input: OTPApplicationSettings) throws -> ApplicationValues {
+        var values = self
+        if let name = input.name { values.name = name }
+        if let mode = input.minimumAuth { values.minimumAuth = mode }
+        if let url = input.callbackURL { values.callbackURL = try url.map(Self.validCallbackURL) }
+        if let domain = input.smsDomain {
+            if let domain, !MessageRenderer.isValidDomain(domain) { throw CoreError(.invalidArgument, "sms_domain is not a host name") }
+            values.smsDomain = domain?.lowercased()
+        }
+        if let length = input.codeLength {
+            guard (4...8).contains(length) else { throw CoreError(.invalidArgument, "code_length must be 4 to 8") }
+            values.codeLength = length
+        }
+        if let lifetime = input.lifetimeSeconds {
+            guard (60...600).contains(lifetime) else { throw CoreError(.invalidArgument, "lifetime must be 60 to 600 seconds") }
+            values.lifetimeSeconds = lifetime
+        }
+        if let attempts = input.maxAttempts {
+            guard (1...10).contains(attempts) else { throw CoreError(.invalidArgument, "attempts must be 1 to 10") }
+            values.maxAttempts = attempts
+        }
+        if let paused = input.paused { values.paused = paused }
+        if let countries = input.disabledCountries {
+            let upper = countries.map { $0.uppercased() }
+            guard upper.allSatisfy({ $0.count == 2 && $0.allSatisfy { ("A"..."Z").contains($0) } }) else {
+                throw CoreError(.invalidArgument, "disabled_countries must be ISO 3166 alpha-2 codes")
+            }
+            values.disabledCountries = Array(Set(upper)).sorted()
+        }
+        if let limit = input.dailyLimit { values.dailyLimit = try limit.map(Self.positive) }
+        if let limit = input.monthlyLimit { values.monthlyLimit = try limit.map(Self.positive) }
+        if let cooldown = input.cooldownSeconds {
+            guard (0...86_400).contains(cooldown) else { throw CoreError(.invalidArgument, "cooldown must be 0 to 86400 seconds") }
+            values.cooldownSeconds = cooldown
+        }
+        if let fee = input.smsFee { values.smsFeeMicros = try Self.fee(fee) }
+        if let fee = input.calloutFee { values.calloutFeeMicros = try Self.fee(fee) }
+        return values
+    }
+
+    func validName() throws -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.count <= 200 else { throw CoreError(.invalidArgument, "name must be 1 to 200 characters") }
+        return trimmed
+    }
+
+    /// Bound after id, tenant, name, key and secret on insert, after name on update.
+    var columns: [SQLValue] {
+        [
+            .text(minimumAuth.rawValue), callbackURL.sqlValue, smsDomain.sqlValue, .integer(Int64(codeLength)),
+            .integer(Int64(lifetimeSeconds)), .integer(Int64(maxAttempts)), .boolean(paused),
+            .text(disabledCountries.joined(separator: ",")), dailyLimit.sqlValue, monthlyLimit.sqlValue,
+            .integer(Int64(cooldownSeconds)), .integer(smsFeeMicros), .integer(calloutFeeMicros),
+        ]
+    }
+
+    static func validCallbackURL(_ text: String) throws -> String {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            url.host?.isEmpty == false, text.count <= 2000
+        else { throw CoreError(.invalidArgument, "callback_url must be an http or https URL") }
+        return text
+    }
+
+    static func positive(_ value: Int) throws -> Int {
+        guard value > 0 else { throw CoreError(.invalidArgument, "limits must be positive") }
+        return value
+    }
+
+    static func fee(_ text: String) throws -> Int64 {
+        guard let micros = Money.micros(text) else { throw CoreError(.invalidArgument, "fee must be a decimal string such as 0.05") }
+        return micros
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import GatehouseDatabase
+
+/// How a request proved which application it speaks for, weakest first.
+public enum AuthMode: String, Sendable, Comparable, CaseIterable {
+    case `public`, basic, application
+
+    var rank: Int { Self.allCases.firstIndex(of: self)! }
+    public static func < (lhs: AuthMode, rhs: AuthMode) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// An OTP application: a tenant's settings for sending and checking codes.
+public struct OTPApplication: Sendable, Equatable {
+    public let id: String
+    public let tenantId: String
+    public var name: String
+    public let appKey: String
+    /// URL-safe base64; kept (not hashed) because HMAC signatures are checked and made with it.
+    let secret: String
+    public var minimumAuth: AuthMode
+    public var callbackURL: String?
+    public var smsDomain: String?
+    public var codeLength: Int
+    public var lifetimeSeconds: Int
+    public var maxAttempts: Int
+    public var paused: Bool
+    /// ISO 3166 alpha-2 codes, upper case.
+    public var disabledCountries: [String]
+    public var dailyLimit: Int?
+    public var monthlyLimit: Int?
+    public var cooldownSeconds: Int
+    public var smsFeeMicros: Int64
+    public var calloutFeeMicros: Int64
+    public let createdAt: Date
+
+    init(row: Row) throws {
+        id = try row.get("id")
+        tenantId = try row.get("tenant_id")
+        name = try row.get("name")
+        appKey = try row.get("app_key")
+        secret = try row.get("secret")
+        minimumAuth = AuthMode(rawValue: try row.get("min_auth")) ?? .application
+        callbackURL = try row.get("callback_url")
+        smsDomain = try row.get("sms_domain")
+        codeLength = try row.get("code_length")
+        lifetimeSeconds = try row.get("lifetime_seconds")
+        maxAttempts = try row.get("max_attempts")
+        paused = try row.get("paused")
+        let countries: String = try row.get("disabled_countries")
+        disabledCountries = countries.split(separator: ",").map(String.init)
+        dailyLimit = try row.get("daily_limit")
+        monthlyLimit = try row.get("monthly_limit")
+        cooldownSeconds = try row.get("cooldown_seconds")
+        smsFeeMicros = try row.get("fee_sms_micros")
+        calloutFeeMicros = try row.get("fee_callout_micros")
+        createdAt = try row.get("created_at")
+    }
+
+    func fee(for channel: VerificationChannel) -> Int64 {
+        channel == .sms ? smsFeeMicros : calloutFeeMicros
+    }
+}
+
+/// The settings an operator may give when creating or changing an application; `nil`
+/// keeps the current value (or the default on creation).
+public struct OTPApplicationSettings: Sendable, Equatable {
+    public var name: String?
+    public var minimumAuth: AuthMode?
+    /// `.some(nil)` clears it.
+    public var callbackURL: String??
+    public var smsDomain: String??
+    public var codeLength: Int?
+    public var lifetimeSeconds: Int?
+    public var maxAttempts: Int?
+    public var paused: Bool?
+    public var disabledCountries: [String]?
+    public var dailyLimit: Int??
+    public var monthlyLimit: Int??
+    public var cooldownSeconds: Int?
+    public var smsFee: String?
+    public var calloutFee: String?
+
+    public init() {}
+}

@@ -1,0 +1,77 @@
+/// What a client asked for when starting a verification, already decoded from its dialect
+/// but not yet validated.
+public struct StartRequest: Sendable, Equatable {
+    public var destination: String?
+    public var deliveryMethod: String?
+    public var languages: [String]?
+    /// Android SMS Retriever hash (SMS only).
+    public var appHash: String?
+    /// `domain`, `none`, or `nil` for the application's default.
+    public var autofill: String?
+    public var templateGroup: String?
+    /// Forwarded to the request callback, never stored or returned.
+    public var custom: String?
+
+    public init(
+        destination: String?, deliveryMethod: String?, languages: [String]? = nil, appHash: String? = nil,
+        autofill: String? = nil, templateGroup: String? = nil, custom: String? = nil
+    ) {
+        self.destination = destination
+        self.deliveryMethod = deliveryMethod
+        self.languages = languages
+        self.appHash = appHash
+        self.autofill = autofill
+        self.templateGroup = templateGroup
+        self.custom = custom
+    }
+}
+
+extension VerificationEngine {
+    /// The field checks of a start, without starting anything (the dialect merges them
+    /// with its own type errors so that one response lists every failing field).
+    public static func validate(_ request: StartRequest) throws {
+        _ = try ValidStart.validate(request)
+    }
+}
+
+/// A validated start: the checks of §6 turned into values.
+struct ValidStart {
+    let destination: String
+    let channel: VerificationChannel
+    let languages: [String]
+    let appHash: String?
+    let autofill: String?
+    let templateGroup: String?
+    let custom: String?
+
+    /// Every failing field is reported together, as the vendor's API does.
+    static func validate(_ request: StartRequest) throws -> ValidStart {
+        var errors: [VerificationErrorCode] = []
+        var destination: String?
+        if let raw = request.destination, !raw.trimmingCharacters(in: .whitespaces).isEmpty {
+            destination = Destination.normalize(raw)
+            if destination == nil { errors.append(.destinationInvalid) }
+        } else {
+            errors.append(.destinationBlank)
+        }
+        var channel: VerificationChannel?
+        if let method = request.deliveryMethod, !method.isEmpty {
+            channel = VerificationChannel(rawValue: method)
+            if channel == nil { errors.append(.deliveryMethodInclusion) }
+        } else {
+            errors.append(.deliveryMethodBlank)
+        }
+        if let languages = request.languages, !languages.allSatisfy(LanguageCatalog.isWellFormed) {
+            errors.append(.languagesInvalid)
+        }
+        if let hash = request.appHash, !MessageRenderer.isValidAppHash(hash) { errors.append(.appHashInvalid) }
+        if let custom = request.custom, custom.count > 4096 { errors.append(.customTooLong) }
+        if let autofill = request.autofill, !["domain", "none"].contains(autofill) { errors.append(.validationFailed) }
+        guard errors.isEmpty, let destination, let channel else { throw VerificationFailure(errors) }
+        return ValidStart(
+            destination: destination, channel: channel, languages: request.languages ?? [],
+            appHash: channel == .sms ? request.appHash : nil, autofill: channel == .sms ? request.autofill : nil,
+            templateGroup: request.templateGroup.flatMap { $0.isEmpty ? nil : $0 },
+            custom: request.custom.flatMap { $0.isEmpty ? nil : $0 })
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import GatehouseCore
+import GatehouseCrypto
+import GatehouseDatabase
+
+/// Which verification a read or report addresses.
+public enum VerificationTarget: Sendable, Equatable {
+    case id(String)
+    /// Digits only; resolves to the newest verification for the number.
+    case number(String)
+}
+
+extension VerificationEngine {
+    /// The verification, scoped to the caller's application; another application's id is
+    /// `not_found`, exactly like an unknown one.
+    public func verification(_ target: VerificationTarget, caller: VerificationCaller) async throws -> VerificationRecord {
+        let appID = caller.application.id
+        let found = try await database.read { db in try Self.find(db, target, applicationID: appID, lock: false) }
+        guard let found else { throw VerificationFailure(.notFound) }
+        return found
+    }
+
+    /// Reports a code (§7). A wrong code uses an attempt and is a 422 whose attempt is
+    /// kept; the report after the last allowed wrong code fails the verification with 200.
+    public func report(_ target: VerificationTarget, method: String?, code: String?, caller: VerificationCaller) async throws
+        -> VerificationRecord
+    {
+        var errors: [VerificationErrorCode] = []
+        var channel: VerificationChannel?
+        if let method, !method.isEmpty {
+            channel = VerificationChannel(rawValue: method)
+            if channel == nil { errors.append(.deliveryMethodInclusion) }
+        } else {
+            errors.append(.deliveryMethodBlank)
+        }
+        if code?.isEmpty ?? true { errors.append(.codeBlank) }
+        guard errors.isEmpty, let channel, let code else { throw VerificationFailure(errors) }
+
+        let app = caller.application
+        let now = self.now
+        let outcome = try await database.write { db -> ReportOutcome in
+            guard let record = try Self.find(db, target, applicationID: app.id, lock: true) else { return .refused(.notFound) }
+            let hash: [UInt8]? = try db.queryOne("SELECT code_hash FROM verifications WHERE id = ?", record.id)?.get("code_hash")
+            let matches = hash.map { constantTimeEquals(Self.codeHash(id: record.id, code: code), $0) } ?? false
+            switch record.status(at: now) {
+            case .verified:
+                return matches ? .done(record) : .refused(.alreadyVerified)
+            case .failed, .denied, .expired:
+                return .done(record)
+            case .pending:
+                break
+            }
+            if record.channel != channel { return .refused(.deliveryMethodInvalid) }
+            if record.dispatchedAt == nil { return .refused(.notReadyToReport) }
+            if record.attempts >= record.maxAttempts {
+                try db.execute(
+                    "UPDATE verifications SET status = 'failed', error_code = ?, finished_at = ?, code_hash = NULL WHERE id = ?",
+                    VerificationOutcome.tooManyAttempts.rawValue, now, record.id)
+                return .done(try Self.reload(db, record.id))
+            }
+            guard matches else {
+                try db.execute("UPDATE verifications SET attempts = attempts + 1 WHERE id = ?", record.id)
+                return .refused(.codeInvalid)
+            }
+            try db.execute("UPDATE verifications SET status = 'verified', finished_at = ? WHERE id = ?", now, record.id)
+            // The quoted fee is billed only now, on success.
+            try db.execute(
+                "UPDATE verification_accounts SET balance_micros = balance_micros - ? WHERE tenant_id = ?", record.feeMicros, record.tenantId)
+            return .done(try Self.reload(db, record.id))
+        }
+        switch outcome {
+        case .done(let record): return record
+        case .refused(let code): throw VerificationFailure(code)
+        }
+    }
+
+    private enum ReportOutcome { case done(VerificationRecord), refused(VerificationErrorCode) }
+
+    static func find(_ db: any DatabaseConnection, _ target: VerificationTarget, applicationID: String, lock: Bool) throws
+        -> VerificationRecord?
+    {
+        let suffix = lock ? db.dialect.forUpdate : ""
+        switch target {
+        case .id(let id):
+            return try db.queryOne("SELECT * FROM verifications WHERE id = ? AND application_id = ?" + suffix, id, applicationID)
+                .map(VerificationRecord.init(row:))
+        case .number(let digits):
+            return try db.queryOne(
+                """
+                SELECT * FROM verifications WHERE application_id = ? AND destination = ?
+                ORDER BY created_at DESC, id DESC LIMIT 1
+                """ + suffix, applicationID, digits
+            ).map(VerificationRecord.init(row:))
+        }
+    }
+
+    static func reload(_ db: any DatabaseConnection, _ id: String) throws -> VerificationRecord {
+        try VerificationRecord(row: try db.queryOne("SELECT * FROM verifications WHERE id = ?", id)!)
+    }
+
+    /// The current time, for readers that render records.
+    public var currentTime: Date { now }
+}

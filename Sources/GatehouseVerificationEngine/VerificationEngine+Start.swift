@@ -1,0 +1,130 @@
+import Foundation
+import GatehouseCore
+import GatehouseCrypto
+import GatehouseDatabase
+
+extension VerificationEngine {
+    /// Starts a verification (§6): validate, limits, balance, the request callback, then
+    /// supersede and create. A denial is a result, not an error.
+    public func start(_ request: StartRequest, caller: VerificationCaller) async throws -> VerificationRecord {
+        let app = caller.application
+        let valid = try ValidStart.validate(request)
+        if valid.autofill == "domain", app.smsDomain == nil { throw VerificationFailure(.smsDomainNotConfigured) }
+        let now = self.now
+        let fee = app.fee(for: valid.channel)
+        try await checkLimits(app: app, caller: caller, destination: valid.destination, fee: fee, now: now)
+        let id = environment.ids.next().lowercased
+
+        let decision = try await decide(valid, id: id, caller: caller)
+        let code = environment.random.numericCode(digits: app.codeLength)
+        let record = try await database.write { db -> VerificationRecord in
+            let choice = try TemplateChoice.resolve(
+                db, applicationID: app.id, channel: valid.channel, languages: valid.languages, group: valid.templateGroup)
+            if decision == nil {
+                try db.execute(
+                    """
+                    UPDATE verifications SET status = 'failed', error_code = 'superseded', finished_at = ?
+                    WHERE application_id = ? AND destination = ? AND status = 'pending' AND expires_at > ?
+                    """,
+                    now, app.id, valid.destination, now)
+                try self.countVolume(db, app: app, now: now)
+            }
+            let autofill = Self.autofill(valid, app: app)
+            try db.execute(
+                """
+                INSERT INTO verifications (id, tenant_id, application_id, destination, channel, status, error_code, code_hash,
+                  code_length, attempts, max_attempts, fee_micros, language, template, template_group, template_group_used,
+                  template_fallback_reason, autofill_type, autofill_value, interception_timeout, created_at, expires_at,
+                  dispatched_at, dispatch_claimed_at, finished_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
+                """,
+                [
+                    .text(id), .text(app.tenantId), .text(app.id), .text(valid.destination), .text(valid.channel.rawValue),
+                    .text((decision?.status ?? .pending).rawValue), decision.map { .text($0.outcome.rawValue) } ?? .null,
+                    decision == nil ? .blob(Self.codeHash(id: id, code: code)) : .null, .integer(Int64(app.codeLength)),
+                    .integer(Int64(app.maxAttempts)), .integer(fee), .text(choice.language), .text(choice.body),
+                    choice.group.sqlValue, .boolean(choice.groupUsed), choice.fallbackReason.sqlValue,
+                    autofill?.type.sqlValue ?? .null, autofill?.value.sqlValue ?? .null,
+                    .integer(Int64(self.settings.interceptionTimeout)), now.sqlValue,
+                    now.addingTimeInterval(TimeInterval(app.lifetimeSeconds)).sqlValue,
+                    decision == nil ? now.sqlValue : .null, decision == nil ? .null : now.sqlValue,
+                ])
+            return try VerificationRecord(row: try db.queryOne("SELECT * FROM verifications WHERE id = ?", id)!)
+        }
+        if decision == nil {
+            let message = render(record, code: code, appHash: valid.appHash)
+            Task { await self.dispatch(record, message: message) }
+        }
+        return record
+    }
+
+    /// 429s and 402 in the order of §6: cooldown, volume, public per account, balance.
+    /// The cooldown follows starts that sent something: denied and unreachable ones do not count.
+    private func checkLimits(app: OTPApplication, caller: VerificationCaller, destination: String, fee: Int64, now: Date) async throws {
+        let window = settings.window
+        let publicLimit = settings.publicPerAccount
+        try await database.write { db in
+            if app.cooldownSeconds > 0,
+                let last = try db.queryOne(
+                    """
+                    SELECT created_at FROM verifications WHERE application_id = ? AND destination = ? AND status <> 'denied'
+                      AND (error_code IS NULL OR error_code <> 'destination_not_supported_for_channel')
+                    ORDER BY created_at DESC LIMIT 1
+                    """, app.id, destination),
+                case let started: Date = try last.get("created_at"),
+                now.timeIntervalSince(started) < Double(app.cooldownSeconds)
+            {
+                let wait = Int((Double(app.cooldownSeconds) - now.timeIntervalSince(started)).rounded(.up))
+                throw VerificationFailure(.destinationInCooldown, retryAfter: max(1, wait))
+            }
+            try Self.checkVolume(db, app: app, now: now)
+            if caller.mode == .public {
+                let hits = try RateCounter.hit(db, key: "verify:public:\(app.tenantId)", now: now, window: window)
+                if hits.count > publicLimit { throw VerificationFailure(.rateLimitPublicPerAccount, retryAfter: hits.retryAfter) }
+            }
+            let balance: Int64 =
+                try db.queryOne("SELECT balance_micros FROM verification_accounts WHERE tenant_id = ?", app.tenantId)?.get("balance_micros") ?? 0
+            if balance < fee { throw VerificationFailure(.balanceInsufficient) }
+        }
+    }
+
+    /// Why a start will not send a code, or `nil` when it will.
+    private func decide(_ valid: ValidStart, id: String, caller: VerificationCaller) async throws
+        -> (status: VerificationStatus, outcome: VerificationOutcome)?
+    {
+        let app = caller.application
+        if app.paused { return (.denied, .applicationPaused) }
+        let number = try? PhoneNumber.parseDigits(valid.destination)
+        if let region = number?.region, app.disabledCountries.contains(region) { return (.denied, .destinationCountryDisabled) }
+        if let number, !Self.reachable(number, by: valid.channel) { return (.failed, .destinationNotSupportedForChannel) }
+        switch (caller.mode, app.callbackURL) {
+        case (.application, _), (.basic, nil): return nil
+        case (.public, nil): return (.denied, .deniedMissingCallbackURL)
+        case (_, let url?):
+            switch await callback(url: url, app: app, id: id, valid: valid) {
+            case .allow: return nil
+            case .deny: return (.denied, .deniedByCallback)
+            case .unusable: return (.denied, .deniedInvalidCallbackResponse)
+            }
+        }
+    }
+
+    /// SMS needs a line that takes texts; no channel reaches premium or shared-cost ranges.
+    static func reachable(_ number: PhoneNumber, by channel: VerificationChannel) -> Bool {
+        let blocked: Set<PhoneLineType> = [.premiumRate, .sharedCost]
+        let noSMS: Set<PhoneLineType> = [.fixedLine, .tollFree, .voicemail, .uan, .pager]
+        if blocked.contains(number.lineType) { return false }
+        return channel == .callout || !noSMS.contains(number.lineType)
+    }
+
+    static func autofill(_ valid: ValidStart, app: OTPApplication) -> (type: String, value: String)? {
+        guard valid.channel == .sms else { return nil }
+        if let hash = valid.appHash { return ("app_hash", hash) }
+        if valid.autofill != "none", let domain = app.smsDomain { return ("domain", domain) }
+        return nil
+    }
+
+    static func codeHash(id: String, code: String) -> [UInt8] {
+        SHA256.hash(Data("\(id):\(code)".utf8))
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import GatehouseCore
+import GatehouseCrypto
+import GatehouseDatabase
+
+/// Phone verification: OTP applications, starting, checking and reporting codes, limits,
+/// the request callback and delivery. It knows nothing of HTTP; the DIDWW dialect calls it.
+public final class VerificationEngine: Sendable {
+    let environment: Environment
+    let delivery: any MessageDelivery
+    public let settings: VerificationSettings
+
+    public init(environment: Environment, delivery: any MessageDelivery, settings: VerificationSettings = VerificationSettings()) {
+        self.environment = environment
+        self.delivery = delivery
+        self.settings = settings
+    }
+
+    var database: any Database { environment.database }
+    var now: Date { environment.clock.now }
+
+    /// Creates an application; the secret is returned this once.
+    public func createApplication(tenantID: String, settings input: OTPApplicationSettings) async throws -> (OTPApplication, secret: String) {
+        let id = environment.ids.next().lowercased
+        let key = "vk_" + environment.random.token(byteCount: 12)
+        let secret = environment.random.token(byteCount: 32)
+        var values = try ApplicationValues.defaults.applying(input)
+        values.name = try values.validName()
+        let created = now
+        let app = try await database.write { db -> OTPApplication in
+            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else {
+                throw CoreError(.notFound, "no such tenant")
+            }
+            try db.execute(
+                """
+                INSERT INTO otp_applications (id, tenant_id, name, app_key, secret, min_auth, callback_url, sms_domain,
+                  code_length, lifetime_seconds, max_attempts, paused, disabled_countries, daily_limit, monthly_limit,
+                  cooldown_seconds, fee_sms_micros, fee_callout_micros, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [.text(id), .text(tenantID), .text(values.name), .text(key), .text(secret)] + values.columns + [created.sqlValue])
+            try db.execute(
+                "INSERT INTO verification_accounts (tenant_id, balance_micros) VALUES (?, 0) ON CONFLICT (tenant_id) DO NOTHING",
+                tenantID)
+            return try OTPApplication(row: try db.queryOne("SELECT * FROM otp_applications WHERE id = ?", id)!)
+        }
+        return (app, secret)
+    }
+
+    /// Changes an application's settings; fields left `nil` keep their value.
+    public func updateApplication(tenantID: String, id: String, settings input: OTPApplicationSettings) async throws -> OTPApplication {
+        try await database.write { db in
+            guard let row = try db.queryOne("SELECT * FROM otp_applications WHERE id = ? AND tenant_id = ?" + db.dialect.forUpdate, id, tenantID)
+            else { throw CoreError(.notFound, "no such application") }
+            var values = try ApplicationValues(try OTPApplication(row: row)).applying(input)
+            values.name = try values.validName()
+            try db.execute(
+                """
+                UPDATE otp_applications SET name = ?, min_auth = ?, callback_url = ?, sms_domain = ?, code_length = ?,
+                  lifetime_seconds = ?, max_attempts = ?, paused = ?, disabled_countries = ?, daily_limit = ?,
+                  monthly_limit = ?, cooldown_seconds = ?, fee_sms_micros = ?, fee_callout_micros = ? WHERE id = ?
+                """,
+                [.text(values.name)] + values.columns + [.text(id)])
+            return try OTPApplication(row: try db.queryOne("SELECT * FROM otp_applications WHERE id = ?", id)!)
+        }
+    }
+
+    public func applications(tenantID: String) async throws -> [OTPApplication] {
+        try await database.read { db in
+            try db.query("SELECT * FROM otp_applications WHERE tenant_id = ? ORDER BY created_at, id", tenantID)
+                .map(OTPApplication.init(row:))
+        }
+    }
+
+    public func application(tenantID: String, id: String) async throws -> OTPApplication {
+        let app = try await database.read { db in
+            try db.queryOne("SELECT * FROM otp_applications WHERE id = ? AND tenant_id = ?", id, tenantID).map(OTPApplication.init(row:))
+        }
+        guard let app else { throw CoreError(.notFound, "no such application") }
+        return app
+    }
+
+    /// Sets (or, with `nil`, removes) a template of an application's group; the group named
+    /// `""` holds the application's own defaults.
+    public func setTemplate(
+        tenantID: String, applicationID: String, group: String, channel: VerificationChannel, language: String, body: String?
+    ) async throws {
+        let language = LanguageCatalog.canonical(language)
+        guard LanguageCatalog.isWellFormed(language) else { throw CoreError(.invalidArgument, "language is not a BCP 47 tag") }
+        if let body {
+            let valid = channel == .sms ? MessageRenderer.isValidSMSTemplate(body) : MessageRenderer.isValidCalloutTemplate(body)
+            guard valid, body.count <= 1000 else { throw CoreError(.invalidArgument, "template must contain {{CODE}}") }
+        }
+        guard group.count <= 64 else { throw CoreError(.invalidArgument, "group name is too long") }
+        try await database.write { db in
+            guard try db.queryOne("SELECT id FROM otp_applications WHERE id = ? AND tenant_id = ?", applicationID, tenantID) != nil else {
+                throw CoreError(.notFound, "no such application")
+            }
+            try db.execute(
+                "DELETE FROM otp_templates WHERE application_id = ? AND group_name = ? AND channel = ? AND language = ?",
+                applicationID, group, channel.rawValue, language)
+            if let body {
+                try db.execute(
+                    "INSERT INTO otp_templates (application_id, group_name, channel, language, body) VALUES (?, ?, ?, ?, ?)",
+                    applicationID, group, channel.rawValue, language, body)
+            }
+        }
+    }
+
+    /// Adds to (or, negative, takes from) a tenant's verification balance; returns the new balance.
+    public func adjustBalance(tenantID: String, byMicros amount: Int64) async throws -> Int64 {
+        try await database.write { db in
+            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else {
+                throw CoreError(.notFound, "no such tenant")
+            }
+            try db.execute(
+                "INSERT INTO verification_accounts (tenant_id, balance_micros) VALUES (?, 0) ON CONFLICT (tenant_id) DO NOTHING", tenantID)
+            try db.execute("UPDATE verification_accounts SET balance_micros = balance_micros + ? WHERE tenant_id = ?", amount, tenantID)
+            return try db.queryOne("SELECT balance_micros FROM verification_accounts WHERE tenant_id = ?", tenantID)!.get("balance_micros")
+        }
+    }
+
+    public func balance(tenantID: String) async throws -> Int64 {
+        try await database.read { db in
+            try db.queryOne("SELECT balance_micros FROM verification_accounts WHERE tenant_id = ?", tenantID)?.get("balance_micros") ?? 0
+        }
+    }
+}

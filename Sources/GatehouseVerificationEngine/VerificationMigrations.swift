@@ -1,0 +1,75 @@
+import GatehouseDatabase
+
+/// Tables of the verification engine.
+public enum VerificationMigrations {
+    public static let all: [Migration] = [
+        Migration(id: "verification.001_applications_and_verifications") { db in
+            let d = db.dialect
+            try db.executeScript("""
+                CREATE TABLE otp_applications (
+                    id TEXT PRIMARY KEY,
+                    tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                    name TEXT NOT NULL,
+                    app_key TEXT NOT NULL UNIQUE,
+                    secret TEXT NOT NULL,
+                    min_auth TEXT NOT NULL,
+                    callback_url TEXT,
+                    sms_domain TEXT,
+                    code_length INTEGER NOT NULL,
+                    lifetime_seconds INTEGER NOT NULL,
+                    max_attempts INTEGER NOT NULL,
+                    paused \(d.boolean) NOT NULL,
+                    disabled_countries TEXT NOT NULL,
+                    daily_limit INTEGER,
+                    monthly_limit INTEGER,
+                    cooldown_seconds INTEGER NOT NULL,
+                    fee_sms_micros \(d.bigint) NOT NULL,
+                    fee_callout_micros \(d.bigint) NOT NULL,
+                    created_at \(d.bigint) NOT NULL
+                );
+                CREATE INDEX otp_applications_by_tenant ON otp_applications(tenant_id, created_at);
+                CREATE TABLE otp_templates (
+                    application_id TEXT NOT NULL REFERENCES otp_applications(id),
+                    group_name TEXT NOT NULL,
+                    channel TEXT NOT NULL,
+                    language TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    PRIMARY KEY (application_id, group_name, channel, language)
+                );
+                CREATE TABLE verification_accounts (
+                    tenant_id TEXT PRIMARY KEY REFERENCES tenants(id),
+                    balance_micros \(d.bigint) NOT NULL
+                );
+                CREATE TABLE verifications (
+                    id TEXT PRIMARY KEY,
+                    tenant_id TEXT NOT NULL,
+                    application_id TEXT NOT NULL REFERENCES otp_applications(id),
+                    destination TEXT NOT NULL,
+                    channel TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    error_code TEXT,
+                    code_hash \(d.blob),
+                    code_length INTEGER NOT NULL,
+                    attempts INTEGER NOT NULL,
+                    max_attempts INTEGER NOT NULL,
+                    fee_micros \(d.bigint) NOT NULL,
+                    language TEXT,
+                    template TEXT,
+                    template_group TEXT,
+                    template_group_used \(d.boolean) NOT NULL,
+                    template_fallback_reason TEXT,
+                    autofill_type TEXT,
+                    autofill_value TEXT,
+                    interception_timeout INTEGER NOT NULL,
+                    created_at \(d.bigint) NOT NULL,
+                    expires_at \(d.bigint) NOT NULL,
+                    dispatched_at \(d.bigint),
+                    dispatch_claimed_at \(d.bigint),
+                    finished_at \(d.bigint)
+                );
+                CREATE INDEX verifications_by_number ON verifications(application_id, destination, created_at);
+                CREATE INDEX verifications_pending_dispatch ON verifications(status, dispatched_at);
+                """)
+        },
+    ]
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+extension AdminWire {
+    /// An OTP application as the operator API shows it (never its secret).
+    public struct OTPApplication: Codable, Sendable, Equatable {
+        public let id: String
+        public let tenantId: String
+        public let name: String
+        public let appKey: String
+        public let minimumAuth: String
+        public let callbackUrl: String?
+        public let smsDomain: String?
+        public let codeLength: Int
+        public let lifetimeSeconds: Int
+        public let maxAttempts: Int
+        public let paused: Bool
+        public let disabledCountries: [String]
+        public let dailyLimit: Int?
+        public let monthlyLimit: Int?
+        public let cooldownSeconds: Int
+        public let smsFee: String
+        public let calloutFee: String
+        public let createdAt: String
+
+        public init(
+            id: String, tenantId: String, name: String, appKey: String, minimumAuth: String, callbackUrl: String?,
+            smsDomain: String?, codeLength: Int, lifetimeSeconds: Int, maxAttempts: Int, paused: Bool,
+            disabledCountries: [String], dailyLimit: Int?, monthlyLimit: Int?, cooldownSeconds: Int, smsFee: String,
+            calloutFee: String, createdAt: String
+        ) {
+            self.id = id
+            self.tenantId = tenantId
+            self.name = name
+            self.appKey = appKey
+            self.minimumAuth = minimumAuth
+            self.callbackUrl = callbackUrl
+            self.smsDomain = smsDomain
+            self.codeLength = codeLength
+            self.lifetimeSeconds = lifetimeSeconds
+            self.maxAttempts = maxAttempts
+            self.paused = paused
+            self.disabledCountries = disabledCountries
+            self.dailyLimit = dailyLimit
+            self.monthlyLimit = monthlyLimit
+            self.cooldownSeconds = cooldownSeconds
+            self.smsFee = smsFee
+            self.calloutFee = calloutFee
+            self.createdAt = createdAt
+        }
+    }
+
+    /// An application just created; `secret` is shown this once.
+    public struct CreatedOTPApplication: Codable, Sendable, Equatable {
+        public let application: OTPApplication
+        public let secret: String
+        public init(application: OTPApplication, secret: String) {
+            self.application = application
+            self.secret = secret
+        }
+    }
+
+    /// A message held by the development outbox.
+    public struct OutboxMessage: Codable, Sendable, Equatable {
+        public let to: String
+        public let channel: String
+        public let body: String
+        public let createdAt: String
+        public init(to: String, channel: String, body: String, createdAt: String) {
+            self.to = to
+            self.channel = channel
+            self.body = body
+            self.createdAt = createdAt
+        }
+    }
+
+    public struct Balance: Codable, Sendable, Equatable {
+        public let balance: String
+        public init(balance: String) { self.balance = balance }
+    }
+}

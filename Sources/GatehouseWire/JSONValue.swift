@@ -1,0 +1,51 @@
+/// Any JSON value, decoded without losing the difference between `true` and `1`.
+public enum JSONValue: Codable, Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+
+    public var string: String? { if case .string(let value) = self { return value } else { return nil } }
+    public var bool: Bool? { if case .bool(let value) = self { return value } else { return nil } }
+    /// A whole number that fits an `Int`.
+    public var int: Int? {
+        guard case .number(let value) = self, value == value.rounded(), abs(value) < 1e15 else { return nil }
+        return Int(value)
+    }
+    public var strings: [String]? {
+        guard case .array(let items) = self else { return nil }
+        let strings = items.compactMap(\.string)
+        return strings.count == items.count ? strings : nil
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import GatehouseCore
+import GatehouseCrypto
+import GatehouseDatabase
+import GatehouseTesting
+@testable import GatehouseVerificationEngine
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// An engine on a fresh database with a tenant, a manual clock, a recording delivery and
+/// a scripted callback endpoint.
+final class EngineHarness: @unchecked Sendable {
+    let store: TestDatabase
+    let clock = ManualClock()
+    let engine: VerificationEngine
+    let delivery = RecordingDelivery()
+    let callbacks = ScriptedHTTP()
+    let tenantID: String
+
+    init(_ kind: TestDatabaseKind, settings: VerificationSettings = VerificationSettings()) async throws {
+        store = try TestDatabase(kind)
+        let clock = self.clock
+        _ = try DatabaseMigrator(migrations: CoreMigrations.all + VerificationMigrations.all, now: { clock.now }).migrate(store.database)
+        let environment = Environment.test(database: store.database, clock: clock, http: callbacks)
+        tenantID = try await TenantDirectory(environment: environment).createTenant(name: "Acme").id
+        engine = VerificationEngine(environment: environment, delivery: delivery, settings: settings)
+        _ = try await engine.adjustBalance(tenantID: tenantID, byMicros: 10_000_000)
+    }
+
+    func close() { store.close() }
+
+    /// An application and a caller for it in the given mode.
+    func caller(_ mode: AuthMode = .application, configure: (inout OTPApplicationSettings) -> Void = { _ in }) async throws
+        -> VerificationCaller
+    {
+        var settings = OTPApplicationSettings()
+        settings.minimumAuth = .public
+        configure(&settings)
+        let (app, _) = try await engine.createApplication(tenantID: tenantID, settings: settings)
+        return VerificationCaller(application: app, mode: mode)
+    }
+
+    /// Starts and waits until the code was handed to delivery; returns the record and code.
+    func startAndDeliver(_ destination: String, caller: VerificationCaller, method: String = "sms") async throws
+        -> (VerificationRecord, String)
+    {
+        let record = try await engine.start(StartRequest(destination: destination, deliveryMethod: method), caller: caller)
+        for _ in 0..<200 {
+            if let dispatched = try? await engine.verification(.id(record.id), caller: caller), dispatched.dispatchedAt != nil,
+                let message = delivery.messages.last(where: { $0.to == record.destination })
+            {
+                let code = String(message.body.filter(\.isNumber).suffix(record.codeLength))
+                return (dispatched, code)
+            }
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        throw TestSetupError("verification \(record.id) was not dispatched")
+    }
+}
+
+/// Keeps what would have been sent; can be told to fail.
+final class RecordingDelivery: MessageDelivery, @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [OutboundMessage] = []
+    var failing = false
+
+    func deliver(_ message: OutboundMessage) async throws {
+        if lock.withLock({ failing }) { throw DeliveryError("provider down") }
+        lock.withLock { stored.append(message) }
+    }
+
+    var messages: [OutboundMessage] { lock.withLock { stored } }
+}
+
+/// Answers callback requests with a scripted reply and records them.
+final class ScriptedHTTP: OutboundHTTP, @unchecked Sendable {
+    private let lock = NSLock()
+    private var reply: (Int, Data) = (200, Data(#"{"action":"allow"}"#.utf8))
+    private var failure: (any Error)?
+    private(set) var requests: [URLRequest] = []
+
+    func answer(_ status: Int, _ body: String) { lock.withLock { reply = (status, Data(body.utf8)); failure = nil } }
+    func fail(_ error: any Error) { lock.withLock { failure = error } }
+    var received: [URLRequest] { lock.withLock { requests } }
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let (reply, failure) = lock.withLock { () -> ((Int, Data), (any Error)?) in
+            requests.append(request)
+            return (self.reply, self.failure)
+        }
+        if let failure { throw failure }
+        return (reply.1, HTTPURLResponse(url: request.url!, statusCode: reply.0, httpVersion: "HTTP/1.1", headerFields: [:])!)
+    }
+}
