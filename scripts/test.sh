@@ -10,3 +10,5 @@ scripts/test-postgres.sh start
 trap 'scripts/test-postgres.sh stop' EXIT
 # set -e makes the script exit with swift test's status; the trap keeps that status.
 GATEHOUSE_TEST_POSTGRES_URL=$(scripts/test-postgres.sh url) swift test --skip-build "$@"
+# The verification API's responses against the vendor's OpenAPI schemas.
+scripts/conformance.sh

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseClientCore
+import GatehouseVerification
 import GatehouseWire
 
 /// `gatehouse-cli`: drives a running Gatehouse over HTTP the way an app or operator would.
@@ -12,6 +13,8 @@ enum CLI {
           tenants list | tenants create NAME
           apps list TENANT | apps create TENANT NAME
           keys list TENANT | keys create TENANT LABEL [APP] | keys revoke TENANT KEY
+          verify start|status|report ...       phone verification (gatehouse-cli verify for details)
+          outbox NUMBER_OR_EMAIL               messages held by the development outbox
         """
 
     static func main(_ arguments: [String]) -> Never {
@@ -21,6 +24,10 @@ enum CLI {
                 exit(0)
             } catch let error as GatehouseClientError {
                 fail(describe(error))
+            } catch let error as APIError {
+                fail(describe(error))
+            } catch let error as VerificationError {
+                fail("error: \(error)")
             } catch {
                 fail("\(error)")
             }
@@ -42,10 +49,14 @@ enum CLI {
             default: fail(usage)
             }
         }
-        let (url, token) = try connection(credentialsPath)
+        let (url, token, credentials) = try connection(credentialsPath)
         let client = APIClient(baseURL: url, logger: verbose ? logToStandardError : nil)
         let admin = client.with(header: "Authorization", "Bearer \(token ?? "")")
         switch (words.first, words.dropFirst().first) {
+        case ("verify", _):
+            try await verify(Array(words.dropFirst()), url: url, credentials: credentials, logger: verbose ? logToStandardError : nil)
+        case ("outbox", let recipient?):
+            try await outbox(recipient, admin: admin)
         case ("status", _):
             print("healthz: \(String(decoding: try await client.sendRaw("GET", "/healthz"), as: UTF8.self))")
             print("readyz:  \(String(decoding: try await client.sendRaw("GET", "/readyz"), as: UTF8.self))")
@@ -70,16 +81,15 @@ enum CLI {
         }
     }
 
-    static func connection(_ credentialsPath: String) throws -> (URL, String?) {
-        let environment = ProcessInfo.processInfo.environment
-        if let url = environment["GATEHOUSE_URL"].flatMap(URL.init(string:)) { return (url, environment["GATEHOUSE_ADMIN_TOKEN"]) }
-        guard let data = FileManager.default.contents(atPath: credentialsPath),
-            let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let base = (json["baseURL"] as? String).flatMap(URL.init(string:))
-        else {
-            fail("no server: set GATEHOUSE_URL or pass --credentials PATH to a dev-credentials.json")
+    /// The server URL, admin token and the development credentials file, if any.
+    static func connection(_ credentialsPath: String) throws -> (URL, String?, [String: Any]?) {
+        let environment = ProcessInfo.processInfo.environment.filter { !$0.value.isEmpty }
+        let json = FileManager.default.contents(atPath: credentialsPath).flatMap {
+            try? JSONSerialization.jsonObject(with: $0) as? [String: Any]
         }
-        return (base, environment["GATEHOUSE_ADMIN_TOKEN"] ?? json["adminToken"] as? String)
+        let base = (environment["GATEHOUSE_URL"] ?? environment["BASE_URL"] ?? json?["baseURL"] as? String).flatMap(URL.init(string:))
+        guard let base else { fail("no server: set GATEHOUSE_URL or pass --credentials PATH to a dev-credentials.json") }
+        return (base, environment["GATEHOUSE_ADMIN_TOKEN"] ?? json?["adminToken"] as? String, json)
     }
 
     @Sendable static func logToStandardError(_ line: String) {

@@ -1,0 +1,130 @@
+import Foundation
+import GatehouseClientCore
+import GatehouseVerification
+import GatehouseWire
+
+/// `gatehouse-cli verify …` and `outbox`: the verification flow from a terminal, like the
+/// vendor's sample CLI. Credentials come from `APP_KEY`/`SECRET` or the development file.
+extension CLI {
+    static let verifyUsage = """
+        usage: gatehouse-cli verify start NUMBER [--method sms|callout] [--language TAG]... [--custom TEXT]
+                                              [--template-group NAME] [--autofill domain|none]
+               gatehouse-cli verify status ID [--method sms|callout] | verify status --number NUMBER
+               gatehouse-cli verify report ID CODE [--method sms|callout] | verify report --number NUMBER CODE [--method …]
+               gatehouse-cli outbox NUMBER_OR_EMAIL
+        environment: GATEHOUSE_URL (or BASE_URL), APP_KEY, SECRET (public authentication when SECRET is unset)
+        """
+
+    static func verify(_ words: [String], url: URL, credentials: [String: Any]?, logger: (@Sendable (String) -> Void)?) async throws {
+        let environment = ProcessInfo.processInfo.environment.filter { !$0.value.isEmpty }
+        let development = credentials?["verification"] as? [String: String]
+        guard let appKey = environment["APP_KEY"] ?? development?["appKey"] else { fail("set APP_KEY (and SECRET)\n\(verifyUsage)") }
+        let secret = environment["APP_KEY"] == nil ? development?["secret"] : environment["SECRET"]
+        let auth: AuthorizationMethod = secret.map { .basic(appKey: appKey, secret: $0) } ?? .public(appKey: appKey)
+        let client = VerificationClient(
+            environment: .custom(url), auth: auth, configuration: Configuration(timeout: 30, logger: logger.map(CLILogger.init)))
+        var options = Options(Array(words.dropFirst()))
+        let method = try options.method()
+        switch words.first {
+        case "start":
+            guard let number = options.positional.first else { fail(verifyUsage) }
+            let languages = options.all("language")
+            let group = options.value("template-group")
+            let sms = method == .sms && (languages.isEmpty == false || group != nil || options.value("autofill") != nil)
+                ? SMSOptions(languages: languages.isEmpty ? nil : languages, autofill: try options.autofill(), templateGroup: group) : nil
+            let callout = method == .callout && (languages.isEmpty == false || group != nil)
+                ? CalloutOptions(languages: languages.isEmpty ? nil : languages, templateGroup: group) : nil
+            let started = try await client.start(destination: number, method: method, sms: sms, callout: callout, custom: options.value("custom"))
+            print("id: \(started.id)\nstatus: \(started.status)\nexpires: \(started.expiresAt)")
+            if let reason = started.errorDetail { print("reason: \(reason)") }
+            if case .sms(let details)? = started.details { print("template: \(details.template ?? "-") (\(details.language ?? "-"))") }
+        case "status":
+            let result: VerificationResult
+            if let number = options.value("number") {
+                result = try await client.status(number: number)
+            } else if let id = options.positional.first {
+                result = try await client.status(Verification(id: id, destination: "", deliveryMethod: method, expiresAt: Date()))
+            } else { fail(verifyUsage) }
+            show(result)
+        case "report":
+            let result: VerificationResult
+            if let number = options.value("number"), let code = options.positional.first {
+                result = try await client.verify(number: number, code: code, method: method)
+            } else if options.positional.count == 2 {
+                let handle = Verification(id: options.positional[0], destination: "", deliveryMethod: method, expiresAt: Date())
+                result = try await client.verify(handle, code: options.positional[1])
+            } else { fail(verifyUsage) }
+            show(result)
+        default:
+            fail(verifyUsage)
+        }
+    }
+
+    static func show(_ result: VerificationResult) {
+        print("id: \(result.id)\nstatus: \(result.status)")
+        if let detail = result.errorDetail { print("reason: \(detail)") }
+    }
+
+    /// Prints what the development outbox holds for a recipient, newest first.
+    static func outbox(_ recipient: String, admin: APIClient) async throws {
+        let encoded = recipient.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? recipient
+        let messages = try await admin.send("GET", "/admin/v1/outbox?to=\(encoded)", as: AdminWire.List<AdminWire.OutboxMessage>.self)
+        for message in messages.data { print("\(message.createdAt) \(message.channel) to \(message.to): \(message.body)") }
+        if messages.data.isEmpty { print("no messages") }
+    }
+
+    static func describe(_ error: APIError) -> String {
+        switch error {
+        case .invalidParameters(let items), .validationFailed(let items), .unexpectedStatus(_, let items):
+            return "error: " + items.map { "\($0.code): \($0.detail)" + ($0.retryAfter.map { " (retry after \(Int($0)) s)" } ?? "") }
+                .joined(separator: "; ")
+        default:
+            return "error: \(error)"
+        }
+    }
+}
+
+/// Sends the SDK's redacted log lines to standard error.
+struct CLILogger: VerificationLogger {
+    let write: @Sendable (String) -> Void
+    func log(_ message: String) { write(message) }
+}
+
+/// `--flag value` options and positional words of one command.
+struct Options {
+    private(set) var positional: [String] = []
+    private var flags: [(String, String)] = []
+
+    init(_ words: [String]) {
+        var index = 0
+        while index < words.count {
+            if words[index].hasPrefix("--"), index + 1 < words.count {
+                flags.append((String(words[index].dropFirst(2)), words[index + 1]))
+                index += 2
+            } else {
+                positional.append(words[index])
+                index += 1
+            }
+        }
+    }
+
+    func value(_ name: String) -> String? { flags.last { $0.0 == name }?.1 }
+    func all(_ name: String) -> [String] { flags.filter { $0.0 == name }.map(\.1) }
+
+    func method() throws -> DeliveryMethod {
+        switch value("method") ?? "sms" {
+        case "sms": return .sms
+        case "callout": return .callout
+        default: CLI.fail("--method must be sms or callout")
+        }
+    }
+
+    func autofill() throws -> SMSOptions.Autofill? {
+        switch value("autofill") {
+        case nil: return nil
+        case "domain": return .domain
+        case "none": return .disabled
+        default: CLI.fail("--autofill must be domain or none")
+        }
+    }
+}
