@@ -15,12 +15,18 @@ extension VerificationEngine {
         try await checkLimits(app: app, caller: caller, destination: valid.destination, fee: fee, now: now)
         let id = environment.ids.next().lowercased
 
+        // An unknown template group is a validation error: settle it before the callback.
+        let choice = try await database.read { db in
+            try TemplateChoice.resolve(db, applicationID: app.id, channel: valid.channel, languages: valid.languages, group: valid.templateGroup)
+        }
         let decision = try await decide(valid, id: id, caller: caller)
         let code = environment.random.numericCode(digits: app.codeLength)
         let record = try await database.write { db -> VerificationRecord in
-            let choice = try TemplateChoice.resolve(
-                db, applicationID: app.id, channel: valid.channel, languages: valid.languages, group: valid.templateGroup)
+            // Starts of one application queue on its row, so "one live verification per
+            // number" and the cooldown hold across nodes on PostgreSQL too.
+            _ = try db.query("SELECT id FROM otp_applications WHERE id = ?" + db.dialect.forUpdate, [.text(app.id)])
             if decision == nil {
+                try Self.checkCooldown(db, app: app, destination: valid.destination, now: now)
                 try db.execute(
                     """
                     UPDATE verifications SET status = 'failed', error_code = 'superseded', finished_at = ?
@@ -59,24 +65,11 @@ extension VerificationEngine {
     }
 
     /// 429s and 402 in the order of §6: cooldown, volume, public per account, balance.
-    /// The cooldown follows starts that sent something: denied and unreachable ones do not count.
     private func checkLimits(app: OTPApplication, caller: VerificationCaller, destination: String, fee: Int64, now: Date) async throws {
         let window = settings.window
         let publicLimit = settings.publicPerAccount
         try await database.write { db in
-            if app.cooldownSeconds > 0,
-                let last = try db.queryOne(
-                    """
-                    SELECT created_at FROM verifications WHERE application_id = ? AND destination = ? AND status <> 'denied'
-                      AND (error_code IS NULL OR error_code <> 'destination_not_supported_for_channel')
-                    ORDER BY created_at DESC LIMIT 1
-                    """, app.id, destination),
-                case let started: Date = try last.get("created_at"),
-                now.timeIntervalSince(started) < Double(app.cooldownSeconds)
-            {
-                let wait = Int((Double(app.cooldownSeconds) - now.timeIntervalSince(started)).rounded(.up))
-                throw VerificationFailure(.destinationInCooldown, retryAfter: max(1, wait))
-            }
+            try Self.checkCooldown(db, app: app, destination: destination, now: now)
             try Self.checkVolume(db, app: app, now: now)
             if caller.mode == .public {
                 let hits = try RateCounter.hit(db, key: "verify:public:\(app.tenantId)", now: now, window: window)
@@ -85,6 +78,24 @@ extension VerificationEngine {
             let balance: Int64 =
                 try db.queryOne("SELECT balance_micros FROM verification_accounts WHERE tenant_id = ?", app.tenantId)?.get("balance_micros") ?? 0
             if balance < fee { throw VerificationFailure(.balanceInsufficient) }
+        }
+    }
+
+    /// 429 while the last start that sent something to this number is younger than the
+    /// application's cooldown; denied and unreachable starts do not count.
+    static func checkCooldown(_ db: any DatabaseConnection, app: OTPApplication, destination: String, now: Date) throws {
+        guard app.cooldownSeconds > 0,
+            let last = try db.queryOne(
+                """
+                SELECT created_at FROM verifications WHERE application_id = ? AND destination = ? AND status <> 'denied'
+                  AND (error_code IS NULL OR error_code <> 'destination_not_supported_for_channel')
+                ORDER BY created_at DESC LIMIT 1
+                """, app.id, destination)
+        else { return }
+        let started: Date = try last.get("created_at")
+        let elapsed = now.timeIntervalSince(started)
+        if elapsed < Double(app.cooldownSeconds) {
+            throw VerificationFailure(.destinationInCooldown, retryAfter: max(1, Int((Double(app.cooldownSeconds) - elapsed).rounded(.up))))
         }
     }
 

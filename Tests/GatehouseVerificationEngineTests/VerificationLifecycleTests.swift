@@ -137,6 +137,37 @@ import Testing
     }
 
     @Test(arguments: TestDatabaseKind.available)
+    func concurrentStartsLeaveOneLiveVerification(_ kind: TestDatabaseKind) async throws {
+        let harness = try await EngineHarness(kind)
+        defer { harness.close() }
+        let caller = try await harness.caller { $0.cooldownSeconds = 0 }
+        let ids = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    try await harness.engine.start(StartRequest(destination: Self.mobile, deliveryMethod: "sms"), caller: caller).id
+                }
+            }
+            return try await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        var pending = 0
+        for id in ids where try await harness.engine.verification(.id(id), caller: caller).status(at: harness.clock.now) == .pending {
+            pending += 1
+        }
+        #expect(pending == 1)
+        // With a cooldown, concurrent starts let exactly one through.
+        let cooled = try await harness.caller { $0.cooldownSeconds = 60 }
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<6 {
+                group.addTask {
+                    (try? await harness.engine.start(StartRequest(destination: "447400123499", deliveryMethod: "sms"), caller: cooled)) != nil
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 }.count == 1)
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
     func concurrentReportsUseEachAttemptOnce(_ kind: TestDatabaseKind) async throws {
         let harness = try await EngineHarness(kind)
         defer { harness.close() }
