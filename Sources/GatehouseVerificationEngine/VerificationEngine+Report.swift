@@ -6,7 +6,8 @@ import GatehouseDatabase
 /// Which verification a read or report addresses.
 public enum VerificationTarget: Sendable, Equatable {
     case id(String)
-    /// Digits only; resolves to the newest verification for the number.
+    /// Digits only; resolves to the live verification for the number if there is one
+    /// (seed 001), otherwise to the newest, whatever its status.
     case number(String)
 }
 
@@ -15,7 +16,8 @@ extension VerificationEngine {
     /// `not_found`, exactly like an unknown one.
     public func verification(_ target: VerificationTarget, caller: VerificationCaller) async throws -> VerificationRecord {
         let appID = caller.application.id
-        let found = try await database.read { db in try Self.find(db, target, applicationID: appID, lock: false) }
+        let now = self.now
+        let found = try await database.read { db in try Self.find(db, target, applicationID: appID, now: now, lock: false) }
         guard let found else { throw VerificationFailure(.notFound) }
         return found
     }
@@ -39,7 +41,7 @@ extension VerificationEngine {
         let app = caller.application
         let now = self.now
         let outcome = try await database.write { db -> ReportOutcome in
-            guard let record = try Self.find(db, target, applicationID: app.id, lock: true) else { return .refused(.notFound) }
+            guard let record = try Self.find(db, target, applicationID: app.id, now: now, lock: true) else { return .refused(.notFound) }
             let hash: [UInt8]? = try db.queryOne("SELECT code_hash FROM verifications WHERE id = ?", record.id)?.get("code_hash")
             let matches = hash.map { constantTimeEquals(Self.codeHash(id: record.id, code: code), $0) } ?? false
             switch record.status(at: now) {
@@ -76,7 +78,7 @@ extension VerificationEngine {
 
     private enum ReportOutcome { case done(VerificationRecord), refused(VerificationErrorCode) }
 
-    static func find(_ db: any DatabaseConnection, _ target: VerificationTarget, applicationID: String, lock: Bool) throws
+    static func find(_ db: any DatabaseConnection, _ target: VerificationTarget, applicationID: String, now: Date, lock: Bool) throws
         -> VerificationRecord?
     {
         let suffix = lock ? db.dialect.forUpdate : ""
@@ -85,6 +87,14 @@ extension VerificationEngine {
             return try db.queryOne("SELECT * FROM verifications WHERE id = ? AND application_id = ?" + suffix, id, applicationID)
                 .map(VerificationRecord.init(row:))
         case .number(let digits):
+            // A denied or unreachable start is newer than the live verification it left alone;
+            // the number still means the live one.
+            let live = try db.queryOne(
+                """
+                SELECT * FROM verifications WHERE application_id = ? AND destination = ? AND status = 'pending' AND expires_at > ?
+                ORDER BY created_at DESC, id DESC LIMIT 1
+                """ + suffix, applicationID, digits, now)
+            if let live { return try VerificationRecord(row: live) }
             return try db.queryOne(
                 """
                 SELECT * FROM verifications WHERE application_id = ? AND destination = ?

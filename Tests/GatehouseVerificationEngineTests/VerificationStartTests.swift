@@ -89,6 +89,10 @@ import Testing
         let denied = try await start(harness, app)
         #expect(denied.outcome(at: harness.clock.now) == .deniedByCallback)
         #expect(try await harness.engine.verification(.id(live.id), caller: app).status(at: harness.clock.now) == .pending)
+        // Seed 001: by number means the live verification while there is one.
+        #expect(try await harness.engine.verification(.number(Self.mobile), caller: app).id == live.id)
+        // Once it has expired, the newest (the denied one) answers.
+        harness.clock.advance(by: 301)
         #expect(try await harness.engine.verification(.number(Self.mobile), caller: app).id == denied.id)
     }
 
