@@ -108,8 +108,9 @@ print(value)' "$1" "$2"
 }
 
 rows=()
+names=()
+rates=()
 notes=()
-baseline_rps=""
 
 # measure NAME URL [LUA_SCRIPT]: one wrk run, parsed into a table row.
 measure() {
@@ -130,9 +131,9 @@ measure() {
     non2xx=$(awk -F: '/Non-2xx or 3xx responses/ {gsub(/ /, "", $2); print $2}' "$out")
     errors=$(sed -n 's/^ *Socket errors: //p' "$out")
     [[ -n "$rps" && -n "$p50" && -n "$p99" ]] || { cat "$out" >&2; echo "bench: could not parse wrk output" >&2; exit 1; }
-    [[ -n "$baseline_rps" ]] || baseline_rps=$rps
-    ratio=$(awk -v a="$rps" -v b="$baseline_rps" 'BEGIN {printf "%.2f", a / b}')
-    rows+=("| $name | $rps | $p50 | $p99 | $ratio | ${non2xx:-0} |")
+    names+=("$name")
+    rates+=("$rps")
+    rows+=("| $name | $rps | $p50 | $p99 | RATIO | ${non2xx:-0} |")
     [[ -n "$errors" ]] && notes+=("- $name: socket errors: $errors")
     # Errors are cheap to serve; a mostly failing scenario would flatter the numbers.
     if (( ${non2xx:-0} * 2 > ${requests:-0} )); then
@@ -208,11 +209,19 @@ start_baseline
 measure "baseline again (drift check)" "$base_url/"
 stop_server
 
+# Ratios are against the mean of the two baselines (first and last run), so a machine
+# that drifts during the run does not favour the scenarios measured early or late.
+baseline_rps=$(awk -v a="${rates[0]}" -v b="${rates[${#rates[@]}-1]}" 'BEGIN {print (a + b) / 2}')
+for i in "${!rows[@]}"; do
+    ratio=$(awk -v a="${rates[$i]}" -v b="$baseline_rps" 'BEGIN {printf "%.2f", a / b}')
+    rows[$i]=${rows[$i]/RATIO/$ratio}
+done
+
 {
     echo "wrk -t2 -c$connections -d$duration --latency; $(nproc) cores, $threads server threads;" \
         "load average $load_at_start at start; $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo
-    echo "| scenario | requests/s | p50 | p99 | ratio vs baseline | non-2xx |"
+    echo "| scenario | requests/s | p50 | p99 | ratio vs mean baseline | non-2xx |"
     echo "|---|---:|---:|---:|---:|---:|"
     printf '%s\n' "${rows[@]}"
     if [[ ${#notes[@]} -gt 0 ]]; then echo; printf '%s\n' "${notes[@]}"; fi

@@ -3,7 +3,11 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     public private(set) var fields: [(name: String, value: String)]
 
     public init(_ fields: [(String, String)] = []) {
-        self.fields = fields.map { (name: $0.0, value: $0.1) }
+        // Room for the headers the server adds to every response (X-Request-Id, Connection).
+        var stored: [(name: String, value: String)] = []
+        stored.reserveCapacity(fields.count + 2)
+        for (name, value) in fields { stored.append((name, value)) }
+        self.fields = stored
     }
 
     init(fields: [(name: String, value: String)]) { self.fields = fields }

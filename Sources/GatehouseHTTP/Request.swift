@@ -29,8 +29,11 @@ public struct Request: Sendable {
 
     /// Decodes `%XX` escapes; `plusIsSpace` for query strings (HTML form encoding).
     public static func percentDecoded(_ text: String, plusIsSpace: Bool = false) -> String {
-        let source = plusIsSpace ? text.replacingOccurrences(of: "+", with: " ") : text
-        guard source.contains("%") else { return source }
+        // Byte scans first: this runs on every request path, and Foundation's `contains`
+        // on strings goes through NSString.
+        let hasPlus = plusIsSpace && text.utf8.contains(UInt8(ascii: "+"))
+        let source = hasPlus ? text.replacingOccurrences(of: "+", with: " ") : text
+        guard source.utf8.contains(UInt8(ascii: "%")) else { return source }
         return source.removingPercentEncoding ?? source
     }
 

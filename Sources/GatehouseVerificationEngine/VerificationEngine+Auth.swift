@@ -35,73 +35,77 @@ public struct VerificationCaller: Sendable {
 }
 
 extension VerificationEngine {
-    /// Checks the per-IP limits, then the credentials. Every authentication failure is the
-    /// same `unauthorized`; too many of them from one address become `rate_limit_failed_auth`.
+    /// Checks the per-IP limits, then the credentials, then the per-account limit, in one
+    /// transaction. Every authentication failure is the same `unauthorized`; too many of
+    /// them from one address become `rate_limit_failed_auth`.
     public func authenticate(_ credentials: VerificationRequestCredentials) async throws -> VerificationCaller {
         let now = self.now
         let window = settings.window
         let ip = credentials.clientAddress
-        let (perIP, failedLimit) = (settings.perIP, settings.failedAuthPerIP)
-        try await database.write { db in
+        let (perIP, failedLimit, perAccount) = (settings.perIP, settings.failedAuthPerIP, settings.perAccount)
+        let presented = Self.presented(credentials)
+        let caller = try await database.write { db -> VerificationCaller? in
             let failures = try RateCounter.peek(db, key: "verify:auth-fail:\(ip)", now: now, window: window)
             if failures.count >= failedLimit { throw VerificationFailure(.rateLimitFailedAuth, retryAfter: failures.retryAfter) }
             let hits = try RateCounter.hit(db, key: "verify:ip:\(ip)", now: now, window: window)
             if hits.count > perIP { throw VerificationFailure(.rateLimitPerIP, retryAfter: hits.retryAfter) }
+            guard let presented, let caller = try Self.identify(db, presented, credentials: credentials, now: now) else { return nil }
+            let account = try RateCounter.hit(db, key: "verify:account:\(caller.application.tenantId)", now: now, window: window)
+            if account.count > perAccount { throw VerificationFailure(.rateLimitPerAccount, retryAfter: account.retryAfter) }
+            return caller
         }
-        guard let caller = try await identify(credentials, now: now) else {
+        guard let caller else {
             try await database.write { db in
                 _ = try RateCounter.hit(db, key: "verify:auth-fail:\(ip)", now: now, window: window)
             }
             throw VerificationFailure(.unauthorized)
         }
-        let tenant = caller.application.tenantId
-        let perAccount = settings.perAccount
-        try await database.write { db in
-            let hits = try RateCounter.hit(db, key: "verify:account:\(tenant)", now: now, window: window)
-            if hits.count > perAccount { throw VerificationFailure(.rateLimitPerAccount, retryAfter: hits.retryAfter) }
-        }
         return caller
     }
 
-    private func identify(_ credentials: VerificationRequestCredentials, now: Date) async throws -> VerificationCaller? {
-        guard let header = credentials.authorization?.trimmingCharacters(in: .whitespaces) else { return nil }
+    /// What the `Authorization` header claims, before any lookup.
+    struct Presented {
         let key: String
         let mode: AuthMode
-        var presentedSecret: String?
+        var secret: String?
         var signature: String?
+    }
+
+    static func presented(_ credentials: VerificationRequestCredentials) -> Presented? {
+        guard let header = credentials.authorization?.trimmingCharacters(in: .whitespaces) else { return nil }
         if header.hasPrefix("Basic ") {
             guard let basic = RequestSigner.parseBasic(header) else { return nil }
-            (key, mode, presentedSecret) = (basic.key, .basic, basic.secret)
-        } else if let parsed = RequestSigner.parseApplicationHeader(header) {
-            key = parsed.key
-            signature = parsed.signature
-            mode = signature == nil ? .public : .application
-        } else {
-            return nil
+            return Presented(key: basic.key, mode: .basic, secret: basic.secret)
         }
-        let found = try await database.read { db in
-            try db.queryOne(
-                """
-                SELECT a.* FROM otp_applications a JOIN tenants t ON t.id = a.tenant_id
-                WHERE a.app_key = ? AND t.disabled_at IS NULL
-                """, key
-            ).map(OTPApplication.init(row:))
-        }
-        guard let app = found, mode >= app.minimumAuth else { return nil }
-        switch mode {
+        guard let parsed = RequestSigner.parseApplicationHeader(header) else { return nil }
+        return Presented(key: parsed.key, mode: parsed.signature == nil ? .public : .application, signature: parsed.signature)
+    }
+
+    static func identify(
+        _ db: any DatabaseConnection, _ presented: Presented, credentials: VerificationRequestCredentials, now: Date
+    ) throws -> VerificationCaller? {
+        let found = try db.queryOne(
+            """
+            SELECT a.* FROM otp_applications a JOIN tenants t ON t.id = a.tenant_id
+            WHERE a.app_key = ? AND t.disabled_at IS NULL
+            """, presented.key
+        ).map(OTPApplication.init(row:))
+        guard let app = found, presented.mode >= app.minimumAuth else { return nil }
+        switch presented.mode {
         case .public:
-            return VerificationCaller(application: app, mode: mode)
+            break
         case .basic:
-            guard let presentedSecret, constantTimeEquals(SHA256.hash(Data(presentedSecret.utf8)), SHA256.hash(Data(app.secret.utf8)))
+            guard let secret = presented.secret,
+                constantTimeEquals(SHA256.hash(Data(secret.utf8)), SHA256.hash(Data(app.secret.utf8)))
             else { return nil }
-            return VerificationCaller(application: app, mode: mode)
         case .application:
-            guard let signature, let timestamp = credentials.timestamp, let secretKey = RequestSigner.key(fromSecret: app.secret),
+            guard let signature = presented.signature, let timestamp = credentials.timestamp,
+                let key = RequestSigner.key(fromSecret: app.secret),
                 RequestSigner.verify(
-                    signature: signature, key: secretKey, method: credentials.method, body: credentials.body,
+                    signature: signature, key: key, method: credentials.method, body: credentials.body,
                     contentType: credentials.contentType, timestamp: timestamp, path: credentials.rawPath, now: now)
             else { return nil }
-            return VerificationCaller(application: app, mode: mode)
         }
+        return VerificationCaller(application: app, mode: presented.mode)
     }
 }

@@ -4,11 +4,19 @@ import Foundation
 /// It knows nothing of sockets, so tests can drive it in process.
 public final class Responder: @unchecked Sendable {
     /// A request whose route is known, before its body has arrived.
-    public struct Routed: Sendable {
+    /// A class: the transport keeps it for the whole exchange and hands it around, and a
+    /// reference costs one retain where the struct's fields cost several.
+    public final class Routed: @unchecked Sendable {
         public let route: Route?
-        public var context: RequestContext
+        public let context: RequestContext
         /// Set when the router answers by itself (404, 405, OPTIONS).
         public let immediate: Response?
+
+        init(route: Route?, context: RequestContext, immediate: Response?) {
+            self.route = route
+            self.context = context
+            self.immediate = immediate
+        }
 
         /// True when the handler is inline and can answer on the server thread.
         public var isInline: Bool {
