@@ -78,3 +78,33 @@ extension AdminWire {
         public init(balance: String) { self.balance = balance }
     }
 }
+
+extension AdminWire.OTPApplication {
+    private enum Keys: String, CodingKey {
+        case id, tenantId, name, appKey, minimumAuth, callbackUrl, smsDomain, codeLength, lifetimeSeconds, maxAttempts
+        case paused, disabledCountries, dailyLimit, monthlyLimit, cooldownSeconds, smsFee, calloutFee, createdAt
+    }
+
+    /// Every key is written, unset settings as `null`, so an operator sees what can be set.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(tenantId, forKey: .tenantId)
+        try container.encode(name, forKey: .name)
+        try container.encode(appKey, forKey: .appKey)
+        try container.encode(minimumAuth, forKey: .minimumAuth)
+        try container.encode(callbackUrl, forKey: .callbackUrl)
+        try container.encode(smsDomain, forKey: .smsDomain)
+        try container.encode(codeLength, forKey: .codeLength)
+        try container.encode(lifetimeSeconds, forKey: .lifetimeSeconds)
+        try container.encode(maxAttempts, forKey: .maxAttempts)
+        try container.encode(paused, forKey: .paused)
+        try container.encode(disabledCountries, forKey: .disabledCountries)
+        try container.encode(dailyLimit, forKey: .dailyLimit)
+        try container.encode(monthlyLimit, forKey: .monthlyLimit)
+        try container.encode(cooldownSeconds, forKey: .cooldownSeconds)
+        try container.encode(smsFee, forKey: .smsFee)
+        try container.encode(calloutFee, forKey: .calloutFee)
+        try container.encode(createdAt, forKey: .createdAt)
+    }
+}

@@ -14,6 +14,8 @@ enum CLI {
           apps list TENANT | apps create TENANT NAME
           keys list TENANT | keys create TENANT LABEL [APP] | keys revoke TENANT KEY
           verify start|status|report ...       phone verification (gatehouse-cli verify for details)
+          otp-apps list|create|update|template ...   OTP applications (gatehouse-cli otp-apps for details)
+          balance TENANT [AMOUNT]              a tenant's verification balance, or credit it
           outbox NUMBER_OR_EMAIL               messages held by the development outbox
         """
 
@@ -55,6 +57,10 @@ enum CLI {
         switch (words.first, words.dropFirst().first) {
         case ("verify", _):
             try await verify(Array(words.dropFirst()), url: url, credentials: credentials, logger: verbose ? logToStandardError : nil)
+        case ("otp-apps", _):
+            try await otpApps(Array(words.dropFirst()), admin: admin)
+        case ("balance", _):
+            try await balance(Array(words.dropFirst()), admin: admin)
         case ("outbox", let recipient?):
             try await outbox(recipient, admin: admin)
         case ("status", _):

@@ -1,0 +1,89 @@
+import Foundation
+import GatehouseClientCore
+import GatehouseWire
+
+/// `gatehouse-cli otp-apps …` and `balance …`: OTP applications through the admin API.
+extension CLI {
+    static let otpUsage = """
+        usage: gatehouse-cli otp-apps list TENANT
+               gatehouse-cli otp-apps create TENANT [SETTINGS]       (prints the secret once)
+               gatehouse-cli otp-apps update TENANT APP [SETTINGS]
+               gatehouse-cli otp-apps template TENANT APP GROUP sms|callout LANGUAGE BODY   (GROUP _default: the app's own)
+               gatehouse-cli balance TENANT [AMOUNT]
+        SETTINGS: --name N --min-auth public|basic|application --callback-url URL|none --sms-domain HOST|none
+                  --code-length 4-8 --lifetime 60-600 --attempts N --paused true|false --disabled-countries GB,DE
+                  --daily-limit N|none --monthly-limit N|none --cooldown SECONDS --sms-fee 0.05 --callout-fee 0.10
+        """
+
+    /// Flag name → (JSON key, kind).
+    private static let settingFlags: [String: (String, Kind)] = [
+        "name": ("name", .text), "min-auth": ("minimumAuth", .text), "callback-url": ("callbackUrl", .nullableText),
+        "sms-domain": ("smsDomain", .nullableText), "code-length": ("codeLength", .number), "lifetime": ("lifetimeSeconds", .number),
+        "attempts": ("maxAttempts", .number), "paused": ("paused", .flag), "disabled-countries": ("disabledCountries", .list),
+        "daily-limit": ("dailyLimit", .nullableNumber), "monthly-limit": ("monthlyLimit", .nullableNumber),
+        "cooldown": ("cooldownSeconds", .number), "sms-fee": ("smsFee", .text), "callout-fee": ("calloutFee", .text),
+    ]
+
+    private enum Kind { case text, nullableText, number, nullableNumber, flag, list }
+
+    static func otpApps(_ words: [String], admin: APIClient) async throws {
+        let options = Options(Array(words.dropFirst()))
+        let args = options.positional
+        func arg(_ index: Int) -> String {
+            guard index < args.count else { fail(otpUsage) }
+            return args[index]
+        }
+        switch words.first {
+        case "list":
+            try output(await admin.send(
+                "GET", "/admin/v1/tenants/\(arg(0))/otp-applications", as: AdminWire.List<AdminWire.OTPApplication>.self))
+        case "create":
+            try output(await admin.send(
+                "POST", "/admin/v1/tenants/\(arg(0))/otp-applications", body: try settings(options), as: AdminWire.CreatedOTPApplication.self))
+        case "update":
+            try output(await admin.send(
+                "PATCH", "/admin/v1/tenants/\(arg(0))/otp-applications/\(arg(1))", body: try settings(options), as: AdminWire.OTPApplication.self))
+        case "template":
+            let body = try JSONSerialization.data(withJSONObject: ["body": arg(5)])
+            try await admin.sendRaw(
+                "PUT", "/admin/v1/tenants/\(arg(0))/otp-applications/\(arg(1))/templates/\(arg(2))/\(arg(3))/\(arg(4))", body: body)
+            print("saved")
+        default:
+            fail(otpUsage)
+        }
+    }
+
+    static func balance(_ words: [String], admin: APIClient) async throws {
+        guard let tenant = words.first else { fail(otpUsage) }
+        let path = "/admin/v1/tenants/\(tenant)/verification-balance"
+        if words.count > 1 {
+            let body = try JSONSerialization.data(withJSONObject: ["amount": words[1]])
+            let data = try await admin.sendRaw("POST", path, body: body)
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            print(String(decoding: try await admin.sendRaw("GET", path), as: UTF8.self))
+        }
+    }
+
+    /// The JSON body of a create or update, typed from the flags given.
+    private static func settings(_ options: Options) throws -> JSONValue {
+        var object: [String: JSONValue] = [:]
+        for (flag, (key, kind)) in settingFlags {
+            guard let raw = options.value(flag) else { continue }
+            switch kind {
+            case .text: object[key] = .string(raw)
+            case .nullableText: object[key] = raw == "none" ? .null : .string(raw)
+            case .number, .nullableNumber:
+                if kind == .nullableNumber, raw == "none" { object[key] = .null; continue }
+                guard let number = Int(raw) else { fail("--\(flag) must be a whole number") }
+                object[key] = .number(Double(number))
+            case .flag:
+                guard let value = Bool(raw) else { fail("--\(flag) must be true or false") }
+                object[key] = .bool(value)
+            case .list:
+                object[key] = .array(raw.split(separator: ",").map { .string(String($0)) })
+            }
+        }
+        return .object(object)
+    }
+}
