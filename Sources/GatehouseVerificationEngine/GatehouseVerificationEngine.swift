@@ -1,2 +1,0 @@
-/// The GatehouseVerificationEngine module; it fills in with the issue that builds it.
-public enum GatehouseVerificationEngineModule {}
