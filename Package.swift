@@ -76,6 +76,11 @@ var targets: [Target] = [
         swiftSettings: swiftSettings
     ),
     .testTarget(
+        name: "GatehouseAccountsEngineTests",
+        dependencies: ["GatehouseAccountsEngine", "GatehouseTesting", "GatehouseCrypto", "GatehouseDatabase", "GatehouseCore"],
+        swiftSettings: swiftSettings
+    ),
+    .testTarget(
         name: "GatehouseVerificationTests",
         dependencies: ["GatehouseVerification", "GatehouseClientCore", "GatehouseWire"],
         swiftSettings: swiftSettings

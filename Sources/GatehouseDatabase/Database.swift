@@ -62,6 +62,12 @@ extension DatabaseConnection {
     public func queryOne(_ sql: String, _ arguments: any SQLValueConvertible...) throws -> Row? {
         try query(sql, arguments.map(\.sqlValue)).first
     }
+
+    /// Runs a query that returns at most one row. This overload also catches `queryOne(sql, [])`,
+    /// which would otherwise bind the empty array as one blob argument.
+    public func queryOne(_ sql: String, _ arguments: [SQLValue]) throws -> Row? {
+        try query(sql, arguments).first
+    }
 }
 
 extension Database {

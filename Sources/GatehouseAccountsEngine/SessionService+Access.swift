@@ -1,0 +1,97 @@
+import Foundation
+import GatehouseCore
+import GatehouseCrypto
+import GatehouseDatabase
+
+/// A signed-in device as the sessions list shows it.
+public struct SessionInfo: Sendable, Equatable {
+    public let id: String
+    public let deviceName: String?
+    public let platform: String?
+    public let appVersion: String?
+    public let createdAt: Date
+    public let lastUsedAt: Date
+}
+
+extension SessionService {
+    /// Checks an access token and that its session is still alive, so a signed-out or
+    /// evicted device stops working at once rather than when its token expires.
+    public func authenticate(accessToken: String, appVersion: String? = nil) async throws -> SessionPrincipal {
+        guard let jws = try? CompactJWS(compact: accessToken), let keyID = jws.header.kid,
+            let claims = try? jws.decodePayload(SessionTokens.Claims.self)
+        else { throw SessionError(.tokenInvalid) }
+        let now = environment.clock.now
+        let grace = settings.accessLifetime
+        let key = try await database.read { db in try SigningKeys.find(db, tenantID: claims.tid, keyID: keyID, now: now, grace: grace) }
+        guard let key else { throw SessionError(.tokenInvalid) }
+        do {
+            _ = try JWT.verifyHS256(accessToken, key: key.secret, now: now)
+        } catch JWTError.expired {
+            throw SessionError(.tokenExpired)
+        } catch {
+            throw SessionError(.tokenInvalid)
+        }
+        let outcome = try await database.write { db -> SessionErrorCode? in
+            guard let row = try db.queryOne("SELECT * FROM account_sessions WHERE id = ? AND tenant_id = ?", claims.sid, claims.tid)
+            else { return .sessionNotFound }
+            let session = try SessionRow(row)
+            if let reason = session.revokedReason { return SessionErrorCode(rawValue: reason) ?? .sessionNotFound }
+            // The newest pair is in use: a lost-response retry with the previous refresh
+            // token is no longer plausible. Last use is kept to the minute.
+            let markUsed = claims.gen == session.generation && !session.currentUsed
+            if markUsed || now.timeIntervalSince(session.lastUsedAt) >= 60 || appVersion != nil {
+                try db.execute(
+                    """
+                    UPDATE account_sessions SET current_used = CASE WHEN generation = ? THEN ? ELSE current_used END,
+                      last_used_at = ?, app_version = COALESCE(?, app_version) WHERE id = ?
+                    """,
+                    [.integer(Int64(claims.gen)), .boolean(true), now.sqlValue, appVersion.sqlValue, .text(session.id)])
+            }
+            return nil
+        }
+        if let outcome { throw SessionError(outcome) }
+        return SessionPrincipal(tenantId: claims.tid, accountId: claims.sub, sessionId: claims.sid, status: claims.status, generation: claims.gen)
+    }
+
+    /// The account's live sessions, newest first.
+    public func sessions(accountID: String) async throws -> [SessionInfo] {
+        try await database.read { db in
+            try db.query(
+                "SELECT * FROM account_sessions WHERE account_id = ? AND revoked_reason IS NULL ORDER BY created_at DESC, id DESC",
+                [.text(accountID)]
+            ).map { row in
+                SessionInfo(
+                    id: try row.get("id"), deviceName: try row.get("device_name"), platform: try row.get("platform"),
+                    appVersion: try row.get("app_version"), createdAt: try row.get("created_at"), lastUsedAt: try row.get("last_used_at"))
+            }
+        }
+    }
+
+    /// Ends one of the account's sessions; another account's session is "not found".
+    public func signOut(accountID: String, sessionID: String) async throws {
+        let now = environment.clock.now
+        let changed = try await database.write { db in
+            try db.execute(
+                "UPDATE account_sessions SET revoked_reason = ?, revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_reason IS NULL",
+                SessionErrorCode.sessionNotFound.rawValue, now, sessionID, accountID)
+        }
+        if changed == 0 { throw SessionError(.sessionNotFound) }
+    }
+
+    /// Ends every session of an account (deletion ends them as `ACCOUNT_DELETED`).
+    public func signOutEverywhere(accountID: String, reason: SessionErrorCode) async throws {
+        let now = environment.clock.now
+        try await database.write { db in
+            try db.execute(
+                "UPDATE account_sessions SET revoked_reason = ?, revoked_at = ? WHERE account_id = ? AND revoked_reason IS NULL",
+                reason.rawValue, now, accountID)
+        }
+    }
+
+    /// Retires the tenant's token key; tokens it signed keep working until they expire.
+    public func rotateSigningKey(tenantID: String) async throws {
+        let now = environment.clock.now
+        let random = environment.random
+        _ = try await database.write { db in try SigningKeys.rotate(db, tenantID: tenantID, now: now, random: random) }
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import GatehouseCore
+import GatehouseCrypto
+import GatehouseDatabase
+
+/// Sign-in sessions with rotating refresh tokens (seed 000 §04, auth notes §6.1 and §6.3).
+///
+/// Every decision about one session is made in a write transaction holding its row lock,
+/// so two server processes on one PostgreSQL database rotate a token exactly once.
+public final class SessionService: Sendable {
+    let environment: Environment
+    public let settings: SessionSettings
+
+    public init(environment: Environment, settings: SessionSettings = SessionSettings()) {
+        self.environment = environment
+        self.settings = settings
+    }
+
+    var database: any Database { environment.database }
+
+    /// Starts a session for an account; past the limit the least recently created ends
+    /// with `SESSION_EVICTED`. The account row is locked so two sign-ins cannot both be
+    /// the one that stays under the limit.
+    public func signIn(tenantID: String, accountID: String, device: DeviceInfo) async throws -> TokenPair {
+        let now = environment.clock.now
+        let id = environment.ids.next().lowercased
+        let secret = environment.random.bytes(32)
+        let settings = self.settings
+        let random = environment.random
+        return try await database.write { db in
+            guard let account = try db.queryOne(
+                "SELECT status FROM accounts WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL" + db.dialect.forUpdate, accountID, tenantID)
+            else { throw SessionError(.sessionNotFound) }
+            let live = try db.query(
+                "SELECT id FROM account_sessions WHERE account_id = ? AND revoked_reason IS NULL ORDER BY created_at, id", [.text(accountID)])
+            for row in live.prefix(max(0, live.count - settings.maxSessions + 1)) {
+                try db.execute(
+                    "UPDATE account_sessions SET revoked_reason = ?, revoked_at = ? WHERE id = ?",
+                    SessionErrorCode.sessionEvicted.rawValue, now, try row.get("id", as: String.self))
+            }
+            try db.execute(
+                """
+                INSERT INTO account_sessions (id, tenant_id, account_id, secret, generation, rotated_at, current_used, created_at,
+                  last_used_at, refresh_expires_at, absolute_expires_at, device_name, platform, app_version)
+                VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .text(id), .text(tenantID), .text(accountID), .blob(secret), now.sqlValue, .boolean(false), now.sqlValue,
+                    now.sqlValue, now.addingTimeInterval(settings.refreshLifetime).sqlValue,
+                    now.addingTimeInterval(settings.absoluteLifetime).sqlValue, device.name.sqlValue, device.platform.sqlValue,
+                    device.appVersion.sqlValue,
+                ])
+            let key = try SigningKeys.current(db, tenantID: tenantID, now: now, random: random)
+            return try Self.pair(
+                session: id, tenantID: tenantID, accountID: accountID, status: try account.get("status"), generation: 0,
+                rotatedAt: now, secret: secret, key: key, settings: settings)
+        }
+    }
+
+    /// Exchanges a refresh token for a new pair (see `RefreshDecision` for the rules).
+    public func refresh(_ token: String) async throws -> TokenPair {
+        guard let presented = SessionTokens.parseRefresh(token) else { throw SessionError(.tokenInvalid) }
+        let now = environment.clock.now
+        let settings = self.settings
+        let random = environment.random
+        let outcome = try await database.write { db -> Result<TokenPair, SessionError> in
+            guard let row = try db.queryOne("SELECT * FROM account_sessions WHERE id = ?" + db.dialect.forUpdate, presented.sessionID)
+            else { return .failure(SessionError(.sessionNotFound)) }
+            let session = try SessionRow(row)
+            guard constantTimeEquals(
+                Data(SessionTokens.mac(sessionID: session.id, generation: presented.generation, secret: session.secret).utf8),
+                Data(presented.mac.utf8))
+            else { return .failure(SessionError(.tokenInvalid)) }
+            if let reason = session.revokedReason { return .failure(SessionError(SessionErrorCode(rawValue: reason) ?? .sessionNotFound)) }
+            if let expired = session.expiry(at: now, settings: settings) {
+                try Self.revoke(db, session.id, reason: expired, now: now)
+                return .failure(SessionError(expired))
+            }
+            let account = try db.queryOne("SELECT status, deleted_at FROM accounts WHERE id = ?", session.accountID)
+            guard let account, try account.get("deleted_at", as: Date?.self) == nil else { return .failure(SessionError(.accountDeleted)) }
+            let status: String = try account.get("status")
+            switch RefreshDecision.decide(presented: presented.generation, session: session, now: now, grace: settings.reuseGrace) {
+            case .rotate:
+                let next = session.generation + 1
+                try db.execute(
+                    """
+                    UPDATE account_sessions SET generation = ?, rotated_at = ?, current_used = ?, last_used_at = ?,
+                      refresh_expires_at = ? WHERE id = ?
+                    """,
+                    [.integer(Int64(next)), now.sqlValue, .boolean(false), now.sqlValue,
+                     min(now.addingTimeInterval(settings.refreshLifetime), session.absoluteExpiresAt).sqlValue, .text(session.id)])
+                let key = try SigningKeys.current(db, tenantID: session.tenantID, now: now, random: random)
+                return .success(try Self.pair(session: session, status: status, generation: next, rotatedAt: now, key: key, settings: settings))
+            case .reissueCurrent:
+                let key = try SigningKeys.current(db, tenantID: session.tenantID, now: now, random: random)
+                return .success(try Self.pair(
+                    session: session, status: status, generation: session.generation, rotatedAt: session.rotatedAt, key: key, settings: settings))
+            case .reuse:
+                try Self.revoke(db, session.id, reason: .tokenReused, now: now)
+                return .failure(SessionError(.tokenReused))
+            }
+        }
+        switch outcome {
+        case .success(let pair): return pair
+        case .failure(let error):
+            environment.logger.info("refresh refused", ["code": error.code.rawValue, "session": presented.sessionID])
+            throw error
+        }
+    }
+
+    /// Issues a fresh pair for a session (after `activate` changed the account's status).
+    public func rotate(_ principal: SessionPrincipal) async throws -> TokenPair {
+        let now = environment.clock.now
+        let settings = self.settings
+        let random = environment.random
+        return try await database.write { db in
+            guard let row = try db.queryOne("SELECT * FROM account_sessions WHERE id = ?" + db.dialect.forUpdate, principal.sessionId)
+            else { throw SessionError(.sessionNotFound) }
+            let session = try SessionRow(row)
+            if let reason = session.revokedReason { throw SessionError(SessionErrorCode(rawValue: reason) ?? .sessionNotFound) }
+            let status: String = try db.queryOne("SELECT status FROM accounts WHERE id = ?", session.accountID)!.get("status")
+            let next = session.generation + 1
+            try db.execute(
+                "UPDATE account_sessions SET generation = ?, rotated_at = ?, current_used = ?, last_used_at = ? WHERE id = ?",
+                [.integer(Int64(next)), now.sqlValue, .boolean(false), now.sqlValue, .text(session.id)])
+            let key = try SigningKeys.current(db, tenantID: session.tenantID, now: now, random: random)
+            return try Self.pair(session: session, status: status, generation: next, rotatedAt: now, key: key, settings: settings)
+        }
+    }
+
+    static func revoke(_ db: any DatabaseConnection, _ sessionID: String, reason: SessionErrorCode, now: Date) throws {
+        try db.execute(
+            "UPDATE account_sessions SET revoked_reason = ?, revoked_at = ? WHERE id = ? AND revoked_reason IS NULL",
+            reason.rawValue, now, sessionID)
+    }
+
+    static func pair(
+        session: SessionRow, status: String, generation: Int, rotatedAt: Date, key: SigningKeys.Key, settings: SessionSettings
+    ) throws -> TokenPair {
+        try pair(
+            session: session.id, tenantID: session.tenantID, accountID: session.accountID, status: status, generation: generation,
+            rotatedAt: rotatedAt, secret: session.secret, key: key, settings: settings)
+    }
+
+    static func pair(
+        session: String, tenantID: String, accountID: String, status: String, generation: Int, rotatedAt: Date, secret: [UInt8],
+        key: SigningKeys.Key, settings: SessionSettings
+    ) throws -> TokenPair {
+        let issued = Int64(rotatedAt.timeIntervalSince1970.rounded(.down))
+        let claims = SessionTokens.Claims(
+            sub: accountID, sid: session, tid: tenantID, status: status, gen: generation, iat: issued,
+            exp: issued + Int64(settings.accessLifetime))
+        return TokenPair(
+            accessToken: try SessionTokens.access(claims, key: key),
+            refreshToken: SessionTokens.refresh(sessionID: session, generation: generation, secret: secret),
+            expiresIn: Int(settings.accessLifetime))
+    }
+}

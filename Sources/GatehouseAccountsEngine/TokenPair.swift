@@ -1,0 +1,35 @@
+/// What sign-in, activate and refresh return: `{accessToken, refreshToken, expiresIn}`.
+public struct TokenPair: Sendable, Equatable, Codable {
+    public let accessToken: String
+    public let refreshToken: String
+    public let expiresIn: Int
+
+    public init(accessToken: String, refreshToken: String, expiresIn: Int) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.expiresIn = expiresIn
+    }
+}
+
+/// Who an access token speaks for, once its session was found alive.
+public struct SessionPrincipal: Sendable, Equatable {
+    public let tenantId: String
+    public let accountId: String
+    public let sessionId: String
+    /// The account status the token was issued with (`CREATED`, `ACTIVE`).
+    public let status: String
+    public let generation: Int
+}
+
+/// The device a session was started from, for the "signed-in devices" list.
+public struct DeviceInfo: Sendable, Equatable {
+    public var name: String?
+    public var platform: String?
+    public var appVersion: String?
+
+    public init(name: String? = nil, platform: String? = nil, appVersion: String? = nil) {
+        self.name = name
+        self.platform = platform
+        self.appVersion = appVersion
+    }
+}

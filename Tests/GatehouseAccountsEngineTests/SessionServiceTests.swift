@@ -1,0 +1,165 @@
+import Foundation
+import GatehouseCore
+import GatehouseCrypto
+import GatehouseDatabase
+import GatehouseTesting
+import Testing
+@testable import GatehouseAccountsEngine
+
+/// A session service over a fresh database with a tenant and one account.
+final class SessionHarness: @unchecked Sendable {
+    let store: TestDatabase
+    let clock = ManualClock()
+    let service: SessionService
+    let tenantID: String
+    let accountID = "11111111-1111-7111-8111-111111111111"
+
+    init(_ kind: TestDatabaseKind, settings: SessionSettings = SessionSettings()) async throws {
+        store = try TestDatabase(kind)
+        let clock = self.clock
+        _ = try DatabaseMigrator(migrations: CoreMigrations.all + AccountsMigrations.all, now: { clock.now }).migrate(store.database)
+        let environment = Environment.test(database: store.database, clock: clock)
+        tenantID = try await TenantDirectory(environment: environment).createTenant(name: "Acme").id
+        let (tenant, account) = (tenantID, accountID)
+        try await store.database.write { db in
+            try db.execute(
+                "INSERT INTO accounts (id, tenant_id, phone, status, created_at) VALUES (?, ?, ?, 'CREATED', ?)", account, tenant, "14165550199",
+                clock.now)
+        }
+        service = SessionService(environment: environment, settings: settings)
+    }
+
+    func signIn(_ name: String = "iPhone") async throws -> TokenPair {
+        try await service.signIn(tenantID: tenantID, accountID: accountID, device: DeviceInfo(name: name, platform: "IOS"))
+    }
+
+    func close() { store.close() }
+}
+
+@Suite struct SessionServiceTests {
+    @Test(arguments: TestDatabaseKind.available)
+    func accessTokensCarryTheClaimsAndExpire(_ kind: TestDatabaseKind) async throws {
+        let harness = try await SessionHarness(kind)
+        defer { harness.close() }
+        let pair = try await harness.signIn()
+        #expect(pair.expiresIn == 1800)
+        let principal = try await harness.service.authenticate(accessToken: pair.accessToken)
+        #expect(principal.accountId == harness.accountID && principal.tenantId == harness.tenantID && principal.status == "CREATED")
+        let claims = try CompactJWS(compact: pair.accessToken).claims()
+        #expect(Set(claims.keys) == ["sub", "sid", "tid", "status", "gen", "iat", "exp"])
+        harness.clock.advance(by: 1800)
+        await #expect(throws: SessionError(.tokenExpired)) { try await harness.service.authenticate(accessToken: pair.accessToken) }
+        var forged = pair.accessToken
+        forged.removeLast()
+        await #expect(throws: SessionError.self) { try await harness.service.authenticate(accessToken: forged + "A") }
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func refreshRotatesAndRacingRefreshesShareTheSuccessor(_ kind: TestDatabaseKind) async throws {
+        let harness = try await SessionHarness(kind)
+        defer { harness.close() }
+        let first = try await harness.signIn()
+        harness.clock.advance(by: 100)
+        let second = try await harness.service.refresh(first.refreshToken)
+        #expect(second.refreshToken != first.refreshToken)
+        harness.clock.advance(by: 29)
+        // The same token again inside the grace period: the very same pair.
+        #expect(try await harness.service.refresh(first.refreshToken) == second)
+        let third = try await harness.service.refresh(second.refreshToken)
+        #expect(third != second)
+        // Two generations old: theft. The whole session ends, the newest token too.
+        await #expect(throws: SessionError(.tokenReused)) { try await harness.service.refresh(first.refreshToken) }
+        await #expect(throws: SessionError(.tokenReused)) { try await harness.service.refresh(third.refreshToken) }
+        await #expect(throws: SessionError(.tokenReused)) { try await harness.service.authenticate(accessToken: third.accessToken) }
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func lostResponseIsForgivenUntilTheSuccessorIsUsed(_ kind: TestDatabaseKind) async throws {
+        let harness = try await SessionHarness(kind)
+        defer { harness.close() }
+        let first = try await harness.signIn()
+        let lost = try await harness.service.refresh(first.refreshToken)
+        harness.clock.advance(by: 300)
+        // The app never received `lost`: retrying with the old token still works.
+        #expect(try await harness.service.refresh(first.refreshToken) == lost)
+        // Once the successor's access token was used, the old refresh token is theft.
+        _ = try await harness.service.authenticate(accessToken: lost.accessToken)
+        harness.clock.advance(by: 60)
+        await #expect(throws: SessionError(.tokenReused)) { try await harness.service.refresh(first.refreshToken) }
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func concurrentRefreshesRotateOnce(_ kind: TestDatabaseKind) async throws {
+        let harness = try await SessionHarness(kind)
+        defer { harness.close() }
+        let first = try await harness.signIn()
+        let pairs = try await withThrowingTaskGroup(of: TokenPair.self) { group in
+            for _ in 0..<12 { group.addTask { try await harness.service.refresh(first.refreshToken) } }
+            return try await group.reduce(into: [TokenPair]()) { $0.append($1) }
+        }
+        #expect(Set(pairs.map(\.refreshToken)).count == 1)
+        #expect(Set(pairs.map(\.accessToken)).count == 1)
+        let generation = try await harness.store.database.read { db in
+            try db.queryOne("SELECT generation FROM account_sessions", [])!.get("generation", as: Int.self)
+        }
+        #expect(generation == 1)
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func theSixthSignInEvictsTheFirst(_ kind: TestDatabaseKind) async throws {
+        let harness = try await SessionHarness(kind)
+        defer { harness.close() }
+        var pairs: [TokenPair] = []
+        for index in 0..<6 {
+            pairs.append(try await harness.signIn("device \(index)"))
+            harness.clock.advance(by: 1)
+        }
+        await #expect(throws: SessionError(.sessionEvicted)) { try await harness.service.refresh(pairs[0].refreshToken) }
+        await #expect(throws: SessionError(.sessionEvicted)) { try await harness.service.authenticate(accessToken: pairs[0].accessToken) }
+        let names = try await harness.service.sessions(accountID: harness.accountID).map(\.deviceName)
+        #expect(names == (1..<6).reversed().map { "device \($0)" })
+        _ = try await harness.service.refresh(pairs[1].refreshToken)
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func signingOutAndExpiry(_ kind: TestDatabaseKind) async throws {
+        let harness = try await SessionHarness(kind)
+        defer { harness.close() }
+        let phone = try await harness.signIn("phone")
+        let tablet = try await harness.signIn("tablet")
+        let tabletID = try await harness.service.authenticate(accessToken: tablet.accessToken).sessionId
+        try await harness.service.signOut(accountID: harness.accountID, sessionID: tabletID)
+        await #expect(throws: SessionError(.sessionNotFound)) { try await harness.service.authenticate(accessToken: tablet.accessToken) }
+        await #expect(throws: SessionError(.sessionNotFound)) { try await harness.service.signOut(accountID: "other", sessionID: tabletID) }
+        // Seven days without a refresh: expired.
+        harness.clock.advance(by: 7 * 86_400)
+        await #expect(throws: SessionError(.tokenExpired)) { try await harness.service.refresh(phone.refreshToken) }
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func absoluteLifetimeEndsEvenAnActiveSession(_ kind: TestDatabaseKind) async throws {
+        var settings = SessionSettings()
+        settings.absoluteLifetime = 10 * 86_400
+        let harness = try await SessionHarness(kind, settings: settings)
+        defer { harness.close() }
+        var pair = try await harness.signIn()
+        for _ in 0..<3 {
+            harness.clock.advance(by: 3 * 86_400)
+            pair = try await harness.service.refresh(pair.refreshToken)
+        }
+        harness.clock.advance(by: 1 * 86_400)
+        await #expect(throws: SessionError(.tokenExpired)) { try await harness.service.refresh(pair.refreshToken) }
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func keyRotationKeepsIssuedTokensValidUntilExpiry(_ kind: TestDatabaseKind) async throws {
+        let harness = try await SessionHarness(kind)
+        defer { harness.close() }
+        let before = try await harness.signIn()
+        try await harness.service.rotateSigningKey(tenantID: harness.tenantID)
+        let after = try await harness.signIn()
+        #expect(try CompactJWS(compact: before.accessToken).header.kid != CompactJWS(compact: after.accessToken).header.kid)
+        _ = try await harness.service.authenticate(accessToken: before.accessToken)
+        _ = try await harness.service.authenticate(accessToken: after.accessToken)
+    }
+}
