@@ -94,8 +94,11 @@ var targets: [Target] = [
         swiftSettings: swiftSettings
     ),
 ]
-targets += engines.map {
-    .target(name: $0, dependencies: ["GatehouseCore", "GatehouseDatabase", "GatehouseCrypto"], swiftSettings: swiftSettings)
+targets += engines.map { engine in
+    // Sign-in codes come from the verification engine: codes, attempts, delivery and limits in one place.
+    let extra: [Target.Dependency] = engine == "GatehouseAccountsEngine" ? ["GatehouseVerificationEngine"] : []
+    return .target(
+        name: engine, dependencies: ["GatehouseCore", "GatehouseDatabase", "GatehouseCrypto"] + extra, swiftSettings: swiftSettings)
 }
 targets += sdkProducts.map {
     .target(name: $0, dependencies: ["GatehouseClientCore", "GatehouseWire"], swiftSettings: swiftSettings)

@@ -11,6 +11,8 @@ public struct DevCredentials: Codable, Sendable, Equatable {
     public let apiKey: String
     /// The development OTP application (minimum authentication `basic`).
     public let verification: VerificationCredentials?
+    /// Sign-in keys by platform (`IOS`, `ANDROID`, `WEB`), sent as `x-api-key`.
+    public let apiKeys: [String: String]?
 
     public struct VerificationCredentials: Codable, Sendable, Equatable {
         public let appKey: String
@@ -38,13 +40,17 @@ extension GatehouseApp {
         otpSettings.name = "Development verification"
         otpSettings.minimumAuth = .basic
         let (otpApp, otpSecret) = try await verification.createApplication(tenantID: tenant.id, settings: otpSettings)
+        var platformKeys: [String: String] = [:]
+        for platform in TenantDirectory.platforms.sorted() {
+            platformKeys[platform] = try await directory.issueKey(tenantID: tenant.id, label: "\(platform) app", platform: platform).secret
+        }
         // Enough credit for a day of development; fees are only billed on success.
         _ = try await verification.adjustBalance(tenantID: tenant.id, byMicros: 100_000_000)
         let host = settings.host == "0.0.0.0" || settings.host == "::" ? "127.0.0.1" : settings.host
         let credentials = DevCredentials(
             baseURL: settings.publicURL ?? "http://\(host):\(server.port)", adminToken: admin, tenantId: tenant.id,
             applicationId: app.id, apiKey: key.secret,
-            verification: .init(appKey: otpApp.appKey, secret: otpSecret))
+            verification: .init(appKey: otpApp.appKey, secret: otpSecret), apiKeys: platformKeys)
         try FileManager.default.createDirectory(atPath: settings.dataDir, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

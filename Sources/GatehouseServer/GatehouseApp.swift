@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseAccountsEngine
 import GatehouseCore
 import GatehouseDatabase
 import GatehouseHTTP
@@ -18,6 +19,7 @@ public final class GatehouseApp: @unchecked Sendable {
     public let environment: Environment
     public let directory: TenantDirectory
     public let verification: VerificationEngine
+    public let accounts: AccountsEngine
     public let server: Server
     public let router = Router()
     private let sweeper = LockedValue<Task<Void, Never>?>(nil)
@@ -33,12 +35,15 @@ public final class GatehouseApp: @unchecked Sendable {
         verification = VerificationEngine(
             environment: environment, delivery: try Self.delivery(settings, environment: environment, sink: logSink),
             settings: settings.verification)
+        accounts = AccountsEngine(
+            environment: environment, verification: verification, sessions: SessionService(environment: environment))
 
         let metrics = HTTPMetrics()
         SystemRoutes.register(on: router, database: database, metrics: metrics)
         let admin = AdminRoutes.register(on: router, directory: directory, configuredToken: settings.adminToken)
         AdminVerificationRoutes.register(on: admin, engine: verification, database: database)
         VerificationRoutes.register(on: router, engine: verification, logger: logger)
+        DatacoveRoutes.register(on: router, accounts: accounts, directory: directory, logger: logger)
 
         let accessLog: AccessLog?
         switch settings.accessLog {
@@ -57,7 +62,7 @@ public final class GatehouseApp: @unchecked Sendable {
     }
 
     /// Every migration this binary knows, in order: core first, then each engine's.
-    public static let migrations: [Migration] = CoreMigrations.all + VerificationMigrations.all
+    public static let migrations: [Migration] = CoreMigrations.all + VerificationMigrations.all + AccountsMigrations.all
 
     /// The development outbox unless a provider bridge is configured. In development the
     /// outbox also prints each message, unredacted, so a developer can read the code.

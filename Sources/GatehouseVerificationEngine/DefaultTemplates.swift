@@ -18,7 +18,7 @@ public enum DefaultTemplates {
     /// The default text for `language` on `channel`.
     public static func template(for language: String, channel: VerificationChannel) -> String {
         switch channel {
-        case .sms: sms(for: language)
+        case .sms, .email: sms(for: language)
         case .callout: callout(for: language)
         }
     }

@@ -28,7 +28,7 @@ public enum LanguageCatalog {
     /// The catalogue of `channel`, in the spec's order.
     public static func catalogue(for channel: VerificationChannel) -> [String] {
         switch channel {
-        case .sms: sms
+        case .sms, .email: sms
         case .callout: callout
         }
     }
@@ -36,7 +36,7 @@ public enum LanguageCatalog {
     /// Whether `channel`'s catalogue holds exactly `tag` (already canonical).
     public static func contains(_ tag: String, channel: VerificationChannel) -> Bool {
         switch channel {
-        case .sms: smsSet.contains(tag)
+        case .sms, .email: smsSet.contains(tag)
         case .callout: calloutSet.contains(tag)
         }
     }

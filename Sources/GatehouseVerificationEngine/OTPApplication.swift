@@ -57,7 +57,11 @@ public struct OTPApplication: Sendable, Equatable {
     }
 
     func fee(for channel: VerificationChannel) -> Int64 {
-        channel == .sms ? smsFeeMicros : calloutFeeMicros
+        switch channel {
+        case .sms: return smsFeeMicros
+        case .callout: return calloutFeeMicros
+        case .email: return 0
+        }
     }
 }
 

@@ -56,7 +56,7 @@ struct ValidStart {
         }
         var channel: VerificationChannel?
         if let method = request.deliveryMethod, !method.isEmpty {
-            channel = VerificationChannel(rawValue: method)
+            channel = VerificationChannel(deliveryMethod: method)
             if channel == nil { errors.append(.deliveryMethodInclusion) }
         } else {
             errors.append(.deliveryMethodBlank)

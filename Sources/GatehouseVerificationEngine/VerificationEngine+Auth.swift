@@ -87,7 +87,7 @@ extension VerificationEngine {
         let found = try db.queryOne(
             """
             SELECT a.* FROM otp_applications a JOIN tenants t ON t.id = a.tenant_id
-            WHERE a.app_key = ? AND t.disabled_at IS NULL
+            WHERE a.app_key = ? AND t.disabled_at IS NULL AND a.internal_purpose IS NULL
             """, presented.key
         ).map(OTPApplication.init(row:))
         guard let app = found, presented.mode >= app.minimumAuth else { return nil }

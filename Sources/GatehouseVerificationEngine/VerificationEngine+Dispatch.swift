@@ -14,9 +14,16 @@ extension VerificationEngine {
             body = MessageRenderer.renderSMS(template: template, code: code, appHash: appHash, autofillDomain: domain)
         case .callout:
             body = MessageRenderer.renderCallout(template: template, code: code)
+        case .email:
+            body = MessageRenderer.renderSMS(template: template, code: code)
+        }
+        let channel: OutboundMessage.Channel = switch record.channel {
+        case .sms: .sms
+        case .callout: .voice
+        case .email: .email
         }
         return OutboundMessage(
-            id: environment.ids.next().lowercased, tenantId: record.tenantId, channel: record.channel == .sms ? .sms : .voice,
+            id: environment.ids.next().lowercased, tenantId: record.tenantId, channel: channel,
             to: record.destination, body: body, createdAt: now)
     }
 

@@ -30,7 +30,7 @@ extension VerificationEngine {
         var errors: [VerificationErrorCode] = []
         var channel: VerificationChannel?
         if let method, !method.isEmpty {
-            channel = VerificationChannel(rawValue: method)
+            channel = VerificationChannel(deliveryMethod: method)
             if channel == nil { errors.append(.deliveryMethodInclusion) }
         } else {
             errors.append(.deliveryMethodBlank)
@@ -42,8 +42,7 @@ extension VerificationEngine {
         let now = self.now
         let outcome = try await database.write { db -> ReportOutcome in
             guard let record = try Self.find(db, target, applicationID: app.id, now: now, lock: true) else { return .refused(.notFound) }
-            let hash: [UInt8]? = try db.queryOne("SELECT code_hash FROM verifications WHERE id = ?", record.id)?.get("code_hash")
-            let matches = hash.map { constantTimeEquals(Self.codeHash(id: record.id, code: code), $0) } ?? false
+            let matches = try Self.codeMatches(db, record: record, code: code)
             switch record.status(at: now) {
             case .verified:
                 return matches ? .done(record) : .refused(.alreadyVerified)
@@ -52,23 +51,7 @@ extension VerificationEngine {
             case .pending:
                 break
             }
-            if record.channel != channel { return .refused(.deliveryMethodInvalid) }
-            if record.dispatchedAt == nil { return .refused(.notReadyToReport) }
-            if record.attempts >= record.maxAttempts {
-                try db.execute(
-                    "UPDATE verifications SET status = 'failed', error_code = ?, finished_at = ?, code_hash = NULL WHERE id = ?",
-                    VerificationOutcome.tooManyAttempts.rawValue, now, record.id)
-                return .done(try Self.reload(db, record.id))
-            }
-            guard matches else {
-                try db.execute("UPDATE verifications SET attempts = attempts + 1 WHERE id = ?", record.id)
-                return .refused(.codeInvalid)
-            }
-            try db.execute("UPDATE verifications SET status = 'verified', finished_at = ? WHERE id = ?", now, record.id)
-            // The quoted fee is billed only now, on success.
-            try db.execute(
-                "UPDATE verification_accounts SET balance_micros = balance_micros - ? WHERE tenant_id = ?", record.feeMicros, record.tenantId)
-            return .done(try Self.reload(db, record.id))
+            return try Self.applyCode(db, record: record, channel: channel, matches: matches, now: now)
         }
         switch outcome {
         case .done(let record): return record
@@ -76,7 +59,37 @@ extension VerificationEngine {
         }
     }
 
-    private enum ReportOutcome { case done(VerificationRecord), refused(VerificationErrorCode) }
+    enum ReportOutcome { case done(VerificationRecord), refused(VerificationErrorCode) }
+
+    /// A code reported against a pending verification: checks the method and readiness,
+    /// uses an attempt when wrong, fails it once attempts are exhausted, verifies (and bills)
+    /// when right. Shared by the DIDWW API and Gatehouse's own sign-in codes.
+    static func applyCode(_ db: any DatabaseConnection, record: VerificationRecord, channel: VerificationChannel, matches: Bool, now: Date)
+        throws -> ReportOutcome
+    {
+        if record.channel != channel { return .refused(.deliveryMethodInvalid) }
+        if record.dispatchedAt == nil { return .refused(.notReadyToReport) }
+        if record.attempts >= record.maxAttempts {
+            try db.execute(
+                "UPDATE verifications SET status = 'failed', error_code = ?, finished_at = ?, code_hash = NULL WHERE id = ?",
+                VerificationOutcome.tooManyAttempts.rawValue, now, record.id)
+            return .done(try reload(db, record.id))
+        }
+        guard matches else {
+            try db.execute("UPDATE verifications SET attempts = attempts + 1 WHERE id = ?", record.id)
+            return .refused(.codeInvalid)
+        }
+        try db.execute("UPDATE verifications SET status = 'verified', finished_at = ? WHERE id = ?", now, record.id)
+        // The quoted fee is billed only now, on success.
+        try db.execute(
+            "UPDATE verification_accounts SET balance_micros = balance_micros - ? WHERE tenant_id = ?", record.feeMicros, record.tenantId)
+        return .done(try reload(db, record.id))
+    }
+
+    static func codeMatches(_ db: any DatabaseConnection, record: VerificationRecord, code: String) throws -> Bool {
+        let hash: [UInt8]? = try db.queryOne("SELECT code_hash FROM verifications WHERE id = ?", record.id)?.get("code_hash")
+        return hash.map { constantTimeEquals(codeHash(id: record.id, code: code), $0) } ?? false
+    }
 
     static func find(_ db: any DatabaseConnection, _ target: VerificationTarget, applicationID: String, now: Date, lock: Bool) throws
         -> VerificationRecord?

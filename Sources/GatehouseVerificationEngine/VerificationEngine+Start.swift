@@ -21,7 +21,18 @@ extension VerificationEngine {
         }
         let decision = try await decide(valid, id: id, caller: caller)
         let code = environment.random.numericCode(digits: app.codeLength)
-        let record = try await database.write { db -> VerificationRecord in
+        let record = try await persist(app: app, valid: valid, decision: decision, choice: choice, id: id, code: code, fee: fee, now: now)
+        if decision == nil { dispatchInBackground(record, code: code, appHash: valid.appHash) }
+        return record
+    }
+
+    /// Creates the row under the application's lock: supersedes the live verification of the
+    /// number (unless this start sends nothing), counts volume, stores the hashed code.
+    func persist(
+        app: OTPApplication, valid: ValidStart, decision: (status: VerificationStatus, outcome: VerificationOutcome)?,
+        choice: TemplateChoice, id: String, code: String, fee: Int64, now: Date
+    ) async throws -> VerificationRecord {
+        try await database.write { db -> VerificationRecord in
             // Starts of one application queue on its row, so "one live verification per
             // number" and the cooldown hold across nodes on PostgreSQL too.
             _ = try db.query("SELECT id FROM otp_applications WHERE id = ?" + db.dialect.forUpdate, [.text(app.id)])
@@ -57,15 +68,16 @@ extension VerificationEngine {
                 ])
             return try VerificationRecord(row: try db.queryOne("SELECT * FROM verifications WHERE id = ?", id)!)
         }
-        if decision == nil {
-            let message = render(record, code: code, appHash: valid.appHash)
-            Task { await self.dispatch(record, message: message) }
-        }
-        return record
+    }
+
+    /// Renders and hands the code to delivery without holding up the response.
+    func dispatchInBackground(_ record: VerificationRecord, code: String, appHash: String?) {
+        let message = render(record, code: code, appHash: appHash)
+        Task { await self.dispatch(record, message: message) }
     }
 
     /// 429s and 402 in the order of §6: cooldown, volume, public per account, balance.
-    private func checkLimits(app: OTPApplication, caller: VerificationCaller, destination: String, fee: Int64, now: Date) async throws {
+    func checkLimits(app: OTPApplication, caller: VerificationCaller, destination: String, fee: Int64, now: Date) async throws {
         let window = settings.window
         let publicLimit = settings.publicPerAccount
         try await database.write { db in

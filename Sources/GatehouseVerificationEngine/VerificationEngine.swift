@@ -50,7 +50,8 @@ public final class VerificationEngine: Sendable {
     /// Changes an application's settings; fields left `nil` keep their value.
     public func updateApplication(tenantID: String, id: String, settings input: OTPApplicationSettings) async throws -> OTPApplication {
         try await database.write { db in
-            guard let row = try db.queryOne("SELECT * FROM otp_applications WHERE id = ? AND tenant_id = ?" + db.dialect.forUpdate, id, tenantID)
+            guard let row = try db.queryOne(
+                "SELECT * FROM otp_applications WHERE id = ? AND tenant_id = ? AND internal_purpose IS NULL" + db.dialect.forUpdate, id, tenantID)
             else { throw CoreError(.notFound, "no such application") }
             var values = try ApplicationValues(try OTPApplication(row: row)).applying(input)
             values.name = try values.validName()
@@ -67,14 +68,17 @@ public final class VerificationEngine: Sendable {
 
     public func applications(tenantID: String) async throws -> [OTPApplication] {
         try await database.read { db in
-            try db.query("SELECT * FROM otp_applications WHERE tenant_id = ? ORDER BY created_at, id", tenantID)
+            try db.query(
+                "SELECT * FROM otp_applications WHERE tenant_id = ? AND internal_purpose IS NULL ORDER BY created_at, id", tenantID)
                 .map(OTPApplication.init(row:))
         }
     }
 
     public func application(tenantID: String, id: String) async throws -> OTPApplication {
         let app = try await database.read { db in
-            try db.queryOne("SELECT * FROM otp_applications WHERE id = ? AND tenant_id = ?", id, tenantID).map(OTPApplication.init(row:))
+            try db.queryOne(
+                "SELECT * FROM otp_applications WHERE id = ? AND tenant_id = ? AND internal_purpose IS NULL", id, tenantID
+            ).map(OTPApplication.init(row:))
         }
         guard let app else { throw CoreError(.notFound, "no such application") }
         return app

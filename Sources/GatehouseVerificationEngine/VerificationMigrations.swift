@@ -71,5 +71,9 @@ public enum VerificationMigrations {
                 CREATE INDEX verifications_pending_dispatch ON verifications(status, dispatched_at);
                 """)
         },
+        Migration(id: "verification.002_internal_applications") { db in
+            // Gatehouse's own sign-in codes live on applications the DIDWW API never sees.
+            try db.executeScript("ALTER TABLE otp_applications ADD COLUMN internal_purpose TEXT")
+        },
     ]
 }

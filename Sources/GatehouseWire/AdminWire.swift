@@ -15,9 +15,12 @@ public enum AdminWire {
     public struct CreateKey: Codable, Sendable, Equatable {
         public let label: String
         public let applicationId: String?
-        public init(label: String, applicationId: String? = nil) {
+        /// `IOS`, `ANDROID` or `WEB` for a key apps send as `x-api-key`.
+        public let platform: String?
+        public init(label: String, applicationId: String? = nil, platform: String? = nil) {
             self.label = label
             self.applicationId = applicationId
+            self.platform = platform
         }
     }
 
@@ -52,13 +55,17 @@ public enum AdminWire {
         public let tenantId: String
         public let applicationId: String?
         public let label: String
+        public let platform: String?
         public let createdAt: String
         public let revoked: Bool
-        public init(id: String, tenantId: String, applicationId: String?, label: String, createdAt: String, revoked: Bool) {
+        public init(
+            id: String, tenantId: String, applicationId: String?, label: String, platform: String? = nil, createdAt: String, revoked: Bool
+        ) {
             self.id = id
             self.tenantId = tenantId
             self.applicationId = applicationId
             self.label = label
+            self.platform = platform
             self.createdAt = createdAt
             self.revoked = revoked
         }

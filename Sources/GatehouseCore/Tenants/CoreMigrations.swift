@@ -57,5 +57,9 @@ public enum CoreMigrations {
                 CREATE INDEX outbox_by_recipient ON outbox_messages(to_address, created_at);
                 """)
         },
+        Migration(id: "core.003_key_platforms") { db in
+            // Sign-in calls carry a tenant key per platform: IOS, ANDROID or WEB.
+            try db.executeScript("ALTER TABLE api_keys ADD COLUMN platform TEXT")
+        },
     ]
 }

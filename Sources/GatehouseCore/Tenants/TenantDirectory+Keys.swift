@@ -4,8 +4,11 @@ import GatehouseDatabase
 
 extension TenantDirectory {
     /// Issues an API key for a tenant (optionally bound to one of its applications).
-    public func issueKey(tenantID: String, applicationID: String? = nil, label: String) async throws -> IssuedKey {
+    public func issueKey(tenantID: String, applicationID: String? = nil, label: String, platform: String? = nil) async throws -> IssuedKey {
         let label = try Self.validName(label, field: "label")
+        if let platform, !Self.platforms.contains(platform) {
+            throw CoreError(.invalidArgument, "platform must be IOS, ANDROID or WEB")
+        }
         let id = environment.ids.next()
         let (secret, hash) = SecretToken.issue(prefix: Self.keyPrefix, id: id, random: environment.random)
         let now = environment.clock.now
@@ -19,8 +22,8 @@ extension TenantDirectory {
                 throw CoreError(.notFound, "no such application")
             }
             try db.execute(
-                "INSERT INTO api_keys (id, tenant_id, application_id, label, secret_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                id.lowercased, tenantID, applicationID, label, hash, now)
+                "INSERT INTO api_keys (id, tenant_id, application_id, label, secret_hash, created_at, platform) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                id.lowercased, tenantID, applicationID, label, hash, now, platform)
             return try APIKey(row: try db.queryOne("SELECT * FROM api_keys WHERE id = ?", id.lowercased)!)
         }
         return IssuedKey(key: key, secret: secret)
@@ -32,6 +35,9 @@ extension TenantDirectory {
             try db.query("SELECT * FROM api_keys WHERE tenant_id = ? ORDER BY created_at, id", tenantID).map(APIKey.init(row:))
         }
     }
+
+    /// The platforms a sign-in key can be for.
+    public static let platforms: Set<String> = ["IOS", "ANDROID", "WEB"]
 
     /// Revokes a key; another tenant's key id is "not found", never "forbidden".
     public func revokeKey(tenantID: String, keyID: String) async throws {

@@ -37,6 +37,8 @@ public struct APIKey: Sendable, Equatable, Codable {
     public let tenantId: String
     public let applicationId: String?
     public let label: String
+    /// `IOS`, `ANDROID` or `WEB` for keys that apps send as `x-api-key`.
+    public let platform: String?
     public let createdAt: Date
     public let revokedAt: Date?
 
@@ -45,6 +47,7 @@ public struct APIKey: Sendable, Equatable, Codable {
         tenantId = try row.get("tenant_id")
         applicationId = try row.get("application_id")
         label = try row.get("label")
+        platform = try row.get("platform")
         createdAt = try row.get("created_at")
         revokedAt = try row.get("revoked_at")
     }

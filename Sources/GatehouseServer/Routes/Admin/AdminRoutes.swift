@@ -34,9 +34,9 @@ enum AdminRoutes {
                 return try .json(AdminWire.List(data: apps.map(AdminWire.Application.init)))
             })
             admin.post("/tenants/:tenantId/keys", .async { request, context in
-                let body = try StrictJSON.decode(AdminWire.CreateKey.self, from: request, fields: ["label", "applicationId"])
+                let body = try StrictJSON.decode(AdminWire.CreateKey.self, from: request, fields: ["label", "applicationId", "platform"])
                 let issued = try await directory.issueKey(
-                    tenantID: context.parameter("tenantId"), applicationID: body.applicationId, label: body.label)
+                    tenantID: context.parameter("tenantId"), applicationID: body.applicationId, label: body.label, platform: body.platform)
                 return try .json(AdminWire.IssuedKey(key: AdminWire.Key(issued.key), secret: issued.secret), status: 201)
             })
             admin.get("/tenants/:tenantId/keys", .async { _, context in

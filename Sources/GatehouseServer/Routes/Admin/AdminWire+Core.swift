@@ -19,7 +19,7 @@ extension AdminWire.Application {
 extension AdminWire.Key {
     public init(_ key: APIKey) {
         self.init(
-            id: key.id, tenantId: key.tenantId, applicationId: key.applicationId, label: key.label,
+            id: key.id, tenantId: key.tenantId, applicationId: key.applicationId, label: key.label, platform: key.platform,
             createdAt: WireDate.string(key.createdAt), revoked: key.revokedAt != nil)
     }
 }

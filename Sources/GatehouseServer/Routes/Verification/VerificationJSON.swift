@@ -49,6 +49,9 @@ struct VerificationJSON: Encodable {
             try callout.encode(record.language, forKey: .language)
             try callout.encode(record.codeLength, forKey: .codeLength)
             try encodeTemplateGroup(into: &callout)
+        case .email:
+            // Email codes belong to Gatehouse's own sign-in, whose applications the DIDWW API never reaches.
+            break
         }
     }
 

@@ -1,0 +1,52 @@
+import Foundation
+import GatehouseCore
+import GatehouseDatabase
+
+extension AccountsEngine {
+    /// Moves a `CREATED` account to `ACTIVE` (idempotent) and returns a fresh pair whose
+    /// access token carries the new status.
+    public func activate(_ principal: SessionPrincipal) async throws -> TokenPair {
+        try await database.write { db in
+            try db.execute(
+                "UPDATE accounts SET status = 'ACTIVE' WHERE id = ? AND tenant_id = ? AND status = 'CREATED' AND deleted_at IS NULL",
+                principal.accountId, principal.tenantId)
+        }
+        return try await sessions.rotate(principal)
+    }
+
+    public func profile(_ principal: SessionPrincipal) async throws -> Profile {
+        let row = try await database.read { db in
+            try db.queryOne("SELECT * FROM accounts WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL", principal.accountId, principal.tenantId)
+        }
+        guard let row else { throw SessionError(.accountDeleted) }
+        return try Profile(row: row, wallet: ["WALLET": 0, "TRIAL": 0, "SUBSCRIPTION": 0])
+    }
+
+    /// Changes the name and/or the IANA time zone.
+    public func updateProfile(_ principal: SessionPrincipal, name: String?, timezone: String?) async throws -> Profile {
+        let cleanName = try name.map(Self.validName)
+        if let timezone, TimeZone(identifier: timezone) == nil || !timezone.contains("/") && timezone != "UTC" {
+            throw AccountsError(.validationFailed, "timezone must be an IANA time zone such as America/Toronto")
+        }
+        try await database.write { db in
+            try db.execute(
+                "UPDATE accounts SET name = COALESCE(?, name), timezone = COALESCE(?, timezone) WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL",
+                [cleanName.sqlValue, timezone.sqlValue, .text(principal.accountId), .text(principal.tenantId)])
+        }
+        return try await profile(principal)
+    }
+
+    /// Deletes the account: every session ends, personal data is removed; the phone number
+    /// or email can sign up again as a new, empty account.
+    public func deleteAccount(_ principal: SessionPrincipal) async throws {
+        let now = environment.clock.now
+        try await database.write { db in
+            try db.execute(
+                """
+                UPDATE accounts SET status = 'DELETED', phone = NULL, email = NULL, name = NULL, timezone = NULL, country = NULL,
+                  deleted_at = ? WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL
+                """, now, principal.accountId, principal.tenantId)
+        }
+        try await sessions.signOutEverywhere(accountID: principal.accountId, reason: .accountDeleted)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import GatehouseCore
+import GatehouseDatabase
+import GatehouseVerificationEngine
+
+/// Passwordless accounts (seed 000 §03): a code to a phone or an email proves ownership,
+/// one account per phone number or email per tenant, created on the first request.
+/// Codes, attempts, hashing, delivery and resend limits come from the verification engine.
+public final class AccountsEngine: Sendable {
+    let environment: Environment
+    let verification: VerificationEngine
+    public let sessions: SessionService
+    let policy: InternalCodePolicy
+    /// Wrong codes per account and hour, across codes: a new code does not reset it.
+    let failuresPerHour: Int
+
+    public init(
+        environment: Environment, verification: VerificationEngine, sessions: SessionService,
+        policy: InternalCodePolicy = InternalCodePolicy(), failuresPerHour: Int = 10
+    ) {
+        self.environment = environment
+        self.verification = verification
+        self.sessions = sessions
+        self.policy = policy
+        self.failuresPerHour = failuresPerHour
+    }
+
+    var database: any Database { environment.database }
+
+    /// Sends a sign-in code, creating the account (status `CREATED`) on first contact.
+    public func requestCode(tenantID: String, channel: SignInChannel, identifier raw: String, name: String?) async throws {
+        let identifier = try Identifier(channel, raw)
+        let cleanName = try name.map(Self.validName)
+        let now = environment.clock.now
+        let id = environment.ids.next().lowercased
+        try await database.write { db in
+            if try Self.find(db, tenantID: tenantID, identifier) != nil { return }
+            try db.execute(
+                "INSERT INTO accounts (id, tenant_id, phone, email, name, country, status, created_at) VALUES (?, ?, ?, ?, ?, ?, 'CREATED', ?)",
+                [.text(id), .text(tenantID), identifier.phone.sqlValue, identifier.email.sqlValue, cleanName.sqlValue,
+                 identifier.country.sqlValue, now.sqlValue])
+        }
+        let app = try await verification.internalApplication(tenantID: tenantID, purpose: "sign-in", policy: policy)
+        do {
+            try await verification.sendInternalCode(application: app, channel: identifier.verificationChannel, destination: identifier.value)
+        } catch let failure as VerificationFailure where failure.codes.first == .destinationInCooldown {
+            throw AccountsError(.rateLimited, "A code was sent moments ago. Wait before asking for another.", retryAfter: failure.retryAfter)
+        }
+    }
+
+    /// Checks a code and starts a session on success.
+    public func verifyCode(tenantID: String, channel: SignInChannel, identifier raw: String, code: String, device: DeviceInfo)
+        async throws -> TokenPair
+    {
+        let identifier = try Identifier(channel, raw)
+        guard code.count == policy.codeLength, code.allSatisfy(\.isASCII), code.allSatisfy(\.isNumber) else {
+            throw AccountsError(.otpInvalid, "The code is not valid.")
+        }
+        let now = environment.clock.now
+        let failureKey = "signin-fail:\(tenantID):\(identifier.value)"
+        let limit = failuresPerHour
+        let failures = try await database.read { db in try RateCounter.peek(db, key: failureKey, now: now, window: 3600) }
+        if failures.count >= limit {
+            throw AccountsError(.otpTooManyAttempts, "Too many wrong codes. Try again later.", retryAfter: failures.retryAfter)
+        }
+        let app = try await verification.internalApplication(tenantID: tenantID, purpose: "sign-in", policy: policy)
+        switch try await verification.checkInternalCode(
+            application: app, channel: identifier.verificationChannel, destination: identifier.value, code: code)
+        {
+        case .verified:
+            let account = try await database.read { db in try Self.find(db, tenantID: tenantID, identifier) }
+            guard let account else { throw AccountsError(.otpInvalid, "The code is not valid.") }
+            try await database.write { db in try db.execute("DELETE FROM rate_counters WHERE counter_key = ?", failureKey) }
+            return try await sessions.signIn(tenantID: tenantID, accountID: try account.get("id"), device: device)
+        case .invalid:
+            try await database.write { db in _ = try RateCounter.hit(db, key: failureKey, now: now, window: 3600) }
+            throw AccountsError(.otpInvalid, "The code is not valid.")
+        case .expired:
+            throw AccountsError(.otpExpired, "The code has expired. Ask for a new one.")
+        case .tooManyAttempts:
+            throw AccountsError(.otpTooManyAttempts, "Too many wrong codes for this code. Ask for a new one.")
+        }
+    }
+
+    static func find(_ db: any DatabaseConnection, tenantID: String, _ identifier: Identifier) throws -> Row? {
+        let column = identifier.channel == .phone ? "phone" : "email"
+        return try db.queryOne(
+            "SELECT * FROM accounts WHERE tenant_id = ? AND \(column) = ? AND deleted_at IS NULL", tenantID, identifier.value)
+    }
+
+    static func validName(_ raw: String) throws -> String {
+        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...100).contains(name.count), !name.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
+            throw AccountsError(.validationFailed, "name must be 1 to 100 characters")
+        }
+        return name
+    }
+}

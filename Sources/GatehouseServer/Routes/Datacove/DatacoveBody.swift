@@ -1,0 +1,96 @@
+import Foundation
+import GatehouseAccountsEngine
+import GatehouseHTTP
+import GatehouseWire
+
+/// A Datacove JSON request body: an object whose fields are read with their types checked.
+struct DatacoveBody {
+    let fields: [String: JSONValue]
+    let path: String
+
+    init(_ request: Request) throws {
+        path = request.rawPath
+        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: request.body.isEmpty ? Data("{}".utf8) : request.body)
+        else { throw AccountsError(.validationFailed, "The body must be a JSON object.") }
+        fields = object
+    }
+
+    func string(_ key: String) throws -> String {
+        guard let value = fields[key]?.string, !value.isEmpty else { throw AccountsError(.validationFailed, "\(key) is required") }
+        return value
+    }
+
+    func optionalString(_ key: String) throws -> String? {
+        guard let value = fields[key], value != .null else { return nil }
+        guard let text = value.string else { throw AccountsError(.validationFailed, "\(key) must be a string") }
+        return text
+    }
+
+    func identifier(_ channel: SignInChannel) throws -> String {
+        if channel == .phone, let method = try optionalString("channel"), method != "sms" {
+            throw AccountsError(.validationFailed, "channel must be sms")
+        }
+        return try string(channel == .phone ? "phoneNumber" : "email")
+    }
+
+    func onlyKeys(_ allowed: Set<String>) throws {
+        if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw AccountsError(.validationFailed, "\(unknown) cannot be changed here")
+        }
+    }
+}
+
+/// `GET users/v1/profile`: every key present, nulls written out.
+struct DatacoveProfile: Encodable {
+    let profile: Profile
+    init(_ profile: Profile) { self.profile = profile }
+
+    enum CodingKeys: String, CodingKey { case name, phone, email, country, timezone, status, wallet }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(profile.name, forKey: .name)
+        try container.encode(profile.phone, forKey: .phone)
+        try container.encode(profile.email, forKey: .email)
+        try container.encode(profile.country, forKey: .country)
+        try container.encode(profile.timezone, forKey: .timezone)
+        try container.encode(profile.status, forKey: .status)
+        try container.encode(profile.wallet, forKey: .wallet)
+    }
+}
+
+/// `GET auth/v1/sessions`.
+struct DatacoveSessions: Encodable {
+    struct Item: Encodable {
+        let id: String
+        let deviceName: String?
+        let platform: String?
+        let appVersion: String?
+        let createdAt: String
+        let lastUsedAt: String
+        let current: Bool
+
+        init(_ session: SessionInfo, current: Bool) {
+            id = session.id
+            deviceName = session.deviceName
+            platform = session.platform
+            appVersion = session.appVersion
+            createdAt = WireDate.string(session.createdAt)
+            lastUsedAt = WireDate.string(session.lastUsedAt)
+            self.current = current
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(deviceName, forKey: .deviceName)
+            try container.encode(platform, forKey: .platform)
+            try container.encode(appVersion, forKey: .appVersion)
+            try container.encode(createdAt, forKey: .createdAt)
+            try container.encode(lastUsedAt, forKey: .lastUsedAt)
+            try container.encode(current, forKey: .current)
+        }
+        enum CodingKeys: String, CodingKey { case id, deviceName, platform, appVersion, createdAt, lastUsedAt, current }
+    }
+    let data: [Item]
+}

@@ -1,0 +1,172 @@
+import Foundation
+import GatehouseClientCore
+import GatehouseCore
+import GatehouseCrypto
+import GatehouseServer
+import GatehouseTesting
+import GatehouseWire
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The Datacove sign-in dialect over the wire: OTP by phone and email, tokens, sessions,
+/// profile, deletion, and the error envelope.
+struct DatacoveClient {
+    let base: String
+    let apiKey: String
+
+    init(_ live: LiveServer, platform: String = "IOS") {
+        base = live.credentials.baseURL + "/api/"
+        apiKey = live.credentials.apiKeys?[platform] ?? ""
+    }
+
+    func call(_ method: String, _ path: String, _ body: [String: Any]? = nil, key: Bool = false, token: String? = nil,
+              headers: [String: String] = [:]) async throws -> (status: Int, json: [String: Any], headers: [String: String]) {
+        var request = URLRequest(url: URL(string: base + path)!)
+        request.httpMethod = method
+        if let body {
+            request.httpBody = try JSONSerialization.data(withJSONObject: body)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        if key { request.setValue(apiKey, forHTTPHeaderField: "x-api-key") }
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await URLSessionTransport().send(request)
+        var fields: [String: String] = [:]
+        for (name, value) in response.allHeaderFields { fields[String(describing: name).lowercased()] = String(describing: value) }
+        return (response.statusCode, (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:], fields)
+    }
+
+    /// Requests a code, reads it from the outbox, verifies it: a token pair.
+    func signIn(_ live: LiveServer, phone: String? = nil, email: String? = nil, device: String = "iPhone") async throws -> [String: Any] {
+        let path = phone != nil ? "auth/v1/mobile/" : "auth/v1/email/"
+        var body: [String: Any] = phone.map { ["phoneNumber": $0, "channel": "sms"] } ?? ["email": email!]
+        let requested = try await call("POST", path + "request-otp", body, key: true)
+        #expect(requested.status == 200)
+        let recipient = phone.map { $0.filter(\.isNumber) } ?? email!
+        body["otp"] = try await outboxCode(live, recipient)
+        let verified = try await call("POST", path + "verify-otp", body, key: true, headers: ["X-Device-Name": device, "X-App-Version": "2.1.0"])
+        #expect(verified.status == 200, "\(verified.json)")
+        return verified.json
+    }
+
+    func outboxCode(_ live: LiveServer, _ recipient: String) async throws -> String {
+        let admin = APIClient(baseURL: live.baseURL).with(header: "Authorization", "Bearer \(live.credentials.adminToken)")
+        let encoded = recipient.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        for _ in 0..<200 {
+            let list = try await admin.send("GET", "/admin/v1/outbox?to=\(encoded)", as: AdminWire.List<AdminWire.OutboxMessage>.self)
+            if let body = list.data.first?.body, let match = body.range(of: #"\d{6}"#, options: .regularExpression) { return String(body[match]) }
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        throw TestSetupError("no code for \(recipient)")
+    }
+}
+
+func claims(_ token: Any?) throws -> [String: Any] {
+    try CompactJWS(compact: try #require(token as? String)).claims()
+}
+
+@Suite struct DatacoveSignInTests {
+    @Test(arguments: TestDatabaseKind.available)
+    func phoneSignInActivateAndProfile(_ kind: TestDatabaseKind) async throws {
+        let live = try await LiveServer.start(kind)
+        let client = DatacoveClient(live)
+        let pair = try await client.signIn(live, phone: "+1 416 555 0199")
+        #expect(Set(pair.keys) == ["accessToken", "refreshToken", "expiresIn"])
+        #expect(pair["expiresIn"] as? Int == 1800)
+        #expect(try claims(pair["accessToken"])["status"] as? String == "CREATED")
+        let access = pair["accessToken"] as! String
+        let activated = try await client.call("POST", "auth/v1/activate", token: access)
+        #expect(activated.status == 200)
+        #expect(try claims(activated.json["accessToken"])["status"] as? String == "ACTIVE")
+        let again = try await client.call("POST", "auth/v1/activate", token: activated.json["accessToken"] as? String)
+        #expect(again.status == 200)
+        let token = again.json["accessToken"] as! String
+
+        let profile = try await client.call("GET", "users/v1/profile", token: token)
+        #expect(profile.status == 200)
+        #expect(Set(profile.json.keys) == ["name", "phone", "email", "country", "timezone", "status", "wallet"])
+        #expect(profile.json["phone"] as? String == "14165550199")
+        #expect(profile.json["country"] as? String == "CA")
+        #expect(profile.json["status"] as? String == "ACTIVE")
+        #expect(profile.json["wallet"] as? [String: Int] == ["WALLET": 0, "TRIAL": 0, "SUBSCRIPTION": 0])
+        let patched = try await client.call("PATCH", "users/v1/profile", ["name": "Jane Doe", "timezone": "America/Toronto"], token: token)
+        #expect(patched.json["name"] as? String == "Jane Doe" && patched.json["timezone"] as? String == "America/Toronto")
+        let bad = try await client.call("PATCH", "users/v1/profile", ["timezone": "Mars/Olympus"], token: token)
+        #expect(bad.status == 400)
+        let envelope = try #require(bad.json["error"] as? [String: Any])
+        #expect(Set(bad.json.keys) == ["statusCode", "timestamp", "path", "error"])
+        #expect(bad.json["statusCode"] as? Int == 400 && bad.json["path"] as? String == "/api/users/v1/profile")
+        #expect(envelope["statusCode"] as? Int == 400 && envelope["error"] as? String == "Bad Request")
+        #expect(envelope["code"] as? String == "VALIDATION_FAILED")
+        await live.stop()
+    }
+
+    @Test func emailSignInQuickResendWrongCodesAndKeys() async throws {
+        let live = try await LiveServer.start()
+        let client = DatacoveClient(live, platform: "WEB")
+        _ = try await client.signIn(live, email: "Jane@Example.com ".lowercased().trimmingCharacters(in: .whitespaces))
+        let quick = try await client.call("POST", "auth/v1/email/request-otp", ["email": "jane@example.com"], key: true)
+        #expect(quick.status == 429)
+        #expect((quick.json["error"] as? [String: Any])?["code"] as? String == "RATE_LIMITED")
+        #expect((Int(quick.headers["retry-after"] ?? "") ?? 0) > 0)
+        let wrong = try await client.call("POST", "auth/v1/email/verify-otp", ["email": "jane@example.com", "otp": "000000"], key: true)
+        #expect(wrong.status == 400 && (wrong.json["error"] as? [String: Any])?["code"] as? String == "OTP_INVALID")
+        let noKey = try await client.call("POST", "auth/v1/email/request-otp", ["email": "x@example.com"])
+        #expect(noKey.status == 401 && (noKey.json["error"] as? [String: Any])?["code"] as? String == "API_KEY_INVALID")
+        // The operator's general API key is not a sign-in key.
+        var plain = client
+        plain = DatacoveClient(base: plain.base, apiKey: live.credentials.apiKey)
+        #expect(try await plain.call("POST", "auth/v1/email/request-otp", ["email": "x@example.com"], key: true).status == 401)
+        await live.stop()
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func refreshRotationEvictionSignOutAndDeletion(_ kind: TestDatabaseKind) async throws {
+        let clock = ManualClock(Date())
+        let live = try await LiveServer.start(kind, clock: clock)
+        let client = DatacoveClient(live)
+        var devices: [[String: Any]] = []
+        for index in 0..<6 {
+            devices.append(try await client.signIn(live, phone: "+14165550100", device: "device \(index)"))
+            // The next code for the number needs the resend window to pass.
+            clock.advance(by: 61)
+        }
+        let evicted = try await client.call("POST", "auth/v1/refresh", ["refreshToken": devices[0]["refreshToken"]!])
+        #expect(evicted.status == 401 && (evicted.json["error"] as? [String: Any])?["code"] as? String == "SESSION_EVICTED")
+
+        // Two refreshes with one token: the same new pair.
+        let first = try await client.call("POST", "auth/v1/refresh", ["refreshToken": devices[1]["refreshToken"]!])
+        let second = try await client.call("POST", "auth/v1/refresh", ["refreshToken": devices[1]["refreshToken"]!])
+        #expect(first.status == 200 && first.json as NSDictionary == second.json as NSDictionary)
+
+        let token = devices[5]["accessToken"] as! String
+        let sessions = try await client.call("GET", "auth/v1/sessions", token: token)
+        let list = try #require(sessions.json["data"] as? [[String: Any]])
+        #expect(list.count == 5)
+        #expect(list.filter { $0["current"] as? Bool == true }.count == 1)
+        #expect(Set(list[0].keys) == ["id", "deviceName", "platform", "appVersion", "createdAt", "lastUsedAt", "current"])
+        let other = try #require(list.first { $0["deviceName"] as? String == "device 2" }?["id"] as? String)
+        #expect(try await client.call("DELETE", "auth/v1/sessions/\(other)", token: token).status == 204)
+        let gone = try await client.call("GET", "users/v1/profile", token: devices[2]["accessToken"] as? String)
+        #expect(gone.status == 401 && (gone.json["error"] as? [String: Any])?["code"] as? String == "SESSION_NOT_FOUND")
+
+        #expect(try await client.call("DELETE", "users/v1/account", token: token).status == 204)
+        let deleted = try await client.call("GET", "users/v1/profile", token: devices[3]["accessToken"] as? String)
+        #expect(deleted.status == 401 && (deleted.json["error"] as? [String: Any])?["code"] as? String == "ACCOUNT_DELETED")
+        clock.advance(by: 61)
+        let fresh = try await client.signIn(live, phone: "+14165550100")
+        let profile = try await client.call("GET", "users/v1/profile", token: fresh["accessToken"] as? String)
+        #expect(profile.json["status"] as? String == "CREATED" && profile.json["name"] is NSNull)
+        await live.stop()
+    }
+
+}
+
+extension DatacoveClient {
+    init(base: String, apiKey: String) {
+        self.base = base
+        self.apiKey = apiKey
+    }
+}
