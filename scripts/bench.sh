@@ -199,6 +199,31 @@ wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Authorization"] = "$verify_auth"
 wrk.body = '$report_body'
 LUA
+# Sign-in: one phone sign-in by hand (code from the outbox), then token refresh and an
+# authenticated profile read. Repeating one refresh token inside the 30 s grace window
+# measures the locked session check that every refresh makes.
+ios_key=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["apiKeys"]["IOS"])' "$work/data/dev-credentials.json")
+curl -s -o /dev/null -X POST "$base_url/api/auth/v1/mobile/request-otp" -H "x-api-key: $ios_key" -H 'Content-Type: application/json' \
+    -d '{"phoneNumber":"+14165550199","channel":"sms"}'
+sleep 0.5
+curl -s -o "$work/otp.json" -H "Authorization: Bearer $admin_token" "$base_url/admin/v1/outbox?to=14165550199"
+otp=$(json_get "$work/otp.json" data.0.body | grep -o '[0-9]\{6\}' | head -1)
+status=$(curl -s -o "$work/pair.json" -w '%{http_code}' -X POST "$base_url/api/auth/v1/mobile/verify-otp" -H "x-api-key: $ios_key" \
+    -H 'Content-Type: application/json' -d "{\"phoneNumber\":\"+14165550199\",\"otp\":\"$otp\",\"channel\":\"sms\"}")
+[[ $status == 200 ]] || { cat "$work/pair.json" >&2; die_with_log "verify-otp answered $status" "$work/gatehouse.log"; }
+access_token=$(json_get "$work/pair.json" accessToken)
+refresh_token=$(json_get "$work/pair.json" refreshToken)
+cat >"$work/refresh.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '{"refreshToken":"$refresh_token"}'
+LUA
+cat >"$work/profile.lua" <<LUA
+wrk.headers["Authorization"] = "Bearer $access_token"
+LUA
+measure "sign-in refresh \`POST /api/auth/v1/refresh\` ($database)" "$base_url/api/auth/v1/refresh" "$work/refresh.lua"
+measure "authenticated \`GET /api/users/v1/profile\` ($database)" "$base_url/api/users/v1/profile" "$work/profile.lua"
+
 measure "verification start \`POST /api/v1/verifications\` ($database)" "$base_url/api/v1/verifications" "$work/start.lua"
 measure "verification status \`GET /api/v1/verifications/{id}\` ($database)" "$base_url/api/v1/verifications/$verification_id" "$work/status.lua"
 measure "verification report \`PUT /api/v1/verifications/{id}\` ($database)" "$base_url/api/v1/verifications/$verification_id" "$work/report.lua"

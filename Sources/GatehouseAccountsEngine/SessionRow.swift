@@ -15,6 +15,7 @@ struct SessionRow {
     let refreshExpiresAt: Date
     let absoluteExpiresAt: Date
     let revokedReason: String?
+    let appVersion: String?
 
     init(_ row: Row) throws {
         id = try row.get("id")
@@ -29,6 +30,7 @@ struct SessionRow {
         refreshExpiresAt = try row.get("refresh_expires_at")
         absoluteExpiresAt = try row.get("absolute_expires_at")
         revokedReason = try row.get("revoked_reason")
+        appVersion = try row.get("app_version")
     }
 
     /// `TOKEN_EXPIRED` once the refresh token, the idle limit or the absolute limit has passed.

@@ -31,15 +31,17 @@ extension SessionService {
         } catch {
             throw SessionError(.tokenInvalid)
         }
-        let outcome = try await database.write { db -> SessionErrorCode? in
-            guard let row = try db.queryOne("SELECT * FROM account_sessions WHERE id = ? AND tenant_id = ?", claims.sid, claims.tid)
-            else { return .sessionNotFound }
-            let session = try SessionRow(row)
-            if let reason = session.revokedReason { return SessionErrorCode(rawValue: reason) ?? .sessionNotFound }
-            // The newest pair is in use: a lost-response retry with the previous refresh
-            // token is no longer plausible. Last use is kept to the minute.
-            let markUsed = claims.gen == session.generation && !session.currentUsed
-            if markUsed || now.timeIntervalSince(session.lastUsedAt) >= 60 || appVersion != nil {
+        // Most requests only read; the row is written when there is something to record.
+        let row = try await database.read { db in
+            try db.queryOne("SELECT * FROM account_sessions WHERE id = ? AND tenant_id = ?", claims.sid, claims.tid).map(SessionRow.init)
+        }
+        guard let session = row else { throw SessionError(.sessionNotFound) }
+        if let reason = session.revokedReason { throw SessionError(SessionErrorCode(rawValue: reason) ?? .sessionNotFound) }
+        // The newest pair is in use: a lost-response retry with the previous refresh token is
+        // no longer plausible. Last use is kept to the minute.
+        let markUsed = claims.gen == session.generation && !session.currentUsed
+        if markUsed || now.timeIntervalSince(session.lastUsedAt) >= 60 || (appVersion != nil && appVersion != session.appVersion) {
+            try await database.write { db in
                 try db.execute(
                     """
                     UPDATE account_sessions SET current_used = CASE WHEN generation = ? THEN ? ELSE current_used END,
@@ -47,9 +49,7 @@ extension SessionService {
                     """,
                     [.integer(Int64(claims.gen)), .boolean(true), now.sqlValue, appVersion.sqlValue, .text(session.id)])
             }
-            return nil
         }
-        if let outcome { throw SessionError(outcome) }
         return SessionPrincipal(tenantId: claims.tid, accountId: claims.sub, sessionId: claims.sid, status: claims.status, generation: claims.gen)
     }
 
