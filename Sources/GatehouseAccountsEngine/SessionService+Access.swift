@@ -92,6 +92,9 @@ extension SessionService {
     public func rotateSigningKey(tenantID: String) async throws {
         let now = environment.clock.now
         let random = environment.random
-        _ = try await database.write { db in try SigningKeys.rotate(db, tenantID: tenantID, now: now, random: random) }
+        _ = try await database.write { db in
+            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError(.notFound, "no such tenant") }
+            return try SigningKeys.rotate(db, tenantID: tenantID, now: now, random: random)
+        }
     }
 }

@@ -36,12 +36,17 @@ public final class GatehouseApp: @unchecked Sendable {
             environment: environment, delivery: try Self.delivery(settings, environment: environment, sink: logSink),
             settings: settings.verification)
         accounts = AccountsEngine(
-            environment: environment, verification: verification, sessions: SessionService(environment: environment))
+            environment: environment, verification: verification,
+            sessions: SessionService(environment: environment, settings: settings.sessions))
 
         let metrics = HTTPMetrics()
         SystemRoutes.register(on: router, database: database, metrics: metrics)
         let admin = AdminRoutes.register(on: router, directory: directory, configuredToken: settings.adminToken)
         AdminVerificationRoutes.register(on: admin, engine: verification, database: database)
+        admin.post("/tenants/:tenantId/token-keys/rotate", .async { [accounts] _, context in
+            try await accounts.sessions.rotateSigningKey(tenantID: context.parameter("tenantId"))
+            return .empty()
+        })
         VerificationRoutes.register(on: router, engine: verification, logger: logger)
         DatacoveRoutes.register(on: router, accounts: accounts, directory: directory, logger: logger)
 

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseAccountsEngine
 import GatehouseVerificationEngine
 
 /// How the server is configured: environment variables, overridden by `--flags`.
@@ -39,6 +40,9 @@ public struct Settings: Sendable {
     public var verificationRateFailedAuth = 20
     public var verificationRatePerAccount = 1200
     public var verificationRatePublicPerAccount = 300
+    /// Sign-in sessions: days without use, and days in all, before a session ends.
+    public var sessionIdleDays = 30
+    public var sessionAbsoluteDays = 90
 
     public init() {}
 
@@ -76,6 +80,7 @@ public struct Settings: Sendable {
         "shutdown-grace", "public-url", "database-pool-size", "delivery-webhook-url", "delivery-webhook-secret",
         "verification-callback-timeout", "verification-rate-window", "verification-rate-per-ip",
         "verification-rate-failed-auth", "verification-rate-per-account", "verification-rate-public-per-account",
+        "session-idle-days", "session-absolute-days",
     ]
 
     private mutating func apply(_ values: [String: String]) throws {
@@ -109,6 +114,8 @@ public struct Settings: Sendable {
             case "verification-rate-failed-auth": verificationRateFailedAuth = try Self.number(value, key, Int.self)
             case "verification-rate-per-account": verificationRatePerAccount = try Self.number(value, key, Int.self)
             case "verification-rate-public-per-account": verificationRatePublicPerAccount = try Self.number(value, key, Int.self)
+            case "session-idle-days": sessionIdleDays = try Self.number(value, key, Int.self)
+            case "session-absolute-days": sessionAbsoluteDays = try Self.number(value, key, Int.self)
             default: throw SettingsError("unknown setting --\(key)")
             }
         }
@@ -128,6 +135,14 @@ public struct Settings: Sendable {
         settings.failedAuthPerIP = verificationRateFailedAuth
         settings.perAccount = verificationRatePerAccount
         settings.publicPerAccount = verificationRatePublicPerAccount
+        return settings
+    }
+
+    /// Lifetimes of sign-in sessions.
+    var sessions: SessionSettings {
+        var settings = SessionSettings()
+        settings.idleLifetime = TimeInterval(sessionIdleDays) * 86_400
+        settings.absoluteLifetime = TimeInterval(sessionAbsoluteDays) * 86_400
         return settings
     }
 
