@@ -39,7 +39,7 @@ var targets: [Target] = [
     .target(name: "GatehouseWire", swiftSettings: swiftSettings),
     .target(
         name: "GatehouseCore",
-        dependencies: ["GatehouseDatabase", "GatehouseCrypto", "GatehouseWire", "CPhoneNumber"],
+        dependencies: ["GatehouseDatabase", "GatehouseCrypto", "GatehouseWire", "CPhoneNumber", "COpenSSL"],
         swiftSettings: swiftSettings
     ),
     .target(
@@ -81,6 +81,9 @@ var targets: [Target] = [
         swiftSettings: swiftSettings
     ),
     .testTarget(
+        name: "GatehouseAuthTests", dependencies: ["GatehouseAuth", "GatehouseClientCore", "GatehouseWire"], swiftSettings: swiftSettings
+    ),
+    .testTarget(
         name: "GatehouseVerificationTests",
         dependencies: ["GatehouseVerification", "GatehouseClientCore", "GatehouseWire"],
         swiftSettings: swiftSettings
@@ -88,7 +91,7 @@ var targets: [Target] = [
     .testTarget(
         name: "GatehouseEndToEndTests",
         dependencies: [
-            "GatehouseTesting", "GatehouseClientCore", "GatehouseServer", "GatehouseWire", "GatehouseVerification",
+            "GatehouseTesting", "GatehouseClientCore", "GatehouseServer", "GatehouseWire", "GatehouseVerification", "GatehouseAuth",
             "GatehouseVerificationEngine", "GatehouseCrypto", "GatehouseHTTP", "GatehouseCore",
         ],
         swiftSettings: swiftSettings

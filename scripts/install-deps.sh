@@ -13,6 +13,9 @@ case "${1:-}" in
     bench) wanted=("${build[@]}" wrk curl python3) ;;
     *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
 esac
+# aiosmtpd (PyPI only) is the real SMTP server the SMTP delivery tests talk to; it goes in on
+# exit, once apt has provided python3, and a failed pip install fails the script.
+[[ $1 == test && -z "${DRY_RUN:-}" ]] && trap 'python3 -c "import aiosmtpd" 2>/dev/null || python3 -m pip install --quiet aiosmtpd==1.4.6 || exit 1' EXIT
 
 # dpkg-query exits non-zero for a package it has never heard of; both cases mean "missing".
 is_installed() {

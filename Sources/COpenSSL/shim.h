@@ -15,6 +15,7 @@
 #include <openssl/pem.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
+#include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <openssl/x509_vfy.h>
 
@@ -43,5 +44,13 @@ static inline void copenssl_sk_X509_free(STACK_OF(X509) *stack) { sk_X509_free(s
 
 /* OPENSSL_free carries __FILE__/__LINE__ through a macro. */
 static inline void copenssl_free(void *pointer) { OPENSSL_free(pointer); }
+
+/* SSL_set_tlsext_host_name and SSL_CTX_set_min_proto_version are SSL_ctrl/SSL_CTX_ctrl macros. */
+static inline int copenssl_ssl_set_sni_host_name(SSL *ssl, const char *name) {
+    return (int)SSL_set_tlsext_host_name(ssl, name);
+}
+static inline int copenssl_ssl_ctx_require_tls12(SSL_CTX *context) {
+    return (int)SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION);
+}
 
 #endif

@@ -72,6 +72,18 @@ public final class GatehouseApp: @unchecked Sendable {
     /// The development outbox unless a provider bridge is configured. In development the
     /// outbox also prints each message, unredacted, so a developer can read the code.
     static func delivery(_ settings: Settings, environment: Environment, sink: any LogSink) throws -> any MessageDelivery {
+        let phone = try phoneDelivery(settings, environment: environment, sink: sink)
+        guard let host = settings.smtpHost else { return phone }
+        let security: SMTPDelivery.Security = settings.smtpSecurity == "none" ? .none : settings.smtpSecurity == "tls" ? .tls : .startTLS
+        let email = SMTPDelivery(
+            host: host, port: settings.smtpPort, from: settings.smtpFrom, username: settings.smtpUsername, password: settings.smtpPassword,
+            security: security, timeout: 15, clock: environment.clock, subject: settings.smtpSubject)
+        return ChannelDelivery(phone: phone, email: email)
+    }
+
+    /// SMS and voice: the provider bridge if configured, else the outbox (which also takes
+    /// email while no SMTP server is configured).
+    static func phoneDelivery(_ settings: Settings, environment: Environment, sink: any LogSink) throws -> any MessageDelivery {
         if let url = settings.deliveryWebhookURL {
             guard let target = URL(string: url), let secret = settings.deliveryWebhookSecret else {
                 throw SettingsError("delivery-webhook-url needs a valid URL and delivery-webhook-secret")

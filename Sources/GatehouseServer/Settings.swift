@@ -42,6 +42,15 @@ public struct Settings: Sendable {
     public var verificationRatePublicPerAccount = 300
     /// Sign-in sessions: days without use, and days in all, before a session ends.
     public var sessionIdleDays = 30
+    /// Email delivery; without a host, email goes to the development outbox.
+    public var smtpHost: String?
+    public var smtpPort: UInt16 = 587
+    public var smtpFrom = "no-reply@gatehouse.invalid"
+    public var smtpUsername: String?
+    public var smtpPassword: String?
+    /// `none`, `starttls` or `tls`.
+    public var smtpSecurity = "starttls"
+    public var smtpSubject = "Your sign-in code"
     public var sessionAbsoluteDays = 90
 
     public init() {}
@@ -80,7 +89,8 @@ public struct Settings: Sendable {
         "shutdown-grace", "public-url", "database-pool-size", "delivery-webhook-url", "delivery-webhook-secret",
         "verification-callback-timeout", "verification-rate-window", "verification-rate-per-ip",
         "verification-rate-failed-auth", "verification-rate-per-account", "verification-rate-public-per-account",
-        "session-idle-days", "session-absolute-days",
+        "session-idle-days", "session-absolute-days", "smtp-host", "smtp-port", "smtp-from", "smtp-username", "smtp-password",
+        "smtp-security", "smtp-subject",
     ]
 
     private mutating func apply(_ values: [String: String]) throws {
@@ -115,6 +125,15 @@ public struct Settings: Sendable {
             case "verification-rate-per-account": verificationRatePerAccount = try Self.number(value, key, Int.self)
             case "verification-rate-public-per-account": verificationRatePublicPerAccount = try Self.number(value, key, Int.self)
             case "session-idle-days": sessionIdleDays = try Self.number(value, key, Int.self)
+            case "smtp-host": smtpHost = value.isEmpty ? nil : value
+            case "smtp-port": smtpPort = try Self.number(value, key, UInt16.self)
+            case "smtp-from": smtpFrom = value
+            case "smtp-username": smtpUsername = value.isEmpty ? nil : value
+            case "smtp-password": smtpPassword = value.isEmpty ? nil : value
+            case "smtp-security":
+                guard ["none", "starttls", "tls"].contains(value) else { throw SettingsError("smtp-security must be none, starttls or tls") }
+                smtpSecurity = value
+            case "smtp-subject": smtpSubject = value
             case "session-absolute-days": sessionAbsoluteDays = try Self.number(value, key, Int.self)
             default: throw SettingsError("unknown setting --\(key)")
             }

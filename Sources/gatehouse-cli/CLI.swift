@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseAuth
 import GatehouseClientCore
 import GatehouseVerification
 import GatehouseWire
@@ -13,6 +14,7 @@ enum CLI {
           tenants list | tenants create NAME
           apps list TENANT | apps create TENANT NAME
           keys list TENANT | keys create TENANT LABEL [APP] | keys revoke TENANT KEY
+          auth request-otp|verify|activate|profile|sessions|logout|delete ...   sign-in (gatehouse-cli auth for details)
           verify start|status|report ...       phone verification (gatehouse-cli verify for details)
           otp-apps list|create|update|template ...   OTP applications (gatehouse-cli otp-apps for details)
           balance TENANT [AMOUNT]              a tenant's verification balance, or credit it
@@ -29,6 +31,8 @@ enum CLI {
             } catch let error as APIError {
                 fail(describe(error))
             } catch let error as VerificationError {
+                fail("error: \(error)")
+            } catch let error as AuthError {
                 fail("error: \(error)")
             } catch {
                 fail("\(error)")
@@ -55,6 +59,8 @@ enum CLI {
         let client = APIClient(baseURL: url, logger: verbose ? logToStandardError : nil)
         let admin = client.with(header: "Authorization", "Bearer \(token ?? "")")
         switch (words.first, words.dropFirst().first) {
+        case ("auth", _):
+            try await auth(Array(words.dropFirst()), url: url, credentials: credentials, logger: verbose ? logToStandardError : nil)
         case ("verify", _):
             try await verify(Array(words.dropFirst()), url: url, credentials: credentials, logger: verbose ? logToStandardError : nil)
         case ("otp-apps", _):
@@ -110,6 +116,7 @@ enum CLI {
     static func output<T: Encodable>(_ value: T) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
         print(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 

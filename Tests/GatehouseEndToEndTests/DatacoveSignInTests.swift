@@ -42,24 +42,33 @@ struct DatacoveClient {
     func signIn(_ live: LiveServer, phone: String? = nil, email: String? = nil, device: String = "iPhone") async throws -> [String: Any] {
         let path = phone != nil ? "auth/v1/mobile/" : "auth/v1/email/"
         var body: [String: Any] = phone.map { ["phoneNumber": $0, "channel": "sms"] } ?? ["email": email!]
+        let recipient = phone.map { $0.filter(\.isNumber) } ?? email!
+        let before = try await outboxMessages(live, recipient).count
         let requested = try await call("POST", path + "request-otp", body, key: true)
         #expect(requested.status == 200)
-        let recipient = phone.map { $0.filter(\.isNumber) } ?? email!
-        body["otp"] = try await outboxCode(live, recipient)
+        body["otp"] = try await outboxCode(live, recipient, after: before)
         let verified = try await call("POST", path + "verify-otp", body, key: true, headers: ["X-Device-Name": device, "X-App-Version": "2.1.0"])
         #expect(verified.status == 200, "\(verified.json)")
         return verified.json
     }
 
-    func outboxCode(_ live: LiveServer, _ recipient: String) async throws -> String {
+    func outboxMessages(_ live: LiveServer, _ recipient: String) async throws -> [AdminWire.OutboxMessage] {
         let admin = APIClient(baseURL: live.baseURL).with(header: "Authorization", "Bearer \(live.credentials.adminToken)")
         let encoded = recipient.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        for _ in 0..<200 {
-            let list = try await admin.send("GET", "/admin/v1/outbox?to=\(encoded)", as: AdminWire.List<AdminWire.OutboxMessage>.self)
-            if let body = list.data.first?.body, let match = body.range(of: #"\d{6}"#, options: .regularExpression) { return String(body[match]) }
+        return try await admin.send("GET", "/admin/v1/outbox?to=\(encoded)", as: AdminWire.List<AdminWire.OutboxMessage>.self).data
+    }
+
+    /// The code of the first message to `recipient` beyond the `after` already there:
+    /// delivery is asynchronous, so an older message may still be the newest for a moment.
+    func outboxCode(_ live: LiveServer, _ recipient: String, after: Int = 0) async throws -> String {
+        for _ in 0..<300 {
+            let messages = try await outboxMessages(live, recipient)
+            if messages.count > after, let match = messages[0].body.range(of: #"\d{6}"#, options: .regularExpression) {
+                return String(messages[0].body[match])
+            }
             try await Task.sleep(nanoseconds: 10_000_000)
         }
-        throw TestSetupError("no code for \(recipient)")
+        throw TestSetupError("no new code for \(recipient)")
     }
 }
 

@@ -81,10 +81,13 @@ public final class RawConnection {
         }
     }
 
-    /// True when the server has closed its side (a read returns 0 or fails).
+    /// True when the server has closed its side: a read returns end of file or a reset.
+    /// A read that merely times out is not a close.
     public func isClosedByPeer() -> Bool {
         var byte: UInt8 = 0
-        return recv(fd, &byte, 1, 0) <= 0
+        let count = recv(fd, &byte, 1, 0)
+        if count == 0 { return true }
+        return count < 0 && errno != EAGAIN && errno != EWOULDBLOCK
     }
 }
 

@@ -1,0 +1,91 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+// `write` alone would resolve to the store's own method.
+private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+import Darwin
+private let systemWrite = Darwin.write
+#endif
+
+/// Stores the token pair as a JSON file readable only by its owner, with a companion `.lock` file.
+///
+/// Put the file in an App Group container to share one session between an app and its extensions:
+/// writes replace the file atomically, and a refresh holds an `flock` on the lock file.
+public struct FileTokenStore: TokenStore {
+    /// The JSON file holding the pair.
+    public let url: URL
+    /// The companion file a refresh locks.
+    public var lockURL: URL { url.appendingPathExtension("lock") }
+
+    /// A store at `url`; the directory is created on first write.
+    public init(url: URL) { self.url = url }
+
+    /// The stored pair; `nil` when the file does not exist, an error when it cannot be read or decoded.
+    public func read() throws -> TokenPair? {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            if !FileManager.default.fileExists(atPath: url.path) { return nil }
+            throw TokenStoreError("cannot read \(url.path): \(error)")
+        }
+        do {
+            return try JSONDecoder().decode(TokenPair.self, from: data)
+        } catch {
+            // Never silently "signed out": a damaged file is reported, and the caller decides.
+            throw TokenStoreError("cannot decode \(url.path): \(error)")
+        }
+    }
+
+    /// Writes the pair to a 0600 temporary file, syncs it and renames it over the old one.
+    public func write(_ pair: TokenPair) throws {
+        let data: Data
+        do {
+            data = try JSONEncoder().encode(pair)
+        } catch {
+            throw TokenStoreError("cannot encode the token pair: \(error)")
+        }
+        let directory = url.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // Write beside the target and rename over it: a reader sees the old pair or the new one, never half.
+        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        let descriptor = open(temporary.path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw TokenStoreError("cannot create \(temporary.path)", status: errno) }
+        var written = false
+        defer {
+            if !written { unlink(temporary.path) }
+        }
+        do {
+            defer { close(descriptor) }
+            // The umask can only narrow the mode, but set it anyway in case the file system ignored it.
+            guard fchmod(descriptor, 0o600) == 0 else { throw TokenStoreError("cannot chmod \(temporary.path)", status: errno) }
+            try data.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let count = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                    if count < 0 {
+                        if errno == EINTR { continue }
+                        throw TokenStoreError("cannot write \(temporary.path)", status: errno)
+                    }
+                    offset += count
+                }
+            }
+            // The pair must survive a crash right after the server rotated it, or the next refresh is TOKEN_REUSED.
+            guard fsync(descriptor) == 0 else { throw TokenStoreError("cannot sync \(temporary.path)", status: errno) }
+        }
+        guard rename(temporary.path, url.path) == 0 else { throw TokenStoreError("cannot replace \(url.path)", status: errno) }
+        written = true
+    }
+
+    /// Removes the file; removing a missing file succeeds.
+    public func clear() throws {
+        guard unlink(url.path) == 0 || errno == ENOENT else { throw TokenStoreError("cannot remove \(url.path)", status: errno) }
+    }
+
+    /// Runs `body` holding an exclusive `flock` on `lockURL`.
+    public func withLock<T>(_ body: () async throws -> T) async throws -> T {
+        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        return try await FileLock(url: lockURL).withLock(body)
+    }
+}
