@@ -224,6 +224,17 @@ LUA
 measure "sign-in refresh \`POST /api/auth/v1/refresh\` ($database)" "$base_url/api/auth/v1/refresh" "$work/refresh.lua"
 measure "authenticated \`GET /api/users/v1/profile\` ($database)" "$base_url/api/users/v1/profile" "$work/profile.lua"
 
+# OTP verification cannot be replayed: gatehouse-bench prepares fresh codes for distinct
+# numbers, then times only the verify-otp calls at the same concurrency.
+echo "bench: sign-in verify-otp (${SIGNIN_COUNT:-3000} fresh codes, $connections at a time)" >&2
+line=$("$bin/gatehouse-bench" signin --base "$base_url" --admin-token "$admin_token" --api-key "$ios_key" \
+    --count "${SIGNIN_COUNT:-3000}" --connections "$connections" | grep '^SIGNIN')
+field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$line"; }
+names+=("sign-in verify-otp")
+rates+=("$(field rps)")
+rows+=("| sign-in \`POST /api/auth/v1/mobile/verify-otp\` ($database) | $(field rps) | $(field p50_ms)ms | $(field p99_ms)ms | RATIO | $(field non2xx) |")
+(( $(field non2xx) * 2 <= $(field requests) )) || die_with_log "sign-in verify mostly failed: $line" "$work/gatehouse.log"
+
 measure "verification start \`POST /api/v1/verifications\` ($database)" "$base_url/api/v1/verifications" "$work/start.lua"
 measure "verification status \`GET /api/v1/verifications/{id}\` ($database)" "$base_url/api/v1/verifications/$verification_id" "$work/status.lua"
 measure "verification report \`PUT /api/v1/verifications/{id}\` ($database)" "$base_url/api/v1/verifications/$verification_id" "$work/report.lua"

@@ -5,11 +5,12 @@ import Glibc
 // Serves until SIGTERM or SIGINT; scripts/bench.sh compares the real server against it.
 
 func fail(_ message: String) -> Never {
-    fputs("gatehouse-bench: \(message)\nusage: gatehouse-bench baseline --port N [--threads 2]\n", stderr)
+    fputs("gatehouse-bench: \(message)\nusage: gatehouse-bench baseline --port N [--threads 2] | signin --base URL --admin-token T --api-key K\n", stderr)
     exit(2)
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "signin" { SignInLoad.run(Array(arguments.dropFirst())) }
 guard arguments.first == "baseline" else { fail("unknown or missing command") }
 arguments.removeFirst()
 

@@ -1,0 +1,139 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `gatehouse-bench signin --base URL --admin-token T --api-key K [--count N] [--connections C]`
+///
+/// OTP verification cannot be replayed by wrk: every verify needs a fresh code. This load
+/// prepares `count` codes first (request-otp to distinct numbers, codes read from the
+/// development outbox), then times only the verify-otp calls, `connections` at a time, and
+/// prints one line that scripts/bench.sh turns into a table row.
+enum SignInLoad {
+    struct Options {
+        var base = ""
+        var adminToken = ""
+        var apiKey = ""
+        var count = 2000
+        var connections = 64
+    }
+
+    static func run(_ arguments: [String]) -> Never {
+        var options = Options()
+        var words = arguments
+        while words.count >= 2 {
+            let (flag, value) = (words.removeFirst(), words.removeFirst())
+            switch flag {
+            case "--base": options.base = value
+            case "--admin-token": options.adminToken = value
+            case "--api-key": options.apiKey = value
+            case "--count": options.count = Int(value) ?? options.count
+            case "--connections": options.connections = Int(value) ?? options.connections
+            default: fail("unknown option \(flag)")
+            }
+        }
+        guard !options.base.isEmpty, !options.adminToken.isEmpty, !options.apiKey.isEmpty else {
+            fail("signin needs --base, --admin-token and --api-key")
+        }
+        Task {
+            do {
+                try await measure(options)
+                exit(0)
+            } catch {
+                fputs("gatehouse-bench signin: \(error)\n", stderr)
+                exit(1)
+            }
+        }
+        dispatchMain()
+    }
+
+    static func measure(_ options: Options) async throws {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = options.connections
+        configuration.timeoutIntervalForRequest = 60
+        let session = URLSession(configuration: configuration)
+        // Distinct numbers, so the 60 s resend limit never applies.
+        let phones = (0..<options.count).map { String(format: "+1416%07d", 2_000_000 + $0) }
+        try await forEach(phones, width: options.connections) { phone in
+            _ = try await post(session, options, "auth/v1/mobile/request-otp", ["phoneNumber": phone, "channel": "sms"])
+        }
+        let codes = CodeBook()
+        try await forEach(phones, width: options.connections) { phone in
+            codes.set(phone, try await code(session, options, phone: phone))
+        }
+        let timings = Timings()
+        let started = Date()
+        try await forEach(phones, width: options.connections) { phone in
+            let begin = Date()
+            let status = try await post(
+                session, options, "auth/v1/mobile/verify-otp", ["phoneNumber": phone, "otp": codes.get(phone), "channel": "sms"])
+            timings.add(Date().timeIntervalSince(begin), ok: status == 200)
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        let sorted = timings.values.sorted()
+        func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] * 1000 }
+        print(String(
+            format: "SIGNIN requests=%d seconds=%.2f rps=%.2f p50_ms=%.2f p99_ms=%.2f non2xx=%d",
+            sorted.count, elapsed, Double(sorted.count) / elapsed, percentile(0.5), percentile(0.99), timings.failures))
+    }
+
+    static func post(_ session: URLSession, _ options: Options, _ path: String, _ body: [String: String]) async throws -> Int {
+        var request = URLRequest(url: URL(string: options.base + "/api/" + path)!)
+        request.httpMethod = "POST"
+        request.httpBody = try JSONSerialization.data(withJSONObject: body)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue(options.apiKey, forHTTPHeaderField: "x-api-key")
+        let (_, response) = try await session.data(for: request)
+        return (response as? HTTPURLResponse)?.statusCode ?? 0
+    }
+
+    /// The newest code sent to a number, waiting briefly for delivery.
+    static func code(_ session: URLSession, _ options: Options, phone: String) async throws -> String {
+        let digits = phone.filter(\.isNumber)
+        var request = URLRequest(url: URL(string: options.base + "/admin/v1/outbox?to=\(digits)")!)
+        request.setValue("Bearer \(options.adminToken)", forHTTPHeaderField: "Authorization")
+        for _ in 0..<200 {
+            let (data, _) = try await session.data(for: request)
+            if let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+                let body = (json["data"] as? [[String: Any]])?.first?["body"] as? String,
+                let match = body.range(of: #"\d{6}$"#, options: .regularExpression)
+            {
+                return String(body[match])
+            }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        throw URLError(.resourceUnavailable)
+    }
+
+    /// Runs `body` for every item, at most `width` at a time.
+    static func forEach(_ items: [String], width: Int, _ body: @escaping @Sendable (String) async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var iterator = items.makeIterator()
+            for _ in 0..<width { if let item = iterator.next() { group.addTask { try await body(item) } } }
+            while try await group.next() != nil {
+                if let item = iterator.next() { group.addTask { try await body(item) } }
+            }
+        }
+    }
+}
+
+final class CodeBook: @unchecked Sendable {
+    private let lock = NSLock()
+    private var codes: [String: String] = [:]
+    func set(_ phone: String, _ code: String) { lock.withLock { codes[phone] = code } }
+    func get(_ phone: String) -> String { lock.withLock { codes[phone] ?? "" } }
+}
+
+final class Timings: @unchecked Sendable {
+    private let lock = NSLock()
+    private var samples: [Double] = []
+    private var failed = 0
+    func add(_ seconds: Double, ok: Bool) {
+        lock.withLock {
+            samples.append(seconds)
+            if !ok { failed += 1 }
+        }
+    }
+    var values: [Double] { lock.withLock { samples } }
+    var failures: Int { lock.withLock { failed } }
+}
