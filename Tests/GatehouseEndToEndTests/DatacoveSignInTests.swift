@@ -132,6 +132,47 @@ func claims(_ token: Any?) throws -> [String: Any] {
     }
 
     @Test(arguments: TestDatabaseKind.available)
+    func codesExpireAndWrongCodesRunOut(_ kind: TestDatabaseKind) async throws {
+        let clock = ManualClock(Date())
+        let live = try await LiveServer.start(kind, clock: clock)
+        let client = DatacoveClient(live)
+        func code(_ reply: (status: Int, json: [String: Any], headers: [String: String])) -> String? {
+            (reply.json["error"] as? [String: Any])?["code"] as? String
+        }
+        let phone: [String: Any] = ["phoneNumber": "+14165550123", "channel": "sms"]
+        _ = try await client.call("POST", "auth/v1/mobile/request-otp", phone, key: true)
+        var body = phone
+        body["otp"] = try await client.outboxCode(live, "14165550123")
+        clock.advance(by: 601)
+        let expired = try await client.call("POST", "auth/v1/mobile/verify-otp", body, key: true)
+        #expect(expired.status == 400 && code(expired) == "OTP_EXPIRED")
+
+        // Five wrong tries burn a code; the account-wide counter outlives new codes.
+        _ = try await client.call("POST", "auth/v1/mobile/request-otp", phone, key: true)
+        let fresh = try await client.outboxCode(live, "14165550123", after: 1)
+        body["otp"] = fresh == "000000" ? "111111" : "000000"
+        for _ in 0..<5 {
+            #expect(code(try await client.call("POST", "auth/v1/mobile/verify-otp", body, key: true)) == "OTP_INVALID")
+        }
+        body["otp"] = fresh
+        let burned = try await client.call("POST", "auth/v1/mobile/verify-otp", body, key: true)
+        #expect(burned.status == 429 && code(burned) == "OTP_TOO_MANY_ATTEMPTS")
+        for round in 0..<2 {
+            clock.advance(by: 61)
+            _ = try await client.call("POST", "auth/v1/mobile/request-otp", phone, key: true)
+            let next = try await client.outboxCode(live, "14165550123", after: 2 + round)
+            body["otp"] = next == "000000" ? "111111" : "000000"
+            for _ in 0..<(round == 0 ? 4 : 1) { _ = try await client.call("POST", "auth/v1/mobile/verify-otp", body, key: true) }
+            body["otp"] = next
+        }
+        // Ten wrong codes in the hour: even the right code is refused now.
+        let locked = try await client.call("POST", "auth/v1/mobile/verify-otp", body, key: true)
+        #expect(locked.status == 429 && code(locked) == "OTP_TOO_MANY_ATTEMPTS")
+        #expect((Int(locked.headers["retry-after"] ?? "") ?? 0) > 0)
+        await live.stop()
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
     func refreshRotationEvictionSignOutAndDeletion(_ kind: TestDatabaseKind) async throws {
         let clock = ManualClock(Date())
         let live = try await LiveServer.start(kind, clock: clock)
