@@ -1,25 +1,36 @@
 import Foundation
-import GatehouseHTTP
 import GatehouseServer
 import GatehouseTesting
 import Testing
 
-/// Two server nodes on one PostgreSQL database: a refresh token sent to both at once
+/// Two server processes on one PostgreSQL database: a refresh token sent to both at once
 /// rotates exactly once, and every caller gets the same pair.
 @Suite struct TwoNodeRefreshTests {
     @Test(.enabled(if: TestDatabaseKind.available.contains(.postgres)))
     func concurrentRefreshesOnTwoNodesRotateOnce() async throws {
         let first = try await LiveServer.start(.postgres)
-        var settings = first.app.settings
-        settings.port = 0
-        settings.dataDir = NSTemporaryDirectory() + "gatehouse-node2-" + UUID().uuidString
-        let second = try GatehouseApp(settings: settings, logSink: MemoryLogSink())
-        try second.start()
-        defer { second.server.shutdown(grace: 1) }
+        // The second node is a separate `gatehouse serve` process on the same database.
+        let port = try freeLoopbackPort()
+        let dataDir = NSTemporaryDirectory() + "gatehouse-node2-" + UUID().uuidString
+        let second = try ChildProcess(
+            path: ExecutableTests.binary, arguments: ["serve", "--host", "127.0.0.1", "--port", String(port)],
+            environment: [
+                "GATEHOUSE_DATABASE_URL": first.app.settings.databaseURL, "GATEHOUSE_DATA_DIR": dataDir, "GATEHOUSE_ACCESS_LOG": "off",
+            ])
+        defer {
+            second.signal(SIGTERM)
+            try? FileManager.default.removeItem(atPath: dataDir)
+        }
+        var ready = false
+        for _ in 0..<300 where !ready {
+            ready = (try? await DatacoveClient(base: "http://127.0.0.1:\(port)/", apiKey: "").call("GET", "readyz").status) == 200
+            if !ready { try await Task.sleep(nanoseconds: 20_000_000) }
+        }
+        #expect(ready, "second node did not start: \(second.text)")
 
         let pair = try await DatacoveClient(first).signIn(first, phone: "+14165550111")
         let token = try #require(pair["refreshToken"] as? String)
-        let nodes = [DatacoveClient(first), DatacoveClient(base: "http://127.0.0.1:\(second.server.port)/api/", apiKey: "")]
+        let nodes = [DatacoveClient(first), DatacoveClient(base: "http://127.0.0.1:\(port)/api/", apiKey: "")]
         let answers = try await withThrowingTaskGroup(of: (Int, NSDictionary).self) { group in
             for index in 0..<20 {
                 let node = nodes[index % 2]
@@ -37,6 +48,8 @@ import Testing
             try db.queryOne("SELECT generation FROM account_sessions", [])!.get("generation", as: Int.self)
         }
         #expect(generation == 1)
+        second.signal(SIGTERM)
+        #expect(await second.wait(seconds: 15) == 0)
         await first.stop()
     }
 }

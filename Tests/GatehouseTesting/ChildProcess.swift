@@ -73,3 +73,21 @@ public final class ChildProcess: @unchecked Sendable {
         return nil
     }
 }
+
+/// A TCP port on 127.0.0.1 that was free a moment ago, for a child server process.
+public func freeLoopbackPort() throws -> UInt16 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw -> Bool in
+            bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0
+        }
+    }
+    guard bound else { throw POSIXError(.EADDRINUSE) }
+    return UInt16(bigEndian: address.sin_port)
+}
