@@ -124,6 +124,12 @@ func claims(_ token: Any?) throws -> [String: Any] {
         #expect(wrong.status == 400 && (wrong.json["error"] as? [String: Any])?["code"] as? String == "OTP_INVALID")
         let noKey = try await client.call("POST", "auth/v1/email/request-otp", ["email": "x@example.com"])
         #expect(noKey.status == 401 && (noKey.json["error"] as? [String: Any])?["code"] as? String == "API_KEY_INVALID")
+        // Router and transport errors keep the dialect's envelope.
+        let unknown = try await client.call("GET", "auth/v1/nothing-here")
+        #expect(unknown.status == 404 && (unknown.json["error"] as? [String: Any])?["code"] as? String == "NOT_FOUND")
+        #expect(unknown.json["path"] as? String == "/api/auth/v1/nothing-here")
+        let huge = try await client.call("POST", "auth/v1/email/request-otp", ["email": String(repeating: "x", count: 2_000_000)], key: true)
+        #expect(huge.status == 413 && (huge.json["error"] as? [String: Any])?["code"] as? String == "PAYLOAD_TOO_LARGE")
         // The operator's general API key is not a sign-in key.
         var plain = client
         plain = DatacoveClient(base: plain.base, apiKey: live.credentials.apiKey)

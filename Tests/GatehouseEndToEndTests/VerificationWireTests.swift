@@ -73,6 +73,14 @@ import Testing
         ])
         let notFound = try await harness.call("GET", "/api/v1/verifications/01a0435e-2b71-7762-b0c2-22fabc5ed19c", authorization: harness.basic)
         #expect(notFound.status == 404 && errors(notFound) == [["code": "not_found", "detail": "not found"]])
+        let unrouted = try await harness.call("GET", "/api/v1/verifications/a/b/c", authorization: harness.basic)
+        #expect(unrouted.status == 404 && errors(unrouted) == [["code": "not_found", "detail": "not found"]])
+        let wrongMethod = try await harness.call("DELETE", "/api/v1/verifications/x", authorization: harness.basic)
+        #expect(wrongMethod.status == 405 && errors(wrongMethod) == [["code": "validation_failed", "detail": "request is invalid"]])
+        #expect(wrongMethod.headers["allow"] == "GET, HEAD, OPTIONS, PATCH, PUT")
+        let huge = try await harness.call(
+            "POST", "/api/v1/verifications", body: String(repeating: " ", count: 2_000_000), authorization: harness.basic)
+        #expect(huge.status == 413 && errors(huge) == [["code": "validation_failed", "detail": "request is invalid"]])
         let start = #"{"data":{"destination":"+447400123456","delivery_method":"sms"}}"#
         #expect(try await harness.call("POST", "/api/v1/verifications", body: start, authorization: harness.basic).status == 201)
         let cooldown = try await harness.call("POST", "/api/v1/verifications", body: start, authorization: harness.basic)

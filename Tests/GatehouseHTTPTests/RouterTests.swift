@@ -51,6 +51,23 @@ import Testing
         #expect(response.headers["X-Request-Id"] == "req-1")
     }
 
+    @Test func dialectsRenderTheirOwnRouterErrors() async throws {
+        let router = Router()
+        router.get("/api/thing", .inline { _, _ in .text("x") })
+        router.renderErrors(under: "/api") { error, path, context in
+            .text("api \(error.status) \(path)", status: error.status)
+        }
+        let responder = Responder(router: router, errorLog: { _ in })
+        let missing = await respond(responder, .GET, "/api/nope")
+        #expect(missing.status == 404 && String(decoding: missing.bodyData, as: UTF8.self) == "api 404 /api/nope")
+        let wrong = await respond(responder, .POST, "/api/thing")
+        #expect(wrong.status == 405 && wrong.headers["Allow"] == "GET, HEAD, OPTIONS")
+        #expect(String(decoding: wrong.bodyData, as: UTF8.self) == "api 405 /api/thing")
+        // Outside the prefix (and on a mere name prefix) the default envelope stays.
+        #expect(String(decoding: await respond(responder, .GET, "/apix").bodyData, as: UTF8.self).contains("not_found"))
+        #expect(String(decoding: await respond(responder, .GET, "/other").bodyData, as: UTF8.self).contains("not_found"))
+    }
+
     @Test func wrongMethodIs405WithAllowAndOptionsAnswers() async throws {
         let router = Router()
         router.get("/thing", .inline { _, _ in .text("get") })

@@ -26,6 +26,12 @@ public final class RawConnection {
 
     deinit { close(fd) }
 
+    /// Changes how long a read waits before it gives up.
+    public func setTimeout(_ seconds: Int) {
+        var tv = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     public func send(_ text: String) { send(Data(text.utf8)) }
 
     public func send(_ data: Data) {

@@ -58,14 +58,14 @@ extension Server {
         slot.pointee = Unmanaged.passRetained(exchange).toOpaque()
 
         if stopping {
-            var response = HTTPError(status: 503, code: "shutting_down", message: "server is shutting down")
-                .response(context: routed.context)
+            var response = responder.renderError(
+                HTTPError(status: 503, code: "shutting_down", message: "server is shutting down"), path: rawPath, context: routed.context)
             response.headers.set("Connection", "close")
             return queue(response, for: exchange)
         }
         let length = headers["Content-Length"].flatMap { Int($0.trimmingCharacters(in: CharacterSet.whitespaces)) }
         if let length, length > exchange.bodyLimit {
-            var response = HTTPError.payloadTooLarge.response(context: routed.context)
+            var response = responder.renderError(.payloadTooLarge, path: rawPath, context: routed.context)
             response.headers.set("Connection", "close")
             return queue(response, for: exchange)
         }
@@ -121,12 +121,13 @@ extension Server {
             }
         }
         if exchange.bodyTooLarge || exchange.partLimitExceeded {
-            var response = HTTPError.payloadTooLarge.response(context: context)
+            var response = responder.renderError(.payloadTooLarge, path: exchange.request.rawPath, context: context)
             response.headers.set("Connection", "close")
             return queue(response, for: exchange)
         }
         if exchange.bodyInvalid {
-            return queue(HTTPError.badRequest("malformed multipart body", code: "invalid_multipart").response(context: context), for: exchange)
+            let error = HTTPError.badRequest("malformed multipart body", code: "invalid_multipart")
+            return queue(responder.renderError(error, path: exchange.request.rawPath, context: context), for: exchange)
         }
         exchange.request.multipart = exchange.multipart
         if exchange.routed.isInline {

@@ -51,11 +51,20 @@ public final class Responder: @unchecked Sendable {
             }
             var error = HTTPError(status: 405, code: "method_not_allowed", message: "method \(method) is not allowed here")
             error.headers.add("Allow", allow)
-            return Routed(route: nil, context: context, immediate: finish(error.response(context: context), context))
+            var response = renderError(error, path: path, context: context)
+            response.headers.set("Allow", allow)
+            return Routed(route: nil, context: context, immediate: response)
         case .notFound:
             context.route = "(unmatched)"
-            return Routed(route: nil, context: context, immediate: finish(HTTPError.notFound().response(context: context), context))
+            return Routed(route: nil, context: context, immediate: renderError(HTTPError.notFound(), path: path, context: context))
         }
+    }
+
+    /// An error of the router or the transport, in the envelope of the dialect that owns
+    /// the path (or Gatehouse's own).
+    public func renderError(_ error: HTTPError, path: String, context: RequestContext) -> Response {
+        let response = router.errorRenderer(for: path).map { $0(error, path, context) } ?? error.response(context: context)
+        return finish(response, context)
     }
 
     /// Answers a request whose handler is inline, on the calling thread.

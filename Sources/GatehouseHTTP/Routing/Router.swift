@@ -8,8 +8,24 @@
 /// }
 /// ```
 public final class Router: @unchecked Sendable {
+    /// Renders errors the router and transport raise (404, 405, 413, …) in a dialect's own
+    /// envelope: the error, the raw path, the context.
+    public typealias ErrorRenderer = @Sendable (HTTPError, String, RequestContext) -> Response
+
     private let trie = RouteTrie()
     public private(set) var routes: [Route] = []
+    private var renderers: [(prefix: String, render: ErrorRenderer)] = []
+
+    /// Errors for paths under `prefix` (a path segment boundary) use `renderer`.
+    public func renderErrors(under prefix: String, _ renderer: @escaping ErrorRenderer) {
+        renderers.append((Self.normalize(prefix), renderer))
+        renderers.sort { $0.prefix.count > $1.prefix.count }
+    }
+
+    /// The renderer of the longest registered prefix of `path`.
+    func errorRenderer(for path: String) -> ErrorRenderer? {
+        renderers.first { path == $0.prefix || path.hasPrefix($0.prefix + "/") }?.render
+    }
 
     public init() {}
 

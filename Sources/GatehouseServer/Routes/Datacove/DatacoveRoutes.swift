@@ -33,6 +33,15 @@ enum DatacoveRoutes {
                        appVersion: request.headers["X-App-Version"].map { String($0.prefix(40)) })
         }
         let success = Data(#"{"success":true}"#.utf8)
+        // Unknown paths, wrong methods and oversized bodies answer in this dialect's envelope too.
+        for prefix in ["/api/auth", "/api/users"] {
+            router.renderErrors(under: prefix) { error, path, context in
+                let code = error.status == 404 ? "NOT_FOUND" : error.status == 413 ? "PAYLOAD_TOO_LARGE" : error.code.uppercased()
+                var response = DatacoveError(status: error.status, code: code, message: error.message, path: path).response(context: context)
+                for (name, value) in error.headers { response.headers.set(name, value) }
+                return response
+            }
+        }
 
         router.group("/api/auth/v1") { auth in
             for channel in [SignInChannel.phone, .email] {

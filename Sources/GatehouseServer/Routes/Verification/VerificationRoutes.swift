@@ -22,6 +22,15 @@ enum VerificationRoutes {
         func reply(_ record: VerificationRecord, status: Int = 200) throws -> Response {
             try .json(VerificationJSON(record: record, now: engine.currentTime), status: status)
         }
+        // Router and transport errors in the DIDWW envelope: 404 is its `not_found`, anything
+        // else (405, 413, …) the catalogue's generic `validation_failed`, with the HTTP status kept.
+        router.renderErrors(under: "/api/v1/verifications") { error, _, context in
+            var response = VerificationAPIError(failure: VerificationFailure(error.status == 404 ? .notFound : .validationFailed))
+                .response(context: context)
+            response.status = error.status
+            for (name, value) in error.headers { response.headers.set(name, value) }
+            return response
+        }
         router.group("/api/v1/verifications") { api in
             api.post("/", handler { request, _, caller in
                 try reply(try await engine.start(try VerificationRequestBody.start(request), caller: caller), status: 201)
