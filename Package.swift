@@ -81,6 +81,10 @@ var targets: [Target] = [
         swiftSettings: swiftSettings
     ),
     .testTarget(
+        name: "GatehouseCommerceEngineTests", dependencies: ["GatehouseCommerceEngine", "GatehouseTesting", "GatehouseCrypto"],
+        swiftSettings: swiftSettings
+    ),
+    .testTarget(
         name: "GatehouseAuthTests", dependencies: ["GatehouseAuth", "GatehouseClientCore", "GatehouseWire"], swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseAccountsEngine
+import GatehouseCommerceEngine
 import GatehouseCore
 import GatehouseDatabase
 import GatehouseHTTP
@@ -26,6 +27,8 @@ public final class GatehouseApp: @unchecked Sendable {
 
     public init(settings: Settings, environment: Environment? = nil, logSink: any LogSink) throws {
         self.settings = settings
+        // The App Store root ships inside the binary; refuse to start if it is not Apple's.
+        _ = try AppleRootCertificate.pinned()
         let database = try environment?.database ?? Self.openDatabase(settings)
         let logger = Logger(minimum: Self.level(settings.logLevel), write: { logSink.write($0) })
         let environment = environment ?? .live(database: database, logger: logger)

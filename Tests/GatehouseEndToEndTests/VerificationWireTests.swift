@@ -52,7 +52,11 @@ import Testing
     }
 
     @Test func errorEnvelopesCarryTheFixedTexts() async throws {
-        let harness = try await VerificationHarness.start(settings: ["minimumAuth": "basic", "cooldownSeconds": 60])
+        // A small body limit: a body that fits in one write is read before the 413 comes back
+        // (a large one races the early answer and the client sees a broken pipe).
+        let harness = try await VerificationHarness.start(settings: ["minimumAuth": "basic", "cooldownSeconds": 60]) {
+            $0.maxBodyBytes = 8192
+        }
         func errors(_ reply: (status: Int, json: [String: Any], headers: [String: String])) -> [[String: String]] {
             (reply.json["errors"] as? [[String: String]]) ?? []
         }
@@ -79,7 +83,7 @@ import Testing
         #expect(wrongMethod.status == 405 && errors(wrongMethod) == [["code": "validation_failed", "detail": "request is invalid"]])
         #expect(wrongMethod.headers["allow"] == "GET, HEAD, OPTIONS, PATCH, PUT")
         let huge = try await harness.call(
-            "POST", "/api/v1/verifications", body: String(repeating: " ", count: 2_000_000), authorization: harness.basic)
+            "POST", "/api/v1/verifications", body: String(repeating: " ", count: 9000), authorization: harness.basic)
         #expect(huge.status == 413 && errors(huge) == [["code": "validation_failed", "detail": "request is invalid"]])
         let start = #"{"data":{"destination":"+447400123456","delivery_method":"sms"}}"#
         #expect(try await harness.call("POST", "/api/v1/verifications", body: start, authorization: harness.basic).status == 201)

@@ -1,2 +1,0 @@
-/// The GatehouseCommerceEngine module; it fills in with the issue that builds it.
-public enum GatehouseCommerceEngineModule {}
