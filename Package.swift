@@ -81,7 +81,8 @@ var targets: [Target] = [
         swiftSettings: swiftSettings
     ),
     .testTarget(
-        name: "GatehouseCommerceEngineTests", dependencies: ["GatehouseCommerceEngine", "GatehouseTesting", "GatehouseCrypto"],
+        name: "GatehouseCommerceEngineTests",
+        dependencies: ["GatehouseCommerceEngine", "GatehouseTesting", "GatehouseCrypto", "GatehouseHTTP", "GatehouseCore"],
         swiftSettings: swiftSettings
     ),
     .testTarget(
