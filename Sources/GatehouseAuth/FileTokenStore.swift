@@ -30,22 +30,13 @@ public struct FileTokenStore: TokenStore {
             if !FileManager.default.fileExists(atPath: url.path) { return nil }
             throw TokenStoreError("cannot read \(url.path): \(error)")
         }
-        do {
-            return try JSONDecoder().decode(TokenPair.self, from: data)
-        } catch {
-            // Never silently "signed out": a damaged file is reported, and the caller decides.
-            throw TokenStoreError("cannot decode \(url.path): \(error)")
-        }
+        // Never silently "signed out": a damaged file is reported, and the caller decides.
+        return try TokenPair.stored(data, in: url.path)
     }
 
     /// Writes the pair to a 0600 temporary file, syncs it and renames it over the old one.
     public func write(_ pair: TokenPair) throws {
-        let data: Data
-        do {
-            data = try JSONEncoder().encode(pair)
-        } catch {
-            throw TokenStoreError("cannot encode the token pair: \(error)")
-        }
+        let data = try pair.storageData()
         let directory = url.deletingLastPathComponent()
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // Write beside the target and rename over it: a reader sees the old pair or the new one, never half.

@@ -33,21 +33,12 @@ public struct KeychainTokenStore: TokenStore {
         let status = SecItemCopyMatching(query as CFDictionary, &result)
         if status == errSecItemNotFound { return nil }
         guard status == errSecSuccess, let data = result as? Data else { throw Self.error("read", status) }
-        do {
-            return try JSONDecoder().decode(TokenPair.self, from: data)
-        } catch {
-            throw TokenStoreError("cannot decode the Keychain item: \(error)")
-        }
+        return try TokenPair.stored(data, in: "the Keychain item")
     }
 
     /// Updates the item, or adds it when missing.
     public func write(_ pair: TokenPair) throws {
-        let data: Data
-        do {
-            data = try JSONEncoder().encode(pair)
-        } catch {
-            throw TokenStoreError("cannot encode the token pair: \(error)")
-        }
+        let data = try pair.storageData()
         // After first unlock: background refreshes and extensions must read it while the device is locked.
         let attributes: [String: Any] = [
             kSecValueData as String: data,

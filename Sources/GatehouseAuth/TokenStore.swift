@@ -34,3 +34,23 @@ public struct TokenStoreError: Error, Equatable, Sendable, CustomStringConvertib
     /// The message with its status.
     public var description: String { status.map { "\(message) (\($0))" } ?? message }
 }
+
+extension TokenPair {
+    /// The bytes a store keeps.
+    func storageData() throws -> Data {
+        do {
+            return try JSONEncoder().encode(self)
+        } catch {
+            throw TokenStoreError("cannot encode the token pair: \(error)")
+        }
+    }
+
+    /// A pair read back from a store; damage is an error, never a silent sign-out.
+    static func stored(_ data: Data, in place: String) throws -> TokenPair {
+        do {
+            return try JSONDecoder().decode(TokenPair.self, from: data)
+        } catch {
+            throw TokenStoreError("cannot decode \(place): \(error)")
+        }
+    }
+}
