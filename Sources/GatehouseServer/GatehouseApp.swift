@@ -21,6 +21,7 @@ public final class GatehouseApp: @unchecked Sendable {
     public let directory: TenantDirectory
     public let verification: VerificationEngine
     public let accounts: AccountsEngine
+    public let commerce: CommerceEngine
     public let server: Server
     public let router = Router()
     private let sweeper = LockedValue<Task<Void, Never>?>(nil)
@@ -38,6 +39,7 @@ public final class GatehouseApp: @unchecked Sendable {
         verification = VerificationEngine(
             environment: environment, delivery: try Self.delivery(settings, environment: environment, sink: logSink),
             settings: settings.verification)
+        commerce = CommerceEngine(environment: environment)
         accounts = AccountsEngine(
             environment: environment, verification: verification,
             sessions: SessionService(environment: environment, settings: settings.sessions))
@@ -52,6 +54,7 @@ public final class GatehouseApp: @unchecked Sendable {
         })
         VerificationRoutes.register(on: router, engine: verification, logger: logger)
         DatacoveRoutes.register(on: router, accounts: accounts, directory: directory, logger: logger)
+        TenantStoreRoutes.register(on: router, commerce: commerce, directory: directory, adminToken: settings.adminToken, logger: logger)
 
         let accessLog: AccessLog?
         switch settings.accessLog {
@@ -70,7 +73,8 @@ public final class GatehouseApp: @unchecked Sendable {
     }
 
     /// Every migration this binary knows, in order: core first, then each engine's.
-    public static let migrations: [Migration] = CoreMigrations.all + VerificationMigrations.all + AccountsMigrations.all
+    public static let migrations: [Migration] =
+        CoreMigrations.all + VerificationMigrations.all + AccountsMigrations.all + CommerceMigrations.all
 
     /// The development outbox unless a provider bridge is configured. In development the
     /// outbox also prints each message, unredacted, so a developer can read the code.

@@ -80,7 +80,7 @@ public final class Responder: @unchecked Sendable {
             try before(route, request: request, context: &context, passed: &passed)
             response = try handler(request, context)
         } catch {
-            response = render(error, context: context)
+            response = render(error, context: context, path: request.rawPath)
         }
         return after(route, passed: passed, request: request, context: context, response: response)
     }
@@ -97,7 +97,7 @@ public final class Responder: @unchecked Sendable {
             try before(route, request: request, context: &context, passed: &passed)
             response = try await handler(request, context)
         } catch {
-            response = render(error, context: context)
+            response = render(error, context: context, path: request.rawPath)
         }
         return after(route, passed: passed, request: request, context: context, response: response)
     }
@@ -119,8 +119,12 @@ public final class Responder: @unchecked Sendable {
         return finish(response, context)
     }
 
-    /// Renders an error; only `HTTPResponseError`s reach the client, the rest are logged.
-    public func render(_ error: any Error, context: RequestContext) -> Response {
+    /// Renders an error; only `HTTPResponseError`s reach the client, the rest are logged. A
+    /// plain `HTTPError` (from middleware, say) takes the envelope of the path's dialect.
+    public func render(_ error: any Error, context: RequestContext, path: String? = nil) -> Response {
+        if let error = error as? HTTPError, let path, let renderer = router.errorRenderer(for: path) {
+            return renderer(error, path, context)
+        }
         if let error = error as? any HTTPResponseError { return error.response(context: context) }
         if let error = error as? DecodingError {
             return HTTPError.badRequest(Request.describe(error), code: "invalid_body").response(context: context)

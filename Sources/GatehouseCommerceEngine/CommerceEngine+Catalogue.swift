@@ -1,0 +1,116 @@
+import Foundation
+import GatehouseCore
+import GatehouseDatabase
+
+extension CommerceEngine {
+    /// Replaces the tenant's credit packages for a provider (only `apple` today).
+    public func setCreditPackages(tenantID: String, provider: String, _ packages: [CreditPackage]) async throws -> [CreditPackage] {
+        guard provider == "apple" else { throw CommerceError(.validationFailed, "provider must be apple") }
+        guard Set(packages.map(\.platformProductId)).count == packages.count else {
+            throw CommerceError(.validationFailed, "each platformProductId may appear once")
+        }
+        for package in packages {
+            guard (1...1_000_000).contains(package.credits) else { throw CommerceError(.validationFailed, "credits must be 1 to 1000000") }
+            guard Self.isBundleID(package.platformProductId) || !package.platformProductId.isEmpty else {
+                throw CommerceError(.validationFailed, "platformProductId is required")
+            }
+        }
+        let ids = packages.map { _ in environment.ids.next().lowercased }
+        return try await database.write { db in
+            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError(.notFound, "no such tenant") }
+            try db.execute("DELETE FROM commerce_credit_packages WHERE tenant_id = ? AND provider = ?", tenantID, provider)
+            for (package, id) in zip(packages, ids) {
+                try db.execute(
+                    """
+                    INSERT INTO commerce_credit_packages (id, tenant_id, provider, platform_product_id, credits, display_name)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                    [.text(id), .text(tenantID), .text(provider), .text(package.platformProductId), .integer(Int64(package.credits)),
+                     package.displayName.sqlValue])
+            }
+            return try Self.creditPackages(db, tenantID)
+        }
+    }
+
+    public func creditPackages(tenantID: String) async throws -> [CreditPackage] {
+        try await database.read { db in try Self.creditPackages(db, tenantID) }
+    }
+
+    static func creditPackages(_ db: any DatabaseConnection, _ tenantID: String) throws -> [CreditPackage] {
+        try db.query("SELECT * FROM commerce_credit_packages WHERE tenant_id = ? ORDER BY platform_product_id", [.text(tenantID)]).map {
+            CreditPackage(
+                provider: try $0.get("provider"), platformProductId: try $0.get("platform_product_id"), credits: try $0.get("credits"),
+                displayName: try $0.get("display_name"))
+        }
+    }
+
+    /// Adds a plan; its App Store product id is unique per tenant.
+    public func createPlan(
+        tenantID: String, displayName: String, interval: Plan.Interval, appleProductID: String, gatedWorkflowID: String?
+    ) async throws -> Plan {
+        let name = displayName.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...200).contains(name.count) else { throw CommerceError(.validationFailed, "displayName must be 1 to 200 characters") }
+        guard !appleProductID.isEmpty, appleProductID.count <= 200 else { throw CommerceError(.validationFailed, "platformProductIds.apple is required") }
+        let id = environment.ids.next().lowercased
+        let now = environment.clock.now
+        do {
+            return try await database.write { db in
+                guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError(.notFound, "no such tenant") }
+                try db.execute(
+                    """
+                    INSERT INTO commerce_plans (id, tenant_id, display_name, plan_interval, apple_product_id, gated_workflow_id, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [.text(id), .text(tenantID), .text(name), .text(interval.rawValue), .text(appleProductID), gatedWorkflowID.sqlValue, now.sqlValue])
+                return try Self.plans(db, tenantID).first { $0.productId == id }!
+            }
+        } catch let error as DatabaseError where error.kind == .uniqueViolation {
+            throw CommerceError(.conflict, "a plan already uses this App Store product id")
+        }
+    }
+
+    public func plans(tenantID: String) async throws -> [Plan] {
+        try await database.read { db in try Self.plans(db, tenantID) }
+    }
+
+    public func deletePlan(tenantID: String, productID: String) async throws {
+        let removed = try await database.write { db in
+            try db.execute("DELETE FROM commerce_plans WHERE id = ? AND tenant_id = ?", productID, tenantID)
+        }
+        if removed == 0 { throw CommerceError(.notFound, "no such plan") }
+    }
+
+    static func plans(_ db: any DatabaseConnection, _ tenantID: String) throws -> [Plan] {
+        try db.query("SELECT * FROM commerce_plans WHERE tenant_id = ? ORDER BY created_at, id", [.text(tenantID)]).map {
+            Plan(
+                productId: try $0.get("id"), displayName: try $0.get("display_name"),
+                interval: Plan.Interval(rawValue: try $0.get("plan_interval")) ?? .monthly,
+                applePlatformProductId: try $0.get("apple_product_id"), gatedWorkflowId: try $0.get("gated_workflow_id"))
+        }
+    }
+
+    /// Turns the iOS server trial on or off and sets its length (1 to 365 days).
+    public func updateTrialConfig(tenantID: String, iosEnabled: Bool?, iosDurationDays: Int?) async throws -> TrialConfig {
+        if let days = iosDurationDays, !(1...365).contains(days) { throw CommerceError(.validationFailed, "durationDays must be 1 to 365") }
+        return try await database.write { db in
+            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError(.notFound, "no such tenant") }
+            var config = try Self.trialConfig(db, tenantID)
+            config.iosEnabled = iosEnabled ?? config.iosEnabled
+            config.iosDurationDays = iosDurationDays ?? config.iosDurationDays
+            try db.execute("DELETE FROM commerce_trial_configs WHERE tenant_id = ?", tenantID)
+            try db.execute(
+                "INSERT INTO commerce_trial_configs (tenant_id, ios_enabled, ios_duration_days) VALUES (?, ?, ?)",
+                [.text(tenantID), .boolean(config.iosEnabled), .integer(Int64(config.iosDurationDays))])
+            return config
+        }
+    }
+
+    public func trialConfig(tenantID: String) async throws -> TrialConfig {
+        try await database.read { db in try Self.trialConfig(db, tenantID) }
+    }
+
+    static func trialConfig(_ db: any DatabaseConnection, _ tenantID: String) throws -> TrialConfig {
+        guard let row = try db.queryOne("SELECT * FROM commerce_trial_configs WHERE tenant_id = ?", tenantID) else { return .default }
+        return TrialConfig(iosEnabled: try row.get("ios_enabled"), iosDurationDays: try row.get("ios_duration_days"))
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import GatehouseCore
+import GatehouseCrypto
+import GatehouseDatabase
+
+/// App Store purchases, credits, plans and trials. This part holds each tenant's store
+/// configuration (seed 000 §07 "Store setup"); verification lives in `SignedDataVerifier`.
+public final class CommerceEngine: Sendable {
+    let environment: Environment
+
+    public init(environment: Environment) {
+        self.environment = environment
+    }
+
+    var database: any Database { environment.database }
+
+    /// Saves App Store credentials. The private key must be an EC P-256 `.p8`; an extra
+    /// trusted root is refused on production tenants (it exists for Xcode and tests).
+    public func updateAppleConfig(tenantID: String, _ patch: AppleConfigPatch) async throws -> AppleConfig {
+        if let key = patch.privateKey, (try? P256PrivateKey(pem: key)) == nil {
+            throw CommerceError(.validationFailed, "privateKey must be the contents of the App Store Connect .p8 file")
+        }
+        if let bundle = patch.bundleId, !Self.isBundleID(bundle) { throw CommerceError(.validationFailed, "bundleId is not a bundle identifier") }
+        if let id = patch.appAppleId, id <= 0 { throw CommerceError(.validationFailed, "appAppleId must be the app's numeric Apple ID") }
+        for (name, value) in [("issuerId", patch.issuerId), ("keyId", patch.keyId)] {
+            if let value, value.isEmpty || value.count > 100 { throw CommerceError(.validationFailed, "\(name) must be 1 to 100 characters") }
+        }
+        if case .some(.some(let pem)) = patch.extraTrustedRootPEM, (try? Certificate(pem: pem)) == nil {
+            throw CommerceError(.validationFailed, "extraTrustedRootPEM must be a PEM certificate")
+        }
+        let now = environment.clock.now
+        return try await database.write { db in
+            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError(.notFound, "no such tenant") }
+            try db.execute(
+                "INSERT INTO commerce_apple_configs (tenant_id, production, updated_at) VALUES (?, ?, ?) ON CONFLICT (tenant_id) DO NOTHING",
+                [.text(tenantID), .boolean(true), now.sqlValue])
+            var config = try Self.appleConfig(db, tenantID)!
+            config.bundleId = patch.bundleId ?? config.bundleId
+            config.issuerId = patch.issuerId ?? config.issuerId
+            config.keyId = patch.keyId ?? config.keyId
+            config.appAppleId = patch.appAppleId ?? config.appAppleId
+            config.production = patch.production ?? config.production
+            if let extra = patch.extraTrustedRootPEM { config.extraTrustedRootPEM = extra }
+            if config.production, config.extraTrustedRootPEM != nil {
+                throw CommerceError(.validationFailed, "extraTrustedRootPEM is refused on production tenants")
+            }
+            try db.execute(
+                """
+                UPDATE commerce_apple_configs SET bundle_id = ?, issuer_id = ?, key_id = ?, app_apple_id = ?, production = ?,
+                  extra_trusted_root_pem = ?, private_key = COALESCE(?, private_key), updated_at = ? WHERE tenant_id = ?
+                """,
+                [config.bundleId.sqlValue, config.issuerId.sqlValue, config.keyId.sqlValue, config.appAppleId.sqlValue,
+                 .boolean(config.production), config.extraTrustedRootPEM.sqlValue, patch.privateKey.sqlValue, now.sqlValue, .text(tenantID)])
+            return try Self.appleConfig(db, tenantID)!
+        }
+    }
+
+    public func appleConfig(tenantID: String) async throws -> AppleConfig? {
+        try await database.read { db in try Self.appleConfig(db, tenantID) }
+    }
+
+    static func appleConfig(_ db: any DatabaseConnection, _ tenantID: String) throws -> AppleConfig? {
+        guard let row = try db.queryOne("SELECT * FROM commerce_apple_configs WHERE tenant_id = ?", tenantID) else { return nil }
+        let key: String? = try row.get("private_key")
+        return AppleConfig(
+            bundleId: try row.get("bundle_id"), issuerId: try row.get("issuer_id"), keyId: try row.get("key_id"),
+            appAppleId: try row.get("app_apple_id"), hasPrivateKey: key != nil, production: try row.get("production"),
+            extraTrustedRootPEM: try row.get("extra_trusted_root_pem"))
+    }
+
+    static func isBundleID(_ text: String) -> Bool {
+        (1...155).contains(text.count) && text.contains(".")
+            && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
+    }
+}

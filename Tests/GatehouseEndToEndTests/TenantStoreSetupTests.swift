@@ -1,0 +1,72 @@
+import Foundation
+import GatehouseCrypto
+import GatehouseTesting
+import Testing
+
+/// The tenant administrator's store setup under /api/tenants/v1/:id (seed 000 §07).
+@Suite struct TenantStoreSetupTests {
+    @Test(arguments: TestDatabaseKind.available)
+    func appleConfigCatalogueAndTrial(_ kind: TestDatabaseKind) async throws {
+        let live = try await LiveServer.start(kind)
+        let client = DatacoveClient(live)
+        let admin = live.credentials.adminToken
+        let base = "tenants/v1/\(live.credentials.tenantId)"
+        func code(_ reply: (status: Int, json: [String: Any], headers: [String: String])) -> String? {
+            (reply.json["error"] as? [String: Any])?["code"] as? String
+        }
+        let key = try P256PrivateKey.generate().pemRepresentation
+        let saved = try await client.call(
+            "PATCH", base + "/apple-config",
+            ["bundleId": "com.example.app", "issuerId": "57246542-96fe-1a63-e053-0824d011072a", "keyId": "2X9R4HXF34",
+             "privateKey": key, "appAppleId": 1_234_567_890], token: admin)
+        #expect(saved.status == 200, "\(saved.json)")
+        #expect(saved.json["bundleId"] as? String == "com.example.app" && saved.json["hasPrivateKey"] as? Bool == true)
+        #expect(saved.json["production"] as? Bool == true && saved.json["privateKey"] == nil)
+        let read = try await client.call("GET", base + "/apple-config", token: admin)
+        #expect(!(String(data: try JSONSerialization.data(withJSONObject: read.json), encoding: .utf8) ?? "").contains("PRIVATE KEY"))
+        #expect(code(try await client.call("PATCH", base + "/apple-config", ["privateKey": "not a key"], token: admin)) == "VALIDATION_FAILED")
+        let root = try await AppleTestChain.generate()
+        let refused = try await client.call("PATCH", base + "/apple-config", ["extraTrustedRootPEM": root.rootPEM], token: admin)
+        #expect(refused.status == 400 && code(refused) == "VALIDATION_FAILED")
+        let testTenant = try await client.call(
+            "PATCH", base + "/apple-config", ["production": false, "extraTrustedRootPEM": root.rootPEM], token: admin)
+        #expect(testTenant.status == 200 && testTenant.json["production"] as? Bool == false)
+        #expect(code(try await client.call("PATCH", base + "/apple-config", ["production": true], token: admin)) == "VALIDATION_FAILED")
+
+        let pricing = try await client.call(
+            "PUT", base + "/pricing-config",
+            ["provider": "apple", "iapCreditPackages": [["platformProductId": "com.example.credits500", "credits": 500, "displayName": "500 credits"]]],
+            token: admin)
+        #expect(pricing.status == 200 && (pricing.json["iapCreditPackages"] as? [[String: Any]])?.first?["credits"] as? Int == 500)
+        #expect(code(try await client.call("PUT", base + "/pricing-config", ["provider": "google", "iapCreditPackages": []], token: admin)) == "VALIDATION_FAILED")
+
+        let plan = try await client.call(
+            "POST", base + "/service-entitlement-products",
+            ["displayName": "1 Year Protection", "interval": "annual", "platformProductIds": ["apple": "com.example.app.yearly"],
+             "gatedWorkflowId": "wf-sec-001"], token: admin)
+        #expect(plan.status == 201 && plan.json["interval"] as? String == "annual")
+        let duplicate = try await client.call(
+            "POST", base + "/service-entitlement-products",
+            ["displayName": "Again", "interval": "monthly", "platformProductIds": ["apple": "com.example.app.yearly"]], token: admin)
+        #expect(duplicate.status == 409)
+        #expect(code(try await client.call(
+            "POST", base + "/service-entitlement-products",
+            ["displayName": "Weekly", "interval": "weekly", "platformProductIds": ["apple": "x"]], token: admin)) == "VALIDATION_FAILED")
+        let plans = try await client.call("GET", base + "/service-entitlement-products", token: admin)
+        #expect((plans.json["data"] as? [[String: Any]])?.count == 1)
+        let productID = try #require(plan.json["productId"] as? String)
+        #expect(try await client.call("DELETE", base + "/service-entitlement-products/\(productID)", token: admin).status == 204)
+
+        let trial = try await client.call("PATCH", base + "/trial-config", ["ios": ["enabled": true, "durationDays": 7]], token: admin)
+        let ios = try #require(trial.json["ios"] as? [String: Any])
+        #expect(ios["enabled"] as? Bool == true && ios["durationDays"] as? Int == 7)
+        #expect(code(try await client.call("PATCH", base + "/trial-config", ["ios": ["durationDays": 0]], token: admin)) == "VALIDATION_FAILED")
+
+        // Without the admin token, or for a tenant that does not exist: the envelope, nothing changed.
+        let anonymous = try await client.call("GET", base + "/trial-config")
+        #expect(anonymous.status == 401 && anonymous.json["path"] as? String == "/api/\(base)/trial-config")
+        let missing = try await client.call("GET", "tenants/v1/00000000-0000-0000-0000-000000000000/apple-config", token: admin)
+        #expect(missing.status == 404 && code(missing) == "NOT_FOUND")
+        await live.stop()
+    }
+}
