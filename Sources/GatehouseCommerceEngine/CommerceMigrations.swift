@@ -43,5 +43,31 @@ public enum CommerceMigrations {
                 );
                 """)
         },
+        Migration(id: "commerce.002_purchases_and_wallets") { db in
+            let d = db.dialect
+            try db.executeScript("""
+                CREATE TABLE commerce_purchases (
+                    tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                    transaction_id TEXT NOT NULL,
+                    original_transaction_id TEXT NOT NULL,
+                    account_id TEXT NOT NULL,
+                    platform_product_id TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    credits INTEGER NOT NULL,
+                    environment TEXT NOT NULL,
+                    signed_at \(d.bigint),
+                    created_at \(d.bigint) NOT NULL,
+                    PRIMARY KEY (tenant_id, transaction_id)
+                );
+                CREATE INDEX commerce_purchases_by_account ON commerce_purchases(account_id);
+                CREATE TABLE commerce_wallets (
+                    tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                    account_id TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    credits \(d.bigint) NOT NULL,
+                    PRIMARY KEY (tenant_id, account_id, kind)
+                );
+                """)
+        },
     ]
 }

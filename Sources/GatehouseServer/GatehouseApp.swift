@@ -53,7 +53,10 @@ public final class GatehouseApp: @unchecked Sendable {
             return .empty()
         })
         VerificationRoutes.register(on: router, engine: verification, logger: logger)
-        DatacoveRoutes.register(on: router, accounts: accounts, directory: directory, logger: logger)
+        DatacoveRoutes.register(
+            on: router, accounts: accounts, commerce: commerce, directory: directory,
+            appStoreAPI: (settings.appstoreApiURL ?? ProcessInfo.processInfo.environment["GATEHOUSE_APPSTORE_API_URL"]).flatMap(URL.init(string:)),
+            logger: logger)
         TenantStoreRoutes.register(on: router, commerce: commerce, directory: directory, adminToken: settings.adminToken, logger: logger)
 
         let accessLog: AccessLog?

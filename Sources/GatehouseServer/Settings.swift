@@ -51,6 +51,8 @@ public struct Settings: Sendable {
     /// `none`, `starttls` or `tls`.
     public var smtpSecurity = "starttls"
     public var smtpSubject = "Your sign-in code"
+    /// Replaces both App Store Server API hosts (tests, proxies).
+    public var appstoreApiURL: String?
     public var sessionAbsoluteDays = 90
 
     public init() {}
@@ -90,7 +92,7 @@ public struct Settings: Sendable {
         "verification-callback-timeout", "verification-rate-window", "verification-rate-per-ip",
         "verification-rate-failed-auth", "verification-rate-per-account", "verification-rate-public-per-account",
         "session-idle-days", "session-absolute-days", "smtp-host", "smtp-port", "smtp-from", "smtp-username", "smtp-password",
-        "smtp-security", "smtp-subject",
+        "smtp-security", "smtp-subject", "appstore-api-url",
     ]
 
     private mutating func apply(_ values: [String: String]) throws {
@@ -134,6 +136,7 @@ public struct Settings: Sendable {
                 guard ["none", "starttls", "tls"].contains(value) else { throw SettingsError("smtp-security must be none, starttls or tls") }
                 smtpSecurity = value
             case "smtp-subject": smtpSubject = value
+            case "appstore-api-url": appstoreApiURL = value.isEmpty ? nil : value
             case "session-absolute-days": sessionAbsoluteDays = try Self.number(value, key, Int.self)
             default: throw SettingsError("unknown setting --\(key)")
             }

@@ -43,7 +43,12 @@ struct DatacoveBody {
 /// `GET users/v1/profile`: every key present, nulls written out.
 struct DatacoveProfile: Encodable {
     let profile: Profile
-    init(_ profile: Profile) { self.profile = profile }
+    /// Credits by kind, from the commerce engine.
+    let wallet: [String: Int]
+    init(_ profile: Profile, wallet: [String: Int]) {
+        self.profile = profile
+        self.wallet = wallet
+    }
 
     enum CodingKeys: String, CodingKey { case name, phone, email, country, timezone, status, wallet }
 
@@ -55,7 +60,7 @@ struct DatacoveProfile: Encodable {
         try container.encode(profile.country, forKey: .country)
         try container.encode(profile.timezone, forKey: .timezone)
         try container.encode(profile.status, forKey: .status)
-        try container.encode(profile.wallet, forKey: .wallet)
+        try container.encode(wallet, forKey: .wallet)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseAccountsEngine
+import GatehouseCommerceEngine
 import GatehouseHTTP
 
 /// The Datacove envelope (seed 000 §08):
@@ -10,6 +11,17 @@ struct DatacoveError: HTTPResponseError {
     let message: String
     var retryAfter: Int?
     let path: String
+    /// Only for PURCHASE_LINKED_TO_ANOTHER_ACCOUNT: whether the app may offer to move it.
+    var canTransfer: Bool?
+
+    init(status: Int, code: String?, message: String, retryAfter: Int? = nil, path: String, canTransfer: Bool? = nil) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.retryAfter = retryAfter
+        self.path = path
+        self.canTransfer = canTransfer
+    }
 
     func response(context: RequestContext) -> Response {
         struct Detail: Encodable {
@@ -17,14 +29,16 @@ struct DatacoveError: HTTPResponseError {
             let error: String
             let message: String
             let code: String?
+            let canTransfer: Bool?
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(statusCode, forKey: .statusCode)
                 try container.encode(error, forKey: .error)
                 try container.encode(message, forKey: .message)
                 try container.encodeIfPresent(code, forKey: .code)
+                try container.encodeIfPresent(canTransfer, forKey: .canTransfer)
             }
-            enum CodingKeys: String, CodingKey { case statusCode, error, message, code }
+            enum CodingKeys: String, CodingKey { case statusCode, error, message, code, canTransfer }
         }
         struct Envelope: Encodable {
             let statusCode: Int
@@ -34,7 +48,7 @@ struct DatacoveError: HTTPResponseError {
         }
         let body = Envelope(
             statusCode: status, timestamp: Self.timestamp(), path: path,
-            error: Detail(statusCode: status, error: Self.reason(status), message: message, code: code))
+            error: Detail(statusCode: status, error: Self.reason(status), message: message, code: code, canTransfer: canTransfer))
         var response = (try? Response.json(body, status: status)) ?? Response(status: status)
         if let retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
         return response
@@ -69,6 +83,14 @@ struct DatacoveError: HTTPResponseError {
             return DatacoveError(status: 401, code: error.code.rawValue, message: error.code.message, path: path)
         case let error as DatacoveError:
             return error
+        case let error as PurchaseError:
+            let status: Int
+            switch error.code {
+            case .linkedToAnotherAccount: status = 409
+            case .storeUnavailable: status = 503
+            default: status = 400
+            }
+            return DatacoveError(status: status, code: error.code.rawValue, message: error.message, path: path, canTransfer: error.canTransfer)
         case let error as HTTPError:
             return DatacoveError(status: error.status, code: "VALIDATION_FAILED", message: error.message, path: path)
         default:

@@ -1,12 +1,15 @@
 import Foundation
 import GatehouseAccountsEngine
+import GatehouseCommerceEngine
 import GatehouseCore
 import GatehouseHTTP
 import GatehouseWire
 
 /// The Datacove dialect's sign-in, session and profile API under `/api`.
 enum DatacoveRoutes {
-    static func register(on router: Router, accounts: AccountsEngine, directory: TenantDirectory, logger: Logger) {
+    static func register(
+        on router: Router, accounts: AccountsEngine, commerce: CommerceEngine, directory: TenantDirectory, appStoreAPI: URL?, logger: Logger
+    ) {
         /// Wraps a handler so every failure answers in the Datacove envelope.
         func handler(_ body: @escaping @Sendable (Request, RequestContext) async throws -> Response) -> Handler {
             .async { request, context in
@@ -34,7 +37,7 @@ enum DatacoveRoutes {
         }
         let success = Data(#"{"success":true}"#.utf8)
         // Unknown paths, wrong methods and oversized bodies answer in this dialect's envelope too.
-        for prefix in ["/api/auth", "/api/users"] {
+        for prefix in ["/api/auth", "/api/users", "/api/purchases"] {
             router.renderErrors(under: prefix) { error, path, context in
                 let code = error.status == 404 ? "NOT_FOUND" : error.status == 413 ? "PAYLOAD_TOO_LARGE" : error.code.uppercased()
                 var response = DatacoveError(status: error.status, code: code, message: error.message, path: path).response(context: context)
@@ -82,14 +85,32 @@ enum DatacoveRoutes {
                 return .empty()
             })
         }
+        router.group("/api/purchases/v1") { purchases in
+            purchases.post("/verify-purchase", handler { request, _ in
+                let who = try await principal(request)
+                let body = try DatacoveBody(request)
+                try body.onlyKeys(["platform", "platformProductId", "transactionId", "signedTransaction", "transferToCurrentAccount"])
+                let report = PurchaseReport(
+                    platform: try body.string("platform"), platformProductId: try body.string("platformProductId"),
+                    transactionId: try body.string("transactionId"), signedTransaction: try body.optionalString("signedTransaction"),
+                    transferToCurrentAccount: body.fields["transferToCurrentAccount"]?.bool ?? false)
+                switch try await commerce.verifyPurchase(tenantID: who.tenantId, accountID: who.accountId, report, appStoreAPIOverride: appStoreAPI) {
+                case .creditPackage(let credits):
+                    return .json(raw: Data(#"{"kind":"credit_package","creditsGranted":\#(credits)}"#.utf8))
+                }
+            })
+        }
         router.group("/api/users/v1") { users in
-            users.get("/profile", handler { request, _ in try .json(DatacoveProfile(try await accounts.profile(try await principal(request)))) })
+            users.get("/profile", handler { request, _ in
+                let who = try await principal(request)
+                return try .json(DatacoveProfile(try await accounts.profile(who), wallet: try await commerce.wallet(tenantID: who.tenantId, accountID: who.accountId)))
+            })
             users.patch("/profile", handler { request, _ in
                 let who = try await principal(request)
                 let body = try DatacoveBody(request)
                 try body.onlyKeys(["name", "timezone"])
                 let profile = try await accounts.updateProfile(who, name: try body.optionalString("name"), timezone: try body.optionalString("timezone"))
-                return try .json(DatacoveProfile(profile))
+                return try .json(DatacoveProfile(profile, wallet: try await commerce.wallet(tenantID: who.tenantId, accountID: who.accountId)))
             })
             users.delete("/account", handler { request, _ in
                 try await accounts.deleteAccount(try await principal(request))
