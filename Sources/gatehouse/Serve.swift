@@ -39,6 +39,9 @@ enum Serve {
               tenant id    \(credentials.tenantId)
               app id       \(credentials.applicationId)
               API key      \(credentials.apiKey)
+              sign-in keys \((credentials.apiKeys ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: "\n" + String(repeating: " ", count: 15)))
+              verification app key \(credentials.verification?.appKey ?? "-")
+              verification secret  \(credentials.verification?.secret ?? "-")
             These are saved in \(path).
 
             """)
