@@ -61,11 +61,7 @@ public final class CommerceEngine: Sendable {
 
     static func appleConfig(_ db: any DatabaseConnection, _ tenantID: String) throws -> AppleConfig? {
         guard let row = try db.queryOne("SELECT * FROM commerce_apple_configs WHERE tenant_id = ?", tenantID) else { return nil }
-        let key: String? = try row.get("private_key")
-        return AppleConfig(
-            bundleId: try row.get("bundle_id"), issuerId: try row.get("issuer_id"), keyId: try row.get("key_id"),
-            appAppleId: try row.get("app_apple_id"), hasPrivateKey: key != nil, production: try row.get("production"),
-            extraTrustedRootPEM: try row.get("extra_trusted_root_pem"))
+        return try appleConfig(row)
     }
 
     static func isBundleID(_ text: String) -> Bool {
