@@ -22,6 +22,8 @@ public struct PurchaseReport: Sendable, Equatable {
 /// What a verified report did.
 public enum PurchaseOutcome: Sendable, Equatable {
     case creditPackage(creditsGranted: Int)
+    /// A plan: its entitlement now, and whether this report moved it from another account.
+    case serviceEntitlement(EntitlementState, transferred: Bool)
 }
 
 /// A purchase the server will not take; `code` is the Datacove `error.code`.
@@ -33,6 +35,8 @@ public struct PurchaseError: Error, Equatable, Sendable {
         case purchaseRevoked = "PURCHASE_REVOKED"
         case linkedToAnotherAccount = "PURCHASE_LINKED_TO_ANOTHER_ACCOUNT"
         case storeUnavailable = "STORE_UNAVAILABLE"
+        case entitlementInactive = "ENTITLEMENT_INACTIVE"
+        case trialUnavailable = "TRIAL_UNAVAILABLE"
     }
     public let code: Code
     public let message: String
@@ -47,40 +51,52 @@ public struct PurchaseError: Error, Equatable, Sendable {
 
 extension CommerceEngine {
     /// Verifies a reported App Store transaction and grants what it bought, once: the
-    /// transaction id is the idempotency key, so reporting it again changes nothing.
-    /// Credit packages are handled here; plans come with the entitlement engine.
+    /// transaction id is the idempotency key for credits, the original transaction id the
+    /// account link of a plan, so reporting either again changes nothing.
     public func verifyPurchase(tenantID: String, accountID: String, _ report: PurchaseReport, appStoreAPIOverride: URL? = nil)
         async throws -> PurchaseOutcome
     {
         guard report.platform == "apple" else { throw PurchaseError(.purchaseInvalid, "platform must be apple") }
-        guard !report.transactionId.isEmpty, report.transactionId.allSatisfy(\.isASCII), report.transactionId.allSatisfy(\.isNumber) else {
+        guard !report.transactionId.isEmpty, report.transactionId.count <= 40, report.transactionId.allSatisfy(\.isASCII),
+              report.transactionId.allSatisfy(\.isNumber)
+        else {
             throw PurchaseError(.purchaseInvalid, "transactionId must be the App Store transaction id")
         }
-        let stored = try await database.read { db in
-            try db.queryOne("SELECT * FROM commerce_apple_configs WHERE tenant_id = ?", tenantID)
-        }
-        guard let stored, let config = try Self.appleConfig(stored), let bundleID = config.bundleId else {
-            throw PurchaseError(.storeNotConfigured, "The App Store connection of this app is not set up.")
-        }
-        let verifier = try SignedDataVerifier(
-            bundleId: bundleID, appAppleId: config.appAppleId, allowsTestEnvironments: !config.production,
-            extraTrustedRootPEM: config.extraTrustedRootPEM)
-        let signed = try await signedTransaction(report, stored: stored, bundleID: bundleID, override: appStoreAPIOverride)
-        let payload: TransactionPayload
-        do {
-            payload = try verifier.verifyTransaction(signed)
-        } catch let error as AppleVerificationError {
-            environment.logger.info("purchase refused", ["code": "\(error.code)", "tenant": tenantID])
-            throw PurchaseError(.purchaseInvalid, "The transaction could not be verified.")
-        }
+        let connection = try await storeConnection(tenantID: tenantID)
+        let payload = try await verifiedTransaction(
+            tenantID: tenantID, connection: connection, signed: report.signedTransaction, transactionID: report.transactionId,
+            override: appStoreAPIOverride)
         guard payload.transactionId == report.transactionId, payload.productId == report.platformProductId else {
             throw PurchaseError(.purchaseInvalid, "The transaction does not match the reported product.")
         }
-        if payload.revocationDate != nil { throw PurchaseError(.purchaseRevoked, "This purchase was refunded or revoked.") }
-        let packages = try await creditPackages(tenantID: tenantID)
-        guard let package = packages.first(where: { $0.platformProductId == payload.productId }) else {
-            throw PurchaseError(.productUnknown, "This product is not sold here.")
+        switch try await product(tenantID: tenantID, payload: payload) {
+        case .creditPackage(let package):
+            if payload.revocationDate != nil { throw PurchaseError(.purchaseRevoked, "This purchase was refunded or revoked.") }
+            return try await grantCredits(tenantID: tenantID, accountID: accountID, payload: payload, package: package)
+        case .plan(let plan):
+            let link = try await linkPlan(
+                tenantID: tenantID, holder: accountID, payload: payload, plan: plan,
+                transfer: report.transferToCurrentAccount ? .whenAsked : .automaticOnly)
+            return .serviceEntitlement(link.subscription.state(at: environment.clock.now), transferred: link.transferred)
         }
+    }
+
+    /// What a verified transaction bought, or `PRODUCT_UNKNOWN`.
+    func product(tenantID: String, payload: TransactionPayload) async throws -> CatalogueProduct {
+        let (packages, plans) = try await database.read { db in (try Self.creditPackages(db, tenantID), try Self.plans(db, tenantID)) }
+        if let package = packages.first(where: { $0.platformProductId == payload.productId }) {
+            if let type = payload.type, type != "Consumable" { throw PurchaseError(.purchaseInvalid, "A credit package must be a consumable.") }
+            return .creditPackage(package)
+        }
+        if let plan = plans.first(where: { $0.applePlatformProductId == payload.productId }) {
+            let expected = plan.interval == .oneTimeYear ? "Non-Renewing Subscription" : "Auto-Renewable Subscription"
+            if let type = payload.type, type != expected { throw PurchaseError(.purchaseInvalid, "A \(plan.interval.rawValue) plan must be a \(expected).") }
+            return .plan(plan)
+        }
+        throw PurchaseError(.productUnknown, "This product is not sold here.")
+    }
+
+    func grantCredits(tenantID: String, accountID: String, payload: TransactionPayload, package: CreditPackage) async throws -> PurchaseOutcome {
         let credits = package.credits * max(1, payload.quantity ?? 1)
         do {
             return try await grant(tenantID: tenantID, accountID: accountID, payload: payload, credits: credits)
@@ -113,13 +129,27 @@ extension CommerceEngine {
                 [.text(tenantID), .text(payload.transactionId), .text(payload.originalTransactionId), .text(accountID),
                  .text(payload.productId), .integer(Int64(credits)), .text(payload.environment.rawValue), payload.signedDate.sqlValue,
                  now.sqlValue])
+            try Self.addCredits(db, tenantID: tenantID, accountID: accountID, credits)
+            return .creditPackage(creditsGranted: credits)
+        }
+    }
+
+    /// Adds (or, when negative, removes) `WALLET` credits; a balance never drops below zero.
+    static func addCredits(_ db: any DatabaseConnection, tenantID: String, accountID: String, _ credits: Int) throws {
+        if credits >= 0 {
             try db.execute(
                 """
                 INSERT INTO commerce_wallets (tenant_id, account_id, kind, credits) VALUES (?, ?, 'WALLET', ?)
                 ON CONFLICT (tenant_id, account_id, kind) DO UPDATE SET credits = commerce_wallets.credits + excluded.credits
                 """,
                 [.text(tenantID), .text(accountID), .integer(Int64(credits))])
-            return .creditPackage(creditsGranted: credits)
+        } else {
+            try db.execute(
+                """
+                UPDATE commerce_wallets SET credits = CASE WHEN credits + ? < 0 THEN 0 ELSE credits + ? END
+                WHERE tenant_id = ? AND account_id = ? AND kind = 'WALLET'
+                """,
+                [.integer(Int64(credits)), .integer(Int64(credits)), .text(tenantID), .text(accountID)])
         }
     }
 
@@ -133,33 +163,10 @@ extension CommerceEngine {
             return wallet
         }
     }
+}
 
-    /// The signed transaction: as reported, or fetched from the App Store Server API by id.
-    private func signedTransaction(_ report: PurchaseReport, stored: Row, bundleID: String, override: URL?) async throws -> String {
-        if let signed = report.signedTransaction { return signed }
-        let issuer: String? = try stored.get("issuer_id")
-        let keyID: String? = try stored.get("key_id")
-        let key: String? = try stored.get("private_key")
-        guard let issuer, let keyID, let key else {
-            throw PurchaseError(.storeNotConfigured, "Send signedTransaction, or set up the App Store Server API key.")
-        }
-        let api = AppStoreServerAPI(
-            credentials: AppStoreCredentials(issuerId: issuer, keyId: keyID, privateKeyPEM: key, bundleId: bundleID),
-            http: environment.http, clock: environment.clock, overrideURL: override)
-        do {
-            return try await api.transactionInfo(id: report.transactionId).signedTransaction
-        } catch let error as AppStoreAPIError where error.isRetryable {
-            throw PurchaseError(.storeUnavailable, "The App Store could not be reached. Try again.")
-        } catch is AppStoreAPIError {
-            throw PurchaseError(.purchaseInvalid, "The App Store does not know this transaction.")
-        }
-    }
-
-    static func appleConfig(_ row: Row) throws -> AppleConfig? {
-        let key: String? = try row.get("private_key")
-        return AppleConfig(
-            bundleId: try row.get("bundle_id"), issuerId: try row.get("issuer_id"), keyId: try row.get("key_id"),
-            appAppleId: try row.get("app_apple_id"), hasPrivateKey: key != nil, production: try row.get("production"),
-            extraTrustedRootPEM: try row.get("extra_trusted_root_pem"))
-    }
+/// What a product id in a verified transaction stands for in the tenant's catalogue.
+enum CatalogueProduct {
+    case creditPackage(CreditPackage)
+    case plan(Plan)
 }

@@ -7,9 +7,12 @@ import GatehouseDatabase
 /// configuration (seed 000 §07 "Store setup"); verification lives in `SignedDataVerifier`.
 public final class CommerceEngine: Sendable {
     let environment: Environment
+    /// Answers whether a plan may move between accounts without asking.
+    let accounts: (any AccountDirectory)?
 
-    public init(environment: Environment) {
+    public init(environment: Environment, accounts: (any AccountDirectory)? = nil) {
         self.environment = environment
+        self.accounts = accounts
     }
 
     var database: any Database { environment.database }
@@ -41,16 +44,18 @@ public final class CommerceEngine: Sendable {
             config.appAppleId = patch.appAppleId ?? config.appAppleId
             config.production = patch.production ?? config.production
             if let extra = patch.extraTrustedRootPEM { config.extraTrustedRootPEM = extra }
+            config.claimUntaggedPurchases = patch.claimUntaggedPurchases ?? config.claimUntaggedPurchases
             if config.production, config.extraTrustedRootPEM != nil {
                 throw CommerceError(.validationFailed, "extraTrustedRootPEM is refused on production tenants")
             }
             try db.execute(
                 """
                 UPDATE commerce_apple_configs SET bundle_id = ?, issuer_id = ?, key_id = ?, app_apple_id = ?, production = ?,
-                  extra_trusted_root_pem = ?, private_key = COALESCE(?, private_key), updated_at = ? WHERE tenant_id = ?
+                  extra_trusted_root_pem = ?, claim_untagged_purchases = ?, private_key = COALESCE(?, private_key), updated_at = ?
+                WHERE tenant_id = ?
                 """,
                 [config.bundleId.sqlValue, config.issuerId.sqlValue, config.keyId.sqlValue, config.appAppleId.sqlValue,
-                 .boolean(config.production), config.extraTrustedRootPEM.sqlValue, patch.privateKey.sqlValue, now.sqlValue, .text(tenantID)])
+                 .boolean(config.production), config.extraTrustedRootPEM.sqlValue, .boolean(config.claimUntaggedPurchases), patch.privateKey.sqlValue, now.sqlValue, .text(tenantID)])
             return try Self.appleConfig(db, tenantID)!
         }
     }

@@ -69,5 +69,56 @@ public enum CommerceMigrations {
                 );
                 """)
         },
+        Migration(id: "commerce.003_subscriptions_trials_notifications") { db in
+            let d = db.dialect
+            try db.executeScript("""
+                CREATE TABLE commerce_subscriptions (
+                    id TEXT PRIMARY KEY,
+                    tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                    original_transaction_id TEXT NOT NULL,
+                    account_id TEXT,
+                    plan_id TEXT NOT NULL,
+                    platform_product_id TEXT NOT NULL,
+                    product_type TEXT NOT NULL,
+                    environment TEXT NOT NULL,
+                    ownership_type TEXT NOT NULL,
+                    latest_transaction_id TEXT NOT NULL,
+                    purchased_at \(d.bigint) NOT NULL,
+                    expires_at \(d.bigint) NOT NULL,
+                    grace_expires_at \(d.bigint),
+                    billing_issue_at \(d.bigint),
+                    ended_at \(d.bigint),
+                    revoked_at \(d.bigint),
+                    auto_renew \(d.boolean),
+                    last_event_at \(d.bigint) NOT NULL,
+                    updated_at \(d.bigint) NOT NULL,
+                    UNIQUE (tenant_id, original_transaction_id)
+                );
+                CREATE INDEX commerce_subscriptions_by_account ON commerce_subscriptions(tenant_id, account_id);
+                CREATE INDEX commerce_subscriptions_by_original ON commerce_subscriptions(original_transaction_id);
+                CREATE TABLE commerce_trials (
+                    tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                    account_id TEXT NOT NULL,
+                    started_at \(d.bigint) NOT NULL,
+                    ends_at \(d.bigint) NOT NULL,
+                    PRIMARY KEY (tenant_id, account_id)
+                );
+                CREATE TABLE commerce_notifications (
+                    notification_uuid TEXT PRIMARY KEY,
+                    tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                    notification_type TEXT NOT NULL,
+                    subtype TEXT,
+                    environment TEXT,
+                    original_transaction_id TEXT,
+                    transaction_id TEXT,
+                    consumption_request_reason TEXT,
+                    outcome TEXT NOT NULL,
+                    signed_at \(d.bigint),
+                    received_at \(d.bigint) NOT NULL
+                );
+                ALTER TABLE commerce_purchases ADD COLUMN revoked_at \(d.bigint);
+                ALTER TABLE commerce_apple_configs ADD COLUMN claim_untagged_purchases \(d.boolean);
+                """)
+        },
     ]
 }

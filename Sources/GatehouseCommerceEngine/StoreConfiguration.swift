@@ -12,6 +12,8 @@ public struct AppleConfig: Sendable, Equatable {
     /// Production tenants accept only Apple's root and only Production/Sandbox data.
     public var production: Bool
     public var extraTrustedRootPEM: String?
+    /// SubscriptionFlow: the app may claim Apple purchases that carry no account token (off by default).
+    public var claimUntaggedPurchases: Bool
 }
 
 /// Changes to an `AppleConfig`; `nil` keeps a value, `.some(nil)` clears an optional one.
@@ -24,6 +26,7 @@ public struct AppleConfigPatch: Sendable, Equatable {
     public var appAppleId: Int64?
     public var production: Bool?
     public var extraTrustedRootPEM: String??
+    public var claimUntaggedPurchases: Bool?
     public init() {}
 }
 

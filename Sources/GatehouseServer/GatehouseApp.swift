@@ -39,10 +39,10 @@ public final class GatehouseApp: @unchecked Sendable {
         verification = VerificationEngine(
             environment: environment, delivery: try Self.delivery(settings, environment: environment, sink: logSink),
             settings: settings.verification)
-        commerce = CommerceEngine(environment: environment)
         accounts = AccountsEngine(
             environment: environment, verification: verification,
             sessions: SessionService(environment: environment, settings: settings.sessions))
+        commerce = CommerceEngine(environment: environment, accounts: accounts)
 
         let metrics = HTTPMetrics()
         SystemRoutes.register(on: router, database: database, metrics: metrics)
@@ -58,6 +58,7 @@ public final class GatehouseApp: @unchecked Sendable {
             appStoreAPI: (settings.appstoreApiURL ?? ProcessInfo.processInfo.environment["GATEHOUSE_APPSTORE_API_URL"]).flatMap(URL.init(string:)),
             logger: logger)
         TenantStoreRoutes.register(on: router, commerce: commerce, directory: directory, adminToken: settings.adminToken, logger: logger)
+        AppleWebhookRoutes.register(on: router, commerce: commerce, logger: logger)
 
         let accessLog: AccessLog?
         switch settings.accessLog {

@@ -33,6 +33,12 @@ struct DatacoveBody {
         return try string(channel == .phone ? "phoneNumber" : "email")
     }
 
+    func optionalBool(_ key: String) throws -> Bool? {
+        guard let value = fields[key], value != .null else { return nil }
+        guard let flag = value.bool else { throw AccountsError(.validationFailed, "\(key) must be true or false") }
+        return flag
+    }
+
     func onlyKeys(_ allowed: Set<String>) throws {
         if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
             throw AccountsError(.validationFailed, "\(unknown) cannot be changed here")

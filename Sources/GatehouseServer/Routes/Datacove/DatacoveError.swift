@@ -86,7 +86,8 @@ struct DatacoveError: HTTPResponseError {
         case let error as PurchaseError:
             let status: Int
             switch error.code {
-            case .linkedToAnotherAccount: status = 409
+            case .linkedToAnotherAccount, .trialUnavailable: status = 409
+            case .entitlementInactive: status = 403
             case .storeUnavailable: status = 503
             default: status = 400
             }

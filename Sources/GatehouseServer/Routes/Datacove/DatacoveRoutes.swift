@@ -93,11 +93,18 @@ enum DatacoveRoutes {
                 let report = PurchaseReport(
                     platform: try body.string("platform"), platformProductId: try body.string("platformProductId"),
                     transactionId: try body.string("transactionId"), signedTransaction: try body.optionalString("signedTransaction"),
-                    transferToCurrentAccount: body.fields["transferToCurrentAccount"]?.bool ?? false)
-                switch try await commerce.verifyPurchase(tenantID: who.tenantId, accountID: who.accountId, report, appStoreAPIOverride: appStoreAPI) {
-                case .creditPackage(let credits):
-                    return .json(raw: Data(#"{"kind":"credit_package","creditsGranted":\#(credits)}"#.utf8))
-                }
+                    transferToCurrentAccount: try body.optionalBool("transferToCurrentAccount") ?? false)
+                let outcome = try await commerce.verifyPurchase(
+                    tenantID: who.tenantId, accountID: who.accountId, report, appStoreAPIOverride: appStoreAPI)
+                return try .json(PurchaseJSON.outcome(outcome))
+            })
+            purchases.get("/entitlement", handler { request, _ in
+                let who = try await principal(request)
+                return try .json(PurchaseJSON.summary(try await commerce.entitlementSummary(tenantID: who.tenantId, accountID: who.accountId)))
+            })
+            purchases.post("/trial/start", handler { request, _ in
+                let who = try await principal(request)
+                return try .json(PurchaseJSON.summary(try await commerce.startTrial(tenantID: who.tenantId, accountID: who.accountId)))
             })
         }
         router.group("/api/users/v1") { users in

@@ -33,7 +33,7 @@ enum TenantStoreRoutes {
         let auth = AdminAuthentication(directory: directory, configuredToken: adminToken)
         router.group("/api/tenants/v1/:tenantId", middleware: [auth]) { tenant in
             tenant.patch("/apple-config", handler { request, tenantID in
-                let body = try StoreBody(request, allowed: ["bundleId", "issuerId", "keyId", "privateKey", "appAppleId", "production", "extraTrustedRootPEM"])
+                let body = try StoreBody(request, allowed: ["bundleId", "issuerId", "keyId", "privateKey", "appAppleId", "production", "extraTrustedRootPEM", "claimUntaggedPurchases"])
                 var patch = AppleConfigPatch()
                 patch.bundleId = try body.string("bundleId")
                 patch.issuerId = try body.string("issuerId")
@@ -41,6 +41,7 @@ enum TenantStoreRoutes {
                 patch.privateKey = try body.string("privateKey")
                 patch.appAppleId = try body.int("appAppleId").map(Int64.init)
                 patch.production = try body.bool("production")
+                patch.claimUntaggedPurchases = try body.bool("claimUntaggedPurchases")
                 if body.fields.keys.contains("extraTrustedRootPEM") { patch.extraTrustedRootPEM = .some(try body.string("extraTrustedRootPEM")) }
                 return try .json(StoreJSON.apple(try await commerce.updateAppleConfig(tenantID: tenantID, patch)))
             })

@@ -1,0 +1,155 @@
+import Foundation
+import GatehouseCore
+import GatehouseCrypto
+import GatehouseDatabase
+
+/// What the webhook did with an App Store Server Notification.
+public enum NotificationOutcome: String, Sendable, Equatable {
+    /// It changed a subscription or a credit purchase.
+    case applied
+    /// Kept for the record only (TEST, CONSUMPTION_REQUEST, unknown products, types we do not act on).
+    case recorded
+    /// This `notificationUUID` was handled before; nothing changed.
+    case duplicate
+}
+
+/// A notification whose signature, chain, bundle or environment did not verify for any tenant.
+public struct NotificationRejected: Error, Equatable, Sendable {
+    public let reason: String
+}
+
+extension CommerceEngine {
+    /// Verifies a Server Notification V2 (all three JWS layers) against the tenant whose bundle
+    /// id it names, records it once by `notificationUUID`, and applies it, in one transaction:
+    /// a failure leaves nothing behind, so Apple's retry finds it new.
+    public func receiveNotification(signedPayload: String) async throws -> NotificationOutcome {
+        let bundleID = try Self.claimedBundleID(signedPayload)
+        let tenants = try await database.read { db in
+            try db.query("SELECT tenant_id FROM commerce_apple_configs WHERE bundle_id = ?", [.text(bundleID)]).map { try $0.get("tenant_id", as: String.self) }
+        }
+        var reasons: [String] = []
+        for tenantID in tenants {
+            let connection = try await storeConnection(tenantID: tenantID)
+            let verified: VerifiedNotification
+            do {
+                verified = try connection.verifier.verifyNotificationContents(signedPayload)
+            } catch let error as AppleVerificationError {
+                reasons.append(error.code.rawValue)
+                continue
+            }
+            return try await apply(verified, tenantID: tenantID)
+        }
+        environment.logger.info("notification refused", ["bundle": bundleID, "reasons": reasons.joined(separator: ",")])
+        throw NotificationRejected(reason: reasons.first ?? "no tenant has this bundle id")
+    }
+
+    /// The bundle id a notification claims, read before anything is trusted: it only picks
+    /// which tenant's verifier to try.
+    static func claimedBundleID(_ jws: String) throws -> String {
+        struct Claim: Decodable {
+            struct App: Decodable { let bundleId: String? }
+            let data: App?
+            let summary: App?
+            let appData: App?
+            let externalPurchaseToken: App?
+        }
+        guard let parsed = try? CompactJWS(compact: jws), let claim = try? parsed.decodePayload(Claim.self),
+              let bundle = (claim.data ?? claim.summary ?? claim.appData ?? claim.externalPurchaseToken)?.bundleId
+        else { throw NotificationRejected(reason: "not a signed notification") }
+        return bundle
+    }
+
+    private func apply(_ verified: VerifiedNotification, tenantID: String) async throws -> NotificationOutcome {
+        let now = environment.clock.now
+        let note = verified.notification
+        let at = note.signedDate ?? now
+        let plans = try await plans(tenantID: tenantID)
+        let newID = environment.ids.next().lowercased
+        do {
+            return try await database.write { db in
+                try db.execute(
+                    """
+                    INSERT INTO commerce_notifications (notification_uuid, tenant_id, notification_type, subtype, environment,
+                      original_transaction_id, transaction_id, consumption_request_reason, outcome, signed_at, received_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'recorded', ?, ?)
+                    """,
+                    [.text(note.notificationUUID), .text(tenantID), .text(note.notificationType), note.subtype.sqlValue,
+                     note.data?.environment?.rawValue.sqlValue ?? .null, verified.transaction?.originalTransactionId.sqlValue ?? .null,
+                     verified.transaction?.transactionId.sqlValue ?? .null, note.data?.consumptionRequestReason.sqlValue ?? .null,
+                     at.sqlValue, now.sqlValue])
+                let outcome = try Self.applyFacts(db, verified, tenantID: tenantID, plans: plans, at: at, newID: newID, now: now)
+                if outcome == .applied {
+                    try db.execute("UPDATE commerce_notifications SET outcome = 'applied' WHERE notification_uuid = ?", note.notificationUUID)
+                }
+                return outcome
+            }
+        } catch let error as DatabaseError where error.kind == .uniqueViolation {
+            return .duplicate
+        }
+    }
+
+    /// Applies one notification's facts to the subscription or credit purchase it is about.
+    static func applyFacts(
+        _ db: any DatabaseConnection, _ verified: VerifiedNotification, tenantID: String, plans: [Plan], at: Date, newID: String, now: Date
+    ) throws -> NotificationOutcome {
+        let type = verified.notification.notificationType
+        guard let transaction = verified.transaction, !["TEST", "CONSUMPTION_REQUEST"].contains(type) else { return .recorded }
+        guard let plan = plans.first(where: { $0.applePlatformProductId == transaction.productId }) else {
+            return try applyToCreditPurchase(db, type: type, transaction: transaction, tenantID: tenantID, now: now)
+        }
+        let expiry = try expiry(of: transaction, plan: plan)
+        let subscription = try recordTransaction(db, tenantID: tenantID, payload: transaction, plan: plan, expiry: expiry, newID: newID, now: now)
+        let lastEvent: Date = try db.queryOne("SELECT last_event_at FROM commerce_subscriptions WHERE id = ?", subscription.id)!.get("last_event_at")
+        let current = at >= lastEvent  // an older notification never overwrites a newer state
+        var sets: [(String, SQLValue)] = []
+        if current, let renewal = verified.renewalInfo, let status = renewal.autoRenewStatus { sets.append(("auto_renew", .boolean(status == 1))) }
+        switch type {
+        case "DID_RENEW":
+            if current { sets += [("billing_issue_at", .null), ("grace_expires_at", .null), ("ended_at", .null)] }
+        case "DID_FAIL_TO_RENEW" where current:
+            // GRACE_PERIOD without a grace end has been seen (notes §2.2): then there is no grace.
+            sets += [("billing_issue_at", at.sqlValue), ("grace_expires_at", verified.renewalInfo?.gracePeriodExpiresDate.sqlValue ?? .null)]
+        case "GRACE_PERIOD_EXPIRED" where current:
+            sets += [("grace_expires_at", .null), ("billing_issue_at", (subscription.billingIssueAt ?? at).sqlValue)]
+        case "EXPIRED" where current:
+            sets += [("ended_at", min(at, now).sqlValue), ("grace_expires_at", .null)]
+        case "REFUND", "REVOKE":
+            sets.append(("revoked_at", (transaction.revocationDate ?? at).sqlValue))
+        default:
+            break
+        }
+        if current { sets.append(("last_event_at", at.sqlValue)) }
+        if !sets.isEmpty {
+            try db.execute(
+                "UPDATE commerce_subscriptions SET " + sets.map { "\($0.0) = ?" }.joined(separator: ", ") + ", updated_at = ? WHERE id = ?",
+                sets.map(\.1) + [now.sqlValue, .text(subscription.id)])
+        }
+        return .applied
+    }
+
+    /// REFUND takes back a credit package's credits (never below zero); REFUND_REVERSED gives
+    /// them again. Each applies once per transaction.
+    static func applyToCreditPurchase(
+        _ db: any DatabaseConnection, type: String, transaction: TransactionPayload, tenantID: String, now: Date
+    ) throws -> NotificationOutcome {
+        guard ["REFUND", "REFUND_REVERSED"].contains(type), let row = try db.queryOne(
+            "SELECT account_id, credits, revoked_at FROM commerce_purchases WHERE tenant_id = ? AND transaction_id = ?" + db.dialect.forUpdate,
+            tenantID, transaction.transactionId)
+        else { return .recorded }
+        let revoked = try row.get("revoked_at", as: Date?.self) != nil
+        let credits: Int = try row.get("credits")
+        let account: String = try row.get("account_id")
+        if type == "REFUND", !revoked {
+            try db.execute("UPDATE commerce_purchases SET revoked_at = ? WHERE tenant_id = ? AND transaction_id = ?",
+                           transaction.revocationDate ?? now, tenantID, transaction.transactionId)
+            try addCredits(db, tenantID: tenantID, accountID: account, -credits)
+            return .applied
+        }
+        if type == "REFUND_REVERSED", revoked {
+            try db.execute("UPDATE commerce_purchases SET revoked_at = NULL WHERE tenant_id = ? AND transaction_id = ?", tenantID, transaction.transactionId)
+            try addCredits(db, tenantID: tenantID, accountID: account, credits)
+            return .applied
+        }
+        return .recorded
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import GatehouseCore
+import GatehouseDatabase
+
+/// When a plan held by another account may move to the reporting one.
+enum TransferPolicy {
+    /// Never (SubscriptionFlow: a purchase links only to its own customer).
+    case never
+    /// When the user agreed (`transferToCurrentAccount`), or without asking when the holder was
+    /// deleted or is the same person (Datacove).
+    case whenAsked
+    /// The report does not ask; moves happen only without asking.
+    case automaticOnly
+}
+
+/// What linking a plan did.
+struct PlanLink {
+    let subscription: Subscription
+    let transferred: Bool
+}
+
+extension CommerceEngine {
+    /// Records the subscription behind a verified plan transaction and links it to `holder`,
+    /// moving it from another account only as `transfer` allows.
+    func linkPlan(tenantID: String, holder: String, payload: TransactionPayload, plan: Plan, transfer: TransferPolicy) async throws -> PlanLink {
+        let expiry = try Self.expiry(of: payload, plan: plan)
+        for _ in 0..<3 {
+            let owners = try await database.read { db in
+                try db.query(
+                    "SELECT tenant_id, account_id FROM commerce_subscriptions WHERE original_transaction_id = ?", [.text(payload.originalTransactionId)])
+            }
+            if try owners.contains(where: { try $0.get("tenant_id", as: String.self) != tenantID }) {
+                throw PurchaseError(.linkedToAnotherAccount, "This purchase belongs to another workspace.", canTransfer: false)
+            }
+            let owner = try owners.first?.get("account_id", as: String?.self)
+            var relation = AccountRelation.unrelated
+            if let owner, owner != holder, transfer != .never, let accounts {
+                relation = try await accounts.relation(tenantID: tenantID, holder: owner, reporter: holder)
+            }
+            let now = environment.clock.now
+            let id = environment.ids.next().lowercased
+            let automatic = relation != .unrelated
+            do {
+                let link = try await database.write { db -> PlanLink? in
+                    let current = try Self.recordTransaction(db, tenantID: tenantID, payload: payload, plan: plan, expiry: expiry, newID: id, now: now)
+                    guard current.accountId == owner else { return nil }  // moved meanwhile: decide again
+                    guard let owner, owner != holder else { return PlanLink(subscription: try Self.setHolder(db, current, holder, now), transferred: false) }
+                    if !automatic {
+                        guard transfer == .whenAsked, current.state(at: now).hasAccess else {
+                            throw PurchaseError(.linkedToAnotherAccount, "This plan belongs to another account.",
+                                                canTransfer: transfer != .never && current.state(at: now).hasAccess)
+                        }
+                    }
+                    return PlanLink(subscription: try Self.setHolder(db, current, holder, now), transferred: true)
+                }
+                if let link { return link }
+            } catch let error as DatabaseError where error.kind == .uniqueViolation {
+                continue  // a concurrent first report inserted the row; decide again with it
+            }
+        }
+        throw PurchaseError(.storeUnavailable, "The purchase changed while it was being linked. Try again.")
+    }
+
+    /// Upserts the subscription row from a transaction: a newer transaction of the chain updates
+    /// the product, expiry and revocation; an older one changes nothing.
+    static func recordTransaction(
+        _ db: any DatabaseConnection, tenantID: String, payload: TransactionPayload, plan: Plan, expiry: Date, newID: String, now: Date
+    ) throws -> Subscription {
+        let purchased = payload.purchaseDate ?? payload.signedDate ?? now
+        if let row = try db.queryOne(
+            "SELECT * FROM commerce_subscriptions WHERE tenant_id = ? AND original_transaction_id = ?" + db.dialect.forUpdate,
+            tenantID, payload.originalTransactionId)
+        {
+            let stored = try Subscription(row)
+            let latestPurchase: Date = try row.get("purchased_at")
+            guard purchased >= latestPurchase else { return stored }
+            let renewed = expiry > stored.expiresAt
+            try db.execute(
+                """
+                UPDATE commerce_subscriptions SET latest_transaction_id = ?, purchased_at = ?, plan_id = ?, platform_product_id = ?,
+                  expires_at = ?, revoked_at = ?, ownership_type = ?, updated_at = ?,
+                  ended_at = CASE WHEN ? THEN NULL ELSE ended_at END,
+                  billing_issue_at = CASE WHEN ? THEN NULL ELSE billing_issue_at END,
+                  grace_expires_at = CASE WHEN ? THEN NULL ELSE grace_expires_at END
+                WHERE id = ?
+                """,
+                [.text(payload.transactionId), purchased.sqlValue, .text(plan.productId), .text(payload.productId), expiry.sqlValue,
+                 payload.revocationDate.sqlValue, .text(payload.inAppOwnershipType ?? "PURCHASED"), now.sqlValue,
+                 .boolean(renewed), .boolean(renewed), .boolean(renewed), .text(stored.id)])
+            return try subscription(db, id: stored.id)
+        }
+        try db.execute(
+            """
+            INSERT INTO commerce_subscriptions (id, tenant_id, original_transaction_id, account_id, plan_id, platform_product_id, product_type,
+              environment, ownership_type, latest_transaction_id, purchased_at, expires_at, revoked_at, last_event_at, updated_at)
+            VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [.text(newID), .text(tenantID), .text(payload.originalTransactionId), .text(plan.productId), .text(payload.productId),
+             .text(payload.type ?? "Auto-Renewable Subscription"), .text(payload.environment.rawValue),
+             .text(payload.inAppOwnershipType ?? "PURCHASED"), .text(payload.transactionId), purchased.sqlValue, expiry.sqlValue,
+             payload.revocationDate.sqlValue, Date(timeIntervalSince1970: 0).sqlValue, now.sqlValue])
+        return try subscription(db, id: newID)
+    }
+
+    static func setHolder(_ db: any DatabaseConnection, _ subscription: Subscription, _ holder: String, _ now: Date) throws -> Subscription {
+        try db.execute("UPDATE commerce_subscriptions SET account_id = ?, updated_at = ? WHERE id = ?", holder, now, subscription.id)
+        return try self.subscription(db, id: subscription.id)
+    }
+
+    static func subscription(_ db: any DatabaseConnection, id: String) throws -> Subscription {
+        guard let row = try db.queryOne("SELECT * FROM commerce_subscriptions WHERE id = ?", id) else {
+            throw DatabaseError(kind: .other, code: "missing", message: "subscription \(id) vanished")
+        }
+        return try Subscription(row)
+    }
+
+    /// The end of the period a transaction paid for: Apple's `expiresDate` for auto-renewable
+    /// subscriptions, one year from purchase for the non-renewing `one_time_year`.
+    static func expiry(of payload: TransactionPayload, plan: Plan) throws -> Date {
+        if plan.interval == .oneTimeYear {
+            guard let start = payload.purchaseDate else { throw PurchaseError(.purchaseInvalid, "The transaction has no purchase date.") }
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            return calendar.date(byAdding: .year, value: 1, to: start)!
+        }
+        guard let expires = payload.expiresDate else { throw PurchaseError(.purchaseInvalid, "The subscription transaction has no expiry.") }
+        return expires
+    }
+}
