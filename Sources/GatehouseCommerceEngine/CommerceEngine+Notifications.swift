@@ -99,6 +99,12 @@ extension CommerceEngine {
         }
         let expiry = try expiry(of: transaction, plan: plan)
         let subscription = try recordTransaction(db, tenantID: tenantID, payload: transaction, plan: plan, expiry: expiry, newID: newID, now: now)
+        if subscription.accountId == nil, let tag = transaction.appAccountToken, let token = try db.queryOne(
+            "SELECT customer_id FROM commerce_account_tokens WHERE token = ? AND tenant_id = ?", tag.lowercased(), tenantID)
+        {
+            // A SubscriptionFlow purchase tagged with an account token belongs to that token's customer.
+            _ = try setHolder(db, subscription, customerHolder(try token.get("customer_id")), now)
+        }
         let lastEvent: Date = try db.queryOne("SELECT last_event_at FROM commerce_subscriptions WHERE id = ?", subscription.id)!.get("last_event_at")
         let current = at >= lastEvent  // an older notification never overwrites a newer state
         var sets: [(String, SQLValue)] = []

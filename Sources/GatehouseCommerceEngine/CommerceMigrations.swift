@@ -120,5 +120,19 @@ public enum CommerceMigrations {
                 ALTER TABLE commerce_apple_configs ADD COLUMN claim_untagged_purchases \(d.boolean);
                 """)
         },
+        Migration(id: "commerce.004_account_tokens") { db in
+            let d = db.dialect
+            try db.executeScript("""
+                CREATE TABLE commerce_account_tokens (
+                    token TEXT PRIMARY KEY,
+                    tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                    customer_id TEXT NOT NULL,
+                    secret_hash \(d.blob) NOT NULL,
+                    created_at \(d.bigint) NOT NULL,
+                    revoked_at \(d.bigint)
+                );
+                CREATE INDEX commerce_account_tokens_by_customer ON commerce_account_tokens(tenant_id, customer_id);
+                """)
+        },
     ]
 }

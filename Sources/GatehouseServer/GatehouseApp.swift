@@ -59,6 +59,8 @@ public final class GatehouseApp: @unchecked Sendable {
             logger: logger)
         TenantStoreRoutes.register(on: router, commerce: commerce, directory: directory, adminToken: settings.adminToken, logger: logger)
         AppleWebhookRoutes.register(on: router, commerce: commerce, logger: logger)
+        SubscriptionFlowRoutes.register(
+            on: router, commerce: commerce, directory: directory, clientPerMinute: settings.storeClientRequestsPerMinute, logger: logger)
 
         let accessLog: AccessLog?
         switch settings.accessLog {

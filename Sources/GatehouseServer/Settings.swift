@@ -54,6 +54,8 @@ public struct Settings: Sendable {
     /// Replaces both App Store Server API hosts (tests, proxies).
     public var appstoreApiURL: String?
     public var sessionAbsoluteDays = 90
+    /// SubscriptionFlow app endpoints: requests per account token per minute.
+    public var storeClientRequestsPerMinute = 60
 
     public init() {}
 
@@ -138,6 +140,7 @@ public struct Settings: Sendable {
             case "smtp-subject": smtpSubject = value
             case "appstore-api-url": appstoreApiURL = value.isEmpty ? nil : value
             case "session-absolute-days": sessionAbsoluteDays = try Self.number(value, key, Int.self)
+            case "store-client-requests-per-minute": storeClientRequestsPerMinute = try Self.number(value, key, Int.self)
             default: throw SettingsError("unknown setting --\(key)")
             }
         }
