@@ -21,9 +21,14 @@ extension CommerceEngine {
         guard let stored, let config = try Self.appleConfig(stored), let bundleID = config.bundleId else {
             throw PurchaseError(.storeNotConfigured, "The App Store connection of this app is not set up.")
         }
-        let verifier = try SignedDataVerifier(
+        var verifier = try SignedDataVerifier(
             bundleId: bundleID, appAppleId: config.appAppleId, allowsTestEnvironments: !config.production,
             extraTrustedRootPEM: config.extraTrustedRootPEM)
+        if config.production, !productionTestRoots.isEmpty {
+            verifier = SignedDataVerifier(
+                bundleId: bundleID, appAppleId: config.appAppleId, allowsTestEnvironments: false,
+                trustedRoots: verifier.trustedRoots + productionTestRoots)
+        }
         var credentials: AppStoreCredentials?
         if let issuer: String = try stored.get("issuer_id"), let keyID: String = try stored.get("key_id"),
            let key: String = try stored.get("private_key")

@@ -10,9 +10,18 @@ public final class CommerceEngine: Sendable {
     /// Answers whether a plan may move between accounts without asking.
     let accounts: (any AccountDirectory)?
 
-    public init(environment: Environment, accounts: (any AccountDirectory)? = nil) {
+    /// Roots a production tenant trusts besides Apple's; only tests set them (production
+    /// behaviour with test-signed data), never the server.
+    let productionTestRoots: [Certificate]
+
+    public convenience init(environment: Environment, accounts: (any AccountDirectory)? = nil) {
+        self.init(environment: environment, accounts: accounts, productionTestRoots: [])
+    }
+
+    init(environment: Environment, accounts: (any AccountDirectory)?, productionTestRoots: [Certificate]) {
         self.environment = environment
         self.accounts = accounts
+        self.productionTestRoots = productionTestRoots
     }
 
     var database: any Database { environment.database }

@@ -20,19 +20,21 @@ final class CommerceHarness: @unchecked Sendable {
     static let yearlyProduct = "com.example.gatehouse.year"
     static let creditsProduct = "com.example.gatehouse.credits100"
 
-    init(_ kind: TestDatabaseKind) async throws {
+    /// - Parameter production: a production tenant that (through the engine's test hook) also
+    ///   trusts the test chain, to reach production-only rules with test-signed data.
+    init(_ kind: TestDatabaseKind, production: Bool = false) async throws {
         store = try TestDatabase(kind)
         let clock = self.clock
         _ = try DatabaseMigrator(migrations: CoreMigrations.all + CommerceMigrations.all, now: { clock.now }).migrate(store.database)
         let environment = Environment.test(database: store.database, clock: clock)
         tenantID = try await TenantDirectory(environment: environment).createTenant(name: "Acme").id
         chain = try await Chains.get().main
-        engine = CommerceEngine(environment: environment, accounts: accounts)
+        engine = CommerceEngine(environment: environment, accounts: accounts, productionTestRoots: production ? [chain.root] : [])
         var patch = AppleConfigPatch()
         patch.bundleId = bundleId
         patch.appAppleId = appAppleId
-        patch.production = false
-        patch.extraTrustedRootPEM = .some(chain.rootPEM)
+        patch.production = production
+        patch.extraTrustedRootPEM = production ? .some(nil) : .some(chain.rootPEM)
         _ = try await engine.updateAppleConfig(tenantID: tenantID, patch)
         monthly = try await engine.createPlan(
             tenantID: tenantID, displayName: "Monthly", interval: .monthly, appleProductID: Self.monthlyProduct, gatedWorkflowID: "wf-1")
