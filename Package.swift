@@ -88,6 +88,7 @@ var targets: [Target] = [
     .testTarget(
         name: "GatehouseAuthTests", dependencies: ["GatehouseAuth", "GatehouseClientCore", "GatehouseWire"], swiftSettings: swiftSettings
     ),
+    .testTarget(name: "GatehousePurchasesTests", dependencies: ["GatehousePurchases"], swiftSettings: swiftSettings),
     .testTarget(
         name: "GatehouseVerificationTests",
         dependencies: ["GatehouseVerification", "GatehouseClientCore", "GatehouseWire"],
@@ -97,7 +98,7 @@ var targets: [Target] = [
         name: "GatehouseEndToEndTests",
         dependencies: [
             "GatehouseTesting", "GatehouseClientCore", "GatehouseServer", "GatehouseWire", "GatehouseVerification", "GatehouseAuth",
-            "GatehouseVerificationEngine", "GatehouseCrypto", "GatehouseHTTP", "GatehouseCore",
+            "GatehousePurchases", "GatehouseVerificationEngine", "GatehouseCrypto", "GatehouseHTTP", "GatehouseCore",
         ],
         swiftSettings: swiftSettings
     ),
@@ -108,8 +109,10 @@ targets += engines.map { engine in
     return .target(
         name: engine, dependencies: ["GatehouseCore", "GatehouseDatabase", "GatehouseCrypto"] + extra, swiftSettings: swiftSettings)
 }
-targets += sdkProducts.map {
-    .target(name: $0, dependencies: ["GatehouseClientCore", "GatehouseWire"], swiftSettings: swiftSettings)
+targets += sdkProducts.map { sdk in
+    // Purchases are reported with the signed-in session of GatehouseAuth (Datacove dialect).
+    let extra: [Target.Dependency] = sdk == "GatehousePurchases" ? ["GatehouseAuth"] : []
+    return .target(name: sdk, dependencies: ["GatehouseClientCore", "GatehouseWire"] + extra, swiftSettings: swiftSettings)
 }
 
 let package = Package(

@@ -28,8 +28,9 @@ struct AuthHTTP: Sendable {
         return request
     }
 
-    /// Sends `request` (relative to the base URL, or absolute) and returns a 2xx answer; throws `AuthError.api` otherwise.
-    func send(_ request: URLRequest, bearer: String? = nil) async throws -> (Data, HTTPURLResponse) {
+    /// Sends `request` (relative to the base URL, or absolute) and returns a 2xx answer; throws `AuthError.api` otherwise,
+    /// unless `anyStatus` asks for every HTTP answer as it came.
+    func send(_ request: URLRequest, bearer: String? = nil, anyStatus: Bool = false) async throws -> (Data, HTTPURLResponse) {
         var request = request
         request.url = resolve(request.url)
         if let appVersion { request.setValue(appVersion, forHTTPHeaderField: "X-App-Version") }
@@ -50,7 +51,7 @@ struct AuthHTTP: Sendable {
             throw Self.map(error)
         }
         logger?("← \(response.statusCode)")
-        guard (200..<300).contains(response.statusCode) else {
+        guard anyStatus || (200..<300).contains(response.statusCode) else {
             throw Self.apiError(status: response.statusCode, data: data, response: response)
         }
         return (data, response)

@@ -79,20 +79,30 @@ public actor SessionManager {
     /// Refreshes first when the token is about to expire; on a 401 refreshes once and retries once, never more.
     /// Returns only 2xx answers; throws `AuthError` (`.signedOut` when the session is over) or `CancellationError`.
     public nonisolated func authorizedRequest(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let (data, response) = try await authorizedResponse(request)
+        guard (200..<300).contains(response.statusCode) else {
+            throw AuthHTTP.apiError(status: response.statusCode, data: data, response: response)
+        }
+        return (data, response)
+    }
+
+    /// Like `authorizedRequest(_:)`, but returns every answer other than a 401 as it came, for
+    /// callers that read fields of an error body (the purchase transfer offer's `canTransfer`).
+    public nonisolated func authorizedResponse(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let token = try await validAccessToken()
-        do {
-            return try await http.send(request, bearer: token)
-        } catch let error as AuthError where error.status == 401 {
-            let fresh = try await validAccessToken(rejected: token)
-            do {
-                return try await http.send(request, bearer: fresh)
-            } catch let retryError as AuthError where retryError.status == 401 {
-                // A fresh token was still refused: only a code saying the session is gone ends it; no second retry.
-                guard let code = retryError.code, AuthErrorCode.sessionEndedCodes.contains(code) else { throw retryError }
+        let first = try await http.send(request, bearer: token, anyStatus: true)
+        guard first.1.statusCode == 401 else { return first }
+        let fresh = try await validAccessToken(rejected: token)
+        let second = try await http.send(request, bearer: fresh, anyStatus: true)
+        if second.1.statusCode == 401 {
+            // A fresh token was still refused: only a code saying the session is gone ends it; no second retry.
+            let refusal = AuthHTTP.apiError(status: 401, data: second.0, response: second.1)
+            if let code = refusal.code, AuthErrorCode.sessionEndedCodes.contains(code) {
                 try await clearTokens(ifAccessToken: fresh)
                 throw AuthError.signedOut(code: code)
             }
         }
+        return second
     }
 
     /// Sends an authorized request and decodes its JSON answer.

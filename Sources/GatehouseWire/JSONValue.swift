@@ -43,6 +43,8 @@ public enum JSONValue: Codable, Sendable, Equatable {
         guard case .number(let value) = self, value == value.rounded(), abs(value) < 1e15 else { return nil }
         return Int(value)
     }
+    public var object: [String: JSONValue]? { if case .object(let value) = self { return value } else { return nil } }
+    public var array: [JSONValue]? { if case .array(let value) = self { return value } else { return nil } }
     public var strings: [String]? {
         guard case .array(let items) = self else { return nil }
         let strings = items.compactMap(\.string)

@@ -13,7 +13,8 @@ extension CLI {
                      GATEHOUSE_TOKEN_FILE (default: data/cli-tokens.json)
         """
 
-    static func auth(_ words: [String], url: URL, credentials: [String: Any]?, logger: (@Sendable (String) -> Void)?) async throws {
+    /// The signed-in session of `auth verify`, kept in the token file.
+    static func authClient(url: URL, credentials: [String: Any]?, logger: (@Sendable (String) -> Void)?) -> (AuthClient, tokenFile: String) {
         let environment = ProcessInfo.processInfo.environment.filter { !$0.value.isEmpty }
         let developmentKey = (credentials?["apiKeys"] as? [String: String])?["IOS"]
         let tokenFile = environment["GATEHOUSE_TOKEN_FILE"] ?? "data/cli-tokens.json"
@@ -21,6 +22,11 @@ extension CLI {
             baseURL: url.appendingPathComponent("api"), apiKey: environment["API_KEY"] ?? developmentKey ?? "",
             tokenStore: FileTokenStore(url: URL(fileURLWithPath: tokenFile)), appVersion: "gatehouse-cli",
             deviceName: ProcessInfo.processInfo.hostName, logger: logger)
+        return (client, tokenFile)
+    }
+
+    static func auth(_ words: [String], url: URL, credentials: [String: Any]?, logger: (@Sendable (String) -> Void)?) async throws {
+        let (client, tokenFile) = authClient(url: url, credentials: credentials, logger: logger)
         let options = Options(Array(words.dropFirst()))
         switch words.first {
         case "request-otp":

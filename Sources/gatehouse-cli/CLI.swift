@@ -17,6 +17,8 @@ enum CLI {
           auth request-otp|verify|activate|profile|sessions|logout|delete ...   sign-in (gatehouse-cli auth for details)
           verify start|status|report ...       phone verification (gatehouse-cli verify for details)
           otp-apps list|create|update|template ...   OTP applications (gatehouse-cli otp-apps for details)
+          store show|apple-config|credits|plan|trial ...   App Store setup (gatehouse-cli store for details)
+          purchases entitlement|trial|verify ...   purchases of the signed-in account (gatehouse-cli purchases)
           balance TENANT [AMOUNT]              a tenant's verification balance, or credit it
           outbox NUMBER_OR_EMAIL               messages held by the development outbox
         """
@@ -63,6 +65,10 @@ enum CLI {
             try await auth(Array(words.dropFirst()), url: url, credentials: credentials, logger: verbose ? logToStandardError : nil)
         case ("verify", _):
             try await verify(Array(words.dropFirst()), url: url, credentials: credentials, logger: verbose ? logToStandardError : nil)
+        case ("purchases", _):
+            try await purchases(Array(words.dropFirst()), url: url, credentials: credentials, logger: verbose ? logToStandardError : nil)
+        case ("store", _):
+            try await store(Array(words.dropFirst()), admin: admin, credentials: credentials)
         case ("otp-apps", _):
             try await otpApps(Array(words.dropFirst()), admin: admin)
         case ("balance", _):

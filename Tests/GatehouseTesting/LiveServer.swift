@@ -40,6 +40,8 @@ public final class LiveServer: @unchecked Sendable {
         settings.host = "127.0.0.1"
         settings.port = 0
         settings.threads = 2
+        // Many servers run at once on one test PostgreSQL: keep each one's pool small.
+        settings.databasePoolSize = 6
         settings.dataDir = dataDir
         settings.databaseURL = database.url
         settings.shutdownGrace = 2

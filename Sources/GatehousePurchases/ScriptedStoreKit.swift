@@ -1,0 +1,90 @@
+import Foundation
+
+/// A scripted StoreKit for tests and previews: purchases answer what was scripted, verified
+/// transactions stay unfinished until `finish`, and updates are delivered on demand.
+public final class ScriptedStoreKit: StoreKitClient, @unchecked Sendable {
+    private let lock = NSLock()
+    private var scripted: [String: [StorePurchaseResult]] = [:]
+    private var unfinishedResults: [StoreVerificationResult] = []
+    private var entitlements: [StoreVerificationResult] = []
+    private var continuations: [UUID: AsyncStream<StoreVerificationResult>.Continuation] = [:]
+    private var finishFailures: [any Error] = []
+    private var finishedIDs: [String] = []
+    private var tokens: [UUID?] = []
+    private var syncs = 0
+
+    public init() {}
+
+    /// The next `purchase(productID:)` of this product answers `result`.
+    public func script(_ productID: String, _ result: StorePurchaseResult) {
+        lock.withLock { scripted[productID, default: []].append(result) }
+    }
+
+    /// Delivers a transaction through `Transaction.updates` (a renewal, an Ask to Buy approval).
+    public func deliverUpdate(_ result: StoreVerificationResult) {
+        let listeners = lock.withLock { () -> [AsyncStream<StoreVerificationResult>.Continuation] in
+            if result.verified != nil { unfinishedResults.append(result) }
+            return Array(continuations.values)
+        }
+        for listener in listeners { listener.yield(result) }
+    }
+
+    /// Sets what `Transaction.currentEntitlements` lists.
+    public func setCurrentEntitlements(_ results: [StoreVerificationResult]) {
+        lock.withLock { entitlements = results }
+    }
+
+    /// The next `finish` throws `error` and leaves the transaction unfinished (an app killed before finishing).
+    public func failNextFinish(_ error: any Error) {
+        lock.withLock { finishFailures.append(error) }
+    }
+
+    /// Ids of finished transactions, in order.
+    public var finished: [String] { lock.withLock { finishedIDs } }
+    /// The `appAccountToken` of each purchase, in order.
+    public var purchaseTokens: [UUID?] { lock.withLock { tokens } }
+    /// How often `sync()` ran.
+    public var syncCount: Int { lock.withLock { syncs } }
+    /// Transactions not finished yet.
+    public var pending: [StoreVerificationResult] { lock.withLock { unfinishedResults } }
+
+    public func purchase(productID: String, appAccountToken: UUID?) async throws -> StorePurchaseResult {
+        try lock.withLock {
+            tokens.append(appAccountToken)
+            guard var queue = scripted[productID], !queue.isEmpty else { throw ScriptedStoreKitError.notScripted(productID) }
+            let result = queue.removeFirst()
+            scripted[productID] = queue
+            if case .success(let verification) = result, verification.verified != nil { unfinishedResults.append(verification) }
+            return result
+        }
+    }
+
+    public func updates() -> AsyncStream<StoreVerificationResult> {
+        let id = UUID()
+        return AsyncStream { continuation in
+            lock.withLock { continuations[id] = continuation }
+            continuation.onTermination = { [weak self] _ in
+                guard let self else { return }
+                self.lock.withLock { _ = self.continuations.removeValue(forKey: id) }
+            }
+        }
+    }
+
+    public func unfinished() async -> [StoreVerificationResult] { lock.withLock { unfinishedResults } }
+
+    public func currentEntitlements() async -> [StoreVerificationResult] { lock.withLock { entitlements } }
+
+    public func finish(_ transaction: StoreTransaction) async throws {
+        try lock.withLock {
+            if !finishFailures.isEmpty { throw finishFailures.removeFirst() }
+            unfinishedResults.removeAll { $0.verified?.id == transaction.id }
+            finishedIDs.append(transaction.id)
+        }
+    }
+
+    public func sync() async throws { lock.withLock { syncs += 1 } }
+}
+
+public enum ScriptedStoreKitError: Error, Equatable {
+    case notScripted(String)
+}

@@ -1,0 +1,94 @@
+import Foundation
+import GatehouseClientCore
+import GatehousePurchases
+
+/// `gatehouse-cli store …` (the tenant's App Store setup, admin token) and
+/// `gatehouse-cli purchases …` (the signed-in account of `auth verify`).
+extension CLI {
+    static let storeUsage = """
+        usage: gatehouse-cli store show
+               gatehouse-cli store apple-config [--bundle-id ID] [--app-apple-id N] [--issuer-id ID] [--key-id ID]
+                                                [--private-key-file P8] [--extra-root-file PEM] [--production true|false]
+                                                [--claim-untagged true|false]
+               gatehouse-cli store credits PRODUCT_ID CREDITS [PRODUCT_ID CREDITS …]
+               gatehouse-cli store plan NAME monthly|annual|one_time_year PRODUCT_ID [GATED_WORKFLOW_ID]
+               gatehouse-cli store trial DAYS|off
+        option: --tenant ID (default: the development tenant)
+        """
+    static let purchasesUsage = """
+        usage: gatehouse-cli purchases entitlement | trial
+               gatehouse-cli purchases verify PRODUCT_ID TRANSACTION_ID [--signed-file JWS_FILE] [--transfer true]
+        """
+
+    static func store(_ words: [String], admin: APIClient, credentials: [String: Any]?) async throws {
+        let options = Options(words)
+        guard let tenant = options.value("tenant") ?? credentials?["tenantId"] as? String else { fail(storeUsage) }
+        let base = "/api/tenants/v1/\(tenant)"
+        func send(_ method: String, _ path: String, _ body: [String: Any]? = nil) async throws {
+            let data = try body.map { try JSONSerialization.data(withJSONObject: $0) }
+            print(String(decoding: try await admin.sendRaw(method, base + path, body: data), as: UTF8.self))
+        }
+        let words = options.positional
+        switch words.first {
+        case "show":
+            for path in ["/apple-config", "/pricing-config", "/service-entitlement-products", "/trial-config"] { try await send("GET", path) }
+        case "apple-config":
+            var body: [String: Any] = [:]
+            for (flag, field) in [("bundle-id", "bundleId"), ("issuer-id", "issuerId"), ("key-id", "keyId")] {
+                if let value = options.value(flag) { body[field] = value }
+            }
+            if let id = options.value("app-apple-id") { body["appAppleId"] = Int64(id) ?? -1 }
+            if let file = options.value("private-key-file") { body["privateKey"] = try String(contentsOfFile: file, encoding: .utf8) }
+            if let file = options.value("extra-root-file") { body["extraTrustedRootPEM"] = try String(contentsOfFile: file, encoding: .utf8) }
+            if let flag = options.value("production") { body["production"] = flag == "true" }
+            if let flag = options.value("claim-untagged") { body["claimUntaggedPurchases"] = flag == "true" }
+            try await send("PATCH", "/apple-config", body)
+        case "credits":
+            let pairs = Array(words.dropFirst())
+            guard !pairs.isEmpty, pairs.count.isMultiple(of: 2) else { fail(storeUsage) }
+            let packages = stride(from: 0, to: pairs.count, by: 2).map { ["platformProductId": pairs[$0], "credits": Int(pairs[$0 + 1]) ?? 0] }
+            try await send("PUT", "/pricing-config", ["provider": "apple", "iapCreditPackages": packages])
+        case "plan":
+            guard words.count >= 4 else { fail(storeUsage) }
+            var body: [String: Any] = ["displayName": words[1], "interval": words[2], "platformProductIds": ["apple": words[3]]]
+            if words.count > 4 { body["gatedWorkflowId"] = words[4] }
+            try await send("POST", "/service-entitlement-products", body)
+        case "trial":
+            guard words.count == 2 else { fail(storeUsage) }
+            let ios: [String: Any] = words[1] == "off" ? ["enabled": false] : ["enabled": true, "durationDays": Int(words[1]) ?? 0]
+            try await send("PATCH", "/trial-config", ["ios": ios])
+        default:
+            fail(storeUsage)
+        }
+    }
+
+    static func purchases(_ words: [String], url: URL, credentials: [String: Any]?, logger: (@Sendable (String) -> Void)?) async throws {
+        let backend = DatacovePurchaseBackend(auth: authClient(url: url, credentials: credentials, logger: logger).0)
+        let options = Options(Array(words.dropFirst()))
+        switch words.first {
+        case "entitlement":
+            print(describe(try await backend.entitlement()))
+        case "trial":
+            print(describe(try await backend.startTrial()))
+        case "verify":
+            guard options.positional.count == 2 else { fail(purchasesUsage) }
+            let jws = try options.value("signed-file").map { try String(contentsOfFile: $0, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) }
+            let transaction = StoreTransaction(
+                id: options.positional[1], originalID: options.positional[1], productID: options.positional[0], productType: .consumable,
+                jwsRepresentation: jws ?? "", appAccountToken: nil)
+            print(await backend.report(transaction, transferToCurrentAccount: options.value("transfer") == "true"))
+        default:
+            fail(purchasesUsage)
+        }
+    }
+
+    static func describe(_ snapshot: EntitlementSnapshot) -> String {
+        """
+        entitlement: \(snapshot.entitlementStatus)
+        trial: \(snapshot.trialStatus ?? "-")  offer available: \(snapshot.trialOfferAvailable)
+        can execute gated workflows: \(snapshot.canExecuteGatedWorkflow)\(snapshot.validUntil.map { " (until \($0))" } ?? "")
+        plans: \(snapshot.plans.map { "\($0.displayName) (\($0.interval), \($0.platformProductId))" }.joined(separator: ", "))
+        server time: \(snapshot.serverTime)
+        """
+    }
+}
