@@ -145,6 +145,26 @@ import Testing
     }
 
     @Test(arguments: TestDatabaseKind.available)
+    func concurrentFirstReportsAndDeliveriesApplyOnce(_ kind: TestDatabaseKind) async throws {
+        let h = try await CommerceHarness(kind)
+        defer { h.close() }
+        let plan = try h.subscription("3000000000000301", original: "3000000000000301")
+        let outcomes = try await withThrowingTaskGroup(of: PurchaseOutcome.self) { group in
+            for _ in 0..<8 { group.addTask { try await h.report(plan.jws, id: "3000000000000301", account: "alice") } }
+            return try await group.reduce(into: [PurchaseOutcome]()) { $0.append($1) }
+        }
+        #expect(outcomes.count == 8 && outcomes.allSatisfy { if case .serviceEntitlement(let state, false) = $0 { state.status == .active } else { false } })
+        let rows = try await h.store.database.read { db in try db.query("SELECT id FROM commerce_subscriptions", []).count }
+        #expect(rows == 1)
+        let failed = try h.notification("DID_FAIL_TO_RENEW", transaction: plan.jws, renewal: ["autoRenewStatus": 1])
+        let deliveries = try await withThrowingTaskGroup(of: NotificationOutcome.self) { group in
+            for _ in 0..<6 { group.addTask { try await h.engine.receiveNotification(signedPayload: failed) } }
+            return try await group.reduce(into: [NotificationOutcome]()) { $0.append($1) }
+        }
+        #expect(deliveries.filter { $0 == .applied }.count == 1 && deliveries.filter { $0 == .duplicate }.count == 5)
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
     func serverTrialStartsOnceAndEnds(_ kind: TestDatabaseKind) async throws {
         let h = try await CommerceHarness(kind)
         defer { h.close() }

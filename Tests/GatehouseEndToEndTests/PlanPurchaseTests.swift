@@ -106,8 +106,26 @@ func outcome(_ reply: (status: Int, json: [String: Any])) -> String {
         request.httpMethod = "POST"
         request.httpBody = Data(#"{"signedPayload": 42}"#.utf8)
         #expect(try await URLSessionTransport().send(request).1.statusCode == 400)
+        // A leaf that had expired when the data was signed, under the tenant's own root: refused both ways.
+        let now = Date()
+        let expired = try await AppleTestChain.generate(
+            .init(leafNotBefore: now.addingTimeInterval(-730 * 86_400), leafNotAfter: now.addingTimeInterval(-365 * 86_400)),
+            under: store.chain, reuseIntermediate: true)
+        #expect(code(try await store.deliver(try store.notification("REFUND", transaction: bought, signer: expired))) == "NOTIFICATION_INVALID")
+        let staleLeaf = try expired.sign(payload: try CompactPayload.decode(try store.planTransaction("4000000000000012", original: "4000000000000012")))
+        let refusedPurchase = try await store.verifyPurchase(alice, staleLeaf, id: "4000000000000012")
+        #expect(refusedPurchase.status == 400 && (refusedPurchase.json["error"] as? [String: Any])?["code"] as? String == "PURCHASE_INVALID")
         #expect(outcome(try await store.deliver(try store.notification("TEST", transaction: nil))) == "200 recorded")
         #expect((try await store.entitlement(alice)["entitlement"] as? [String: Any])?["status"] as? String == "expired")
+
+        // A family member's own transaction, then the family stops sharing it: REVOKE ends access.
+        let shared = try store.planTransaction("4000000000000013", original: "4000000000000013", extra: ["inAppOwnershipType": "FAMILY_SHARED"])
+        let member = try await store.signIn("+14165550176")
+        #expect(try await store.verifyPurchase(member, shared, id: "4000000000000013").json["entitlementStatus"] as? String == "active")
+        let unshared = try store.planTransaction("4000000000000013", original: "4000000000000013",
+                                                 extra: ["inAppOwnershipType": "FAMILY_SHARED", "revocationDate": store.ms(), "revocationReason": 0])
+        #expect(outcome(try await store.deliver(try store.notification("REVOKE", transaction: unshared))) == "200 applied")
+        #expect((try await store.entitlement(member)["entitlement"] as? [String: Any])?["status"] as? String == "revoked")
         await store.stop()
     }
 
@@ -144,5 +162,14 @@ func outcome(_ reply: (status: Int, json: [String: Any])) -> String {
             token: alice)
         #expect(wrongType.status == 400)
         await store.stop()
+    }
+}
+
+/// The payload of a compact JWS, to sign it again with another chain.
+enum CompactPayload {
+    static func decode(_ jws: String) throws -> [String: Any] {
+        var base64 = String(jws.split(separator: ".")[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        return try JSONSerialization.jsonObject(with: Data(base64Encoded: base64)!) as! [String: Any]
     }
 }

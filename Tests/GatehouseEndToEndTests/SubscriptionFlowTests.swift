@@ -91,6 +91,16 @@ import FoundationNetworking
         #expect(revoked.status == 200 && (revoked.json["data"] as? [String: Any])?["revoked_at"] is String)
         #expect(try await Self.call(store, "GET", "/client/entitlements", headers: otherPair).status == 401)
 
+        // Rotation: a new token, the old one revoked; purchases tagged with the old one still come to this customer.
+        let rotated = try await Self.call(store, "POST", "/account-tokens", ["customer_id": "cus-rotating"], headers: backend)
+        let firstToken = try #require((rotated.json["data"] as? [String: Any])?["account_token"] as? String)
+        let next = try await Self.call(store, "POST", "/account-tokens", ["customer_id": "cus-rotating", "rotate": true], headers: backend)
+        let nextData = try #require(next.json["data"] as? [String: Any])
+        #expect(next.status == 201 && nextData["reused"] as? Bool == false && nextData["account_token"] as? String != firstToken)
+        let nextPair = ["X-SF-Account-Token": nextData["account_token"] as! String, "X-SF-Client-Secret": nextData["client_secret"] as! String]
+        let oldTagged = try store.planTransaction("6000000000000003", original: "6000000000000003", extra: ["appAccountToken": firstToken])
+        #expect(try await Self.call(store, "POST", "/client/purchases", ["store": "apple", "signed_transaction": oldTagged], headers: nextPair).status == 200)
+
         // Over the per-token limit: 429 with Retry-After.
         var last = try await Self.call(store, "GET", "/client/entitlements", headers: pair)
         for _ in 0..<8 where last.status == 200 { last = try await Self.call(store, "GET", "/client/entitlements", headers: pair) }
