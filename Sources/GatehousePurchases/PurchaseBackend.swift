@@ -35,8 +35,8 @@ public struct PurchaseReceipt: Sendable, Equatable {
 }
 
 /// The server state the paywall and gated features read.
-public struct EntitlementSnapshot: Sendable, Equatable {
-    public struct Plan: Sendable, Equatable {
+public struct EntitlementSnapshot: Sendable, Equatable, Codable {
+    public struct Plan: Sendable, Equatable, Codable {
         public let productId: String
         public let platformProductId: String
         public let displayName: String

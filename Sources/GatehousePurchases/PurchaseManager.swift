@@ -33,16 +33,21 @@ public actor PurchaseManager {
     let now: @Sendable () -> Date
     private var listener: Task<Void, Never>?
     private var inFlight: [String: Task<TransactionOutcome, Never>] = [:]
-    private var cached: (snapshot: EntitlementSnapshot, receivedAt: Date)?
+    let cacheStore: (any EntitlementCacheStore)?
+    private var cached: CachedEntitlement?
 
     /// - Parameters:
     ///   - confirmTransfer: shows the user the move prompt; true only if they agreed.
     ///   - offlineWindow: how long a cached entitlement is trusted without reaching the server (3 days).
+    ///   - cacheStore: keeps the last entitlement across launches (none: memory only).
     public init(store: any StoreKitClient, backend: any PurchaseBackend, offlineWindow: TimeInterval = 3 * 86_400,
-                now: @escaping @Sendable () -> Date = Date.init, confirmTransfer: @escaping @Sendable (String) async -> Bool) {
+                cacheStore: (any EntitlementCacheStore)? = nil, now: @escaping @Sendable () -> Date = Date.init,
+                confirmTransfer: @escaping @Sendable (String) async -> Bool) {
         self.store = store
         self.backend = backend
         self.offlineWindow = offlineWindow
+        self.cacheStore = cacheStore
+        self.cached = cacheStore?.load()
         self.now = now
         self.confirmTransfer = confirmTransfer
     }
@@ -138,7 +143,9 @@ public actor PurchaseManager {
     @discardableResult
     public func refreshEntitlement() async throws -> EntitlementSnapshot {
         let snapshot = try await backend.entitlement()
-        cached = (snapshot, now())
+        let entry = CachedEntitlement(snapshot: snapshot, receivedAt: now())
+        cached = entry
+        cacheStore?.save(entry)
         return snapshot
     }
 

@@ -65,6 +65,36 @@ import Testing
         #expect(await backend.reportCount() == 1 && store.finished == ["1"])
     }
 
+    @Test func theCachedEntitlementSurvivesARelaunchWithinTheOfflineWindow() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("entitlement-\(UUID().uuidString)/cache.json")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let serverTime = Date(timeIntervalSince1970: 1_800_000_000)
+        let snapshot = EntitlementSnapshot(
+            canExecuteGatedWorkflow: true, validUntil: serverTime.addingTimeInterval(30 * 86_400), entitlementStatus: "active", trialStatus: nil,
+            trialOfferAvailable: false, plans: [], serverTime: serverTime)
+        // The device clock runs an hour ahead of the server's; only elapsed time counts.
+        let launch = serverTime.addingTimeInterval(3600)
+        FileEntitlementCache(url: file).save(CachedEntitlement(snapshot: snapshot, receivedAt: launch))
+        let clock = TestClock(launch.addingTimeInterval(2 * 86_400))
+        let relaunched = PurchaseManager(store: ScriptedStoreKit(), backend: ScriptedBackend([]), cacheStore: FileEntitlementCache(url: file),
+                                         now: { clock.now }, confirmTransfer: { _ in false })
+        #expect(await relaunched.cachedEntitlement() == snapshot)
+        #expect(await relaunched.canUseGatedFeatures())
+        clock.now = launch.addingTimeInterval(3 * 86_400 + 1)
+        #expect(await relaunched.cachedEntitlement() == nil)
+        #expect(await relaunched.canUseGatedFeatures() == false)
+    }
+
+    final class TestClock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var current: Date
+        init(_ start: Date) { current = start }
+        var now: Date {
+            get { lock.withLock { current } }
+            set { lock.withLock { current = newValue } }
+        }
+    }
+
     @Test func datacoveAnswersMapToVerdicts() {
         func verdict(_ status: Int, _ body: String, retryAfter: String? = nil) -> ReportVerdict {
             DatacovePurchaseBackend.verdict(status: status, data: Data(body.utf8), retryAfter: retryAfter)
