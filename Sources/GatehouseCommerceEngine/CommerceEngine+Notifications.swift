@@ -105,7 +105,10 @@ extension CommerceEngine {
             // A SubscriptionFlow purchase tagged with an account token belongs to that token's customer.
             _ = try setHolder(db, subscription, customerHolder(try token.get("customer_id")), now)
         }
-        let lastEvent: Date = try db.queryOne("SELECT last_event_at FROM commerce_subscriptions WHERE id = ?", subscription.id)!.get("last_event_at")
+        let marks = try db.queryOne("SELECT last_event_at, latest_transaction_id FROM commerce_subscriptions WHERE id = ?", subscription.id)!
+        let lastEvent: Date = try marks.get("last_event_at")
+        // A refund of an earlier period leaves the current one alone; only the latest transaction's ends access.
+        let aboutLatest = try marks.get("latest_transaction_id", as: String.self) == transaction.transactionId
         let current = at >= lastEvent  // an older notification never overwrites a newer state
         var sets: [(String, SQLValue)] = []
         if current, let renewal = verified.renewalInfo, let status = renewal.autoRenewStatus { sets.append(("auto_renew", .boolean(status == 1))) }
@@ -120,7 +123,7 @@ extension CommerceEngine {
         case "EXPIRED" where current:
             sets += [("ended_at", min(at, now).sqlValue), ("grace_expires_at", .null)]
         case "REFUND", "REVOKE":
-            sets.append(("revoked_at", (transaction.revocationDate ?? at).sqlValue))
+            if aboutLatest { sets.append(("revoked_at", (transaction.revocationDate ?? at).sqlValue)) }
         default:
             break
         }

@@ -50,6 +50,11 @@ import Testing
         #expect(try await h.engine.receiveNotification(signedPayload: stale) == .applied)
         #expect(try await h.status("alice") == .active)
 
+        // A refund of the earlier period leaves the renewed one in force.
+        let oldRefund = try h.subscription("3000000000000001", purchasedDaysAgo: 31, extra: ["revocationDate": h.ms(), "revocationReason": 0])
+        #expect(try await h.engine.receiveNotification(signedPayload: try h.notification("REFUND", transaction: oldRefund.jws)) == .applied)
+        #expect(try await h.status("alice") == .active)
+
         // Turning auto-renew off is not a revocation.
         let off = try h.notification("DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_DISABLED", transaction: renewal.jws,
                                      renewal: ["autoRenewStatus": 0], signedAt: nowMilliseconds() + 4000)
