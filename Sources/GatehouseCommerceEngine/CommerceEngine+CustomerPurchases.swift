@@ -72,7 +72,7 @@ extension CommerceEngine {
         }
         if connection.config.production, payload.environment == .sandbox {
             // App Review and TestFlight: unlock for the session, record nothing.
-            let expiry = try Self.expiry(of: payload, plan: plan)
+            guard let expiry = try? Self.expiry(of: payload, plan: plan) else { return .refused }
             let now = environment.clock.now
             let grant = CustomerEntitlement.Grant(subscriptionId: payload.originalTransactionId, status: "Active", expiresAt: expiry)
             let active = expiry > now && payload.revocationDate == nil
@@ -87,7 +87,8 @@ extension CommerceEngine {
         return .linked(try await customerEntitlements(tenantID: tenantID, customerID: customerID))
     }
 
-    static func customerHolder(_ customerID: String) -> String { "customer:" + customerID }
+    static let customerPrefix = "customer:"
+    static func customerHolder(_ customerID: String) -> String { customerPrefix + customerID }
 
     static func key(_ plan: Plan) -> String { plan.gatedWorkflowId ?? plan.productId }
 

@@ -23,12 +23,9 @@ extension CommerceEngine {
     /// id it names, records it once by `notificationUUID`, and applies it, in one transaction:
     /// a failure leaves nothing behind, so Apple's retry finds it new.
     public func receiveNotification(signedPayload: String) async throws -> NotificationOutcome {
-        let bundleID = try Self.claimedBundleID(signedPayload)
-        let tenants = try await database.read { db in
-            try db.query("SELECT tenant_id FROM commerce_apple_configs WHERE bundle_id = ?", [.text(bundleID)]).map { try $0.get("tenant_id", as: String.self) }
-        }
+        let claim = try Self.claim(signedPayload)
         var reasons: [String] = []
-        for tenantID in tenants {
+        for tenantID in try await candidateTenants(claim) {
             let connection = try await storeConnection(tenantID: tenantID)
             let verified: VerifiedNotification
             do {
@@ -39,24 +36,57 @@ extension CommerceEngine {
             }
             return try await apply(verified, tenantID: tenantID)
         }
-        environment.logger.info("notification refused", ["bundle": bundleID, "reasons": reasons.joined(separator: ",")])
+        environment.logger.info("notification refused", ["bundle": claim.bundleId, "reasons": reasons.joined(separator: ",")])
         throw NotificationRejected(reason: reasons.first ?? "no tenant has this bundle id")
     }
 
-    /// The bundle id a notification claims, read before anything is trusted: it only picks
-    /// which tenant's verifier to try.
-    static func claimedBundleID(_ jws: String) throws -> String {
-        struct Claim: Decodable {
-            struct App: Decodable { let bundleId: String? }
+    /// What a notification claims before anything is trusted: it only orders the tenants whose
+    /// verifiers are tried (several may share a bundle id, e.g. production and staging).
+    struct NotificationClaim {
+        let bundleId: String
+        let production: Bool
+        let originalTransactionId: String?
+    }
+
+    static func claim(_ jws: String) throws -> NotificationClaim {
+        struct Outer: Decodable {
+            struct App: Decodable {
+                let bundleId: String?
+                let environment: String?
+                let signedTransactionInfo: String?
+            }
             let data: App?
             let summary: App?
             let appData: App?
             let externalPurchaseToken: App?
         }
-        guard let parsed = try? CompactJWS(compact: jws), let claim = try? parsed.decodePayload(Claim.self),
-              let bundle = (claim.data ?? claim.summary ?? claim.appData ?? claim.externalPurchaseToken)?.bundleId
+        struct Inner: Decodable { let originalTransactionId: String? }
+        guard let parsed = try? CompactJWS(compact: jws), let outer = try? parsed.decodePayload(Outer.self),
+              let app = outer.data ?? outer.summary ?? outer.appData ?? outer.externalPurchaseToken, let bundle = app.bundleId
         else { throw NotificationRejected(reason: "not a signed notification") }
-        return bundle
+        let inner = app.signedTransactionInfo.flatMap { try? CompactJWS(compact: $0).decodePayload(Inner.self) }
+        return NotificationClaim(bundleId: bundle, production: app.environment == "Production", originalTransactionId: inner?.originalTransactionId)
+    }
+
+    /// The tenants with the claimed bundle id: the one already holding the transaction first,
+    /// then those whose production setting matches the claimed environment.
+    private func candidateTenants(_ claim: NotificationClaim) async throws -> [String] {
+        try await database.read { db in
+            let rows = try db.query("SELECT tenant_id, production FROM commerce_apple_configs WHERE bundle_id = ?", [.text(claim.bundleId)])
+            var ranked: [(holds: Bool, matches: Bool, id: String)] = []
+            for row in rows {
+                let id: String = try row.get("tenant_id")
+                var holds = false
+                if let original = claim.originalTransactionId {
+                    holds = try db.queryOne(
+                        "SELECT 1 AS found FROM commerce_subscriptions WHERE tenant_id = ? AND original_transaction_id = ?", id, original) != nil
+                        || db.queryOne(
+                            "SELECT 1 AS found FROM commerce_purchases WHERE tenant_id = ? AND original_transaction_id = ?", id, original) != nil
+                }
+                ranked.append((holds, try row.get("production", as: Bool.self) == claim.production, id))
+            }
+            return ranked.sorted { ($0.holds ? 0 : 1, $0.matches ? 0 : 1, $0.id) < ($1.holds ? 0 : 1, $1.matches ? 0 : 1, $1.id) }.map(\.id)
+        }
     }
 
     private func apply(_ verified: VerifiedNotification, tenantID: String) async throws -> NotificationOutcome {
@@ -65,26 +95,41 @@ extension CommerceEngine {
         let at = note.signedDate ?? now
         let plans = try await plans(tenantID: tenantID)
         let newID = environment.ids.next().lowercased
-        do {
-            return try await database.write { db in
-                try db.execute(
-                    """
-                    INSERT INTO commerce_notifications (notification_uuid, tenant_id, notification_type, subtype, environment,
-                      original_transaction_id, transaction_id, consumption_request_reason, outcome, signed_at, received_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'recorded', ?, ?)
-                    """,
-                    [.text(note.notificationUUID), .text(tenantID), .text(note.notificationType), note.subtype.sqlValue,
-                     note.data?.environment?.rawValue.sqlValue ?? .null, verified.transaction?.originalTransactionId.sqlValue ?? .null,
-                     verified.transaction?.transactionId.sqlValue ?? .null, note.data?.consumptionRequestReason.sqlValue ?? .null,
-                     at.sqlValue, now.sqlValue])
-                let outcome = try Self.applyFacts(db, verified, tenantID: tenantID, plans: plans, at: at, newID: newID, now: now)
-                if outcome == .applied {
-                    try db.execute("UPDATE commerce_notifications SET outcome = 'applied' WHERE notification_uuid = ?", note.notificationUUID)
-                }
-                return outcome
+        for _ in 0..<3 {
+            do {
+                return try await record(verified, tenantID: tenantID, plans: plans, at: at, newID: newID, now: now)
+            } catch let error as DatabaseError where error.kind == .uniqueViolation {
+                // A concurrent delivery of the same notification, or a concurrent first report of
+                // its subscription, inserted first: try again, which sees that row.
+                continue
             }
-        } catch let error as DatabaseError where error.kind == .uniqueViolation {
-            return .duplicate
+        }
+        throw PurchaseError(.storeUnavailable, "The notification collided with concurrent changes; retry.")
+    }
+
+    private func record(
+        _ verified: VerifiedNotification, tenantID: String, plans: [Plan], at: Date, newID: String, now: Date
+    ) async throws -> NotificationOutcome {
+        let note = verified.notification
+        return try await database.write { db in
+            if try db.queryOne("SELECT 1 AS found FROM commerce_notifications WHERE notification_uuid = ?", note.notificationUUID) != nil {
+                return .duplicate
+            }
+            try db.execute(
+                """
+                INSERT INTO commerce_notifications (notification_uuid, tenant_id, notification_type, subtype, environment,
+                  original_transaction_id, transaction_id, consumption_request_reason, outcome, signed_at, received_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'recorded', ?, ?)
+                """,
+                [.text(note.notificationUUID), .text(tenantID), .text(note.notificationType), note.subtype.sqlValue,
+                 note.data?.environment?.rawValue.sqlValue ?? .null, verified.transaction?.originalTransactionId.sqlValue ?? .null,
+                 verified.transaction?.transactionId.sqlValue ?? .null, note.data?.consumptionRequestReason.sqlValue ?? .null,
+                 at.sqlValue, now.sqlValue])
+            let outcome = try Self.applyFacts(db, verified, tenantID: tenantID, plans: plans, at: at, newID: newID, now: now)
+            if outcome == .applied {
+                try db.execute("UPDATE commerce_notifications SET outcome = 'applied' WHERE notification_uuid = ?", note.notificationUUID)
+            }
+            return outcome
         }
     }
 
@@ -124,6 +169,8 @@ extension CommerceEngine {
             sets += [("ended_at", min(at, now).sqlValue), ("grace_expires_at", .null)]
         case "REFUND", "REVOKE":
             if aboutLatest { sets.append(("revoked_at", (transaction.revocationDate ?? at).sqlValue)) }
+        case "REFUND_REVERSED" where current && aboutLatest:
+            sets.append(("revoked_at", .null))
         default:
             break
         }

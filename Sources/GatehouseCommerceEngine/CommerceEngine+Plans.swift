@@ -33,6 +33,10 @@ extension CommerceEngine {
                 throw PurchaseError(.linkedToAnotherAccount, "This purchase belongs to another workspace.", canTransfer: false)
             }
             let owner = try owners.first?.get("account_id", as: String?.self)
+            if let owner, owner.hasPrefix(Self.customerPrefix) != holder.hasPrefix(Self.customerPrefix) {
+                // A SubscriptionFlow customer's plan never moves to a Datacove account, nor the other way.
+                throw PurchaseError(.linkedToAnotherAccount, "This plan belongs to another account.", canTransfer: false)
+            }
             var relation = AccountRelation.unrelated
             if let owner, owner != holder, transfer != .never, let accounts {
                 relation = try await accounts.relation(tenantID: tenantID, holder: owner, reporter: holder)
@@ -62,7 +66,8 @@ extension CommerceEngine {
     }
 
     /// Upserts the subscription row from a transaction: a newer transaction of the chain updates
-    /// the product, expiry and revocation; an older one changes nothing.
+    /// the product, expiry and revocation; an older one changes nothing; the same one can add a
+    /// revocation but never remove one (REFUND_REVERSED does that).
     static func recordTransaction(
         _ db: any DatabaseConnection, tenantID: String, payload: TransactionPayload, plan: Plan, expiry: Date, newID: String, now: Date
     ) throws -> Subscription {
@@ -75,10 +80,15 @@ extension CommerceEngine {
             let latestPurchase: Date = try row.get("purchased_at")
             guard purchased >= latestPurchase else { return stored }
             let renewed = expiry > stored.expiresAt
+            // Only a newer period clears a revocation: a copy of the refunded transaction signed
+            // before the refund (replayed by the app, or retried by Apple) must not restore access.
+            let latestID: String = try row.get("latest_transaction_id")
+            let newerPeriod = purchased > latestPurchase && payload.transactionId != latestID
+            let revocation = newerPeriod ? "?" : "COALESCE(revoked_at, ?)"
             try db.execute(
                 """
                 UPDATE commerce_subscriptions SET latest_transaction_id = ?, purchased_at = ?, plan_id = ?, platform_product_id = ?,
-                  expires_at = ?, revoked_at = ?, ownership_type = ?, updated_at = ?,
+                  expires_at = ?, revoked_at = \(revocation), ownership_type = ?, updated_at = ?,
                   ended_at = CASE WHEN ? THEN NULL ELSE ended_at END,
                   billing_issue_at = CASE WHEN ? THEN NULL ELSE billing_issue_at END,
                   grace_expires_at = CASE WHEN ? THEN NULL ELSE grace_expires_at END
@@ -115,10 +125,13 @@ extension CommerceEngine {
     }
 
     /// The end of the period a transaction paid for: Apple's `expiresDate` for auto-renewable
-    /// subscriptions, one year from purchase for the non-renewing `one_time_year`.
+    /// subscriptions, one year from purchase for the non-renewing `one_time_year` — one hour
+    /// outside Production, as Apple's sandbox compresses a year, so a TestFlight purchase on a
+    /// production tenant never buys a real year.
     static func expiry(of payload: TransactionPayload, plan: Plan) throws -> Date {
         if plan.interval == .oneTimeYear {
             guard let start = payload.purchaseDate else { throw PurchaseError(.purchaseInvalid, "The transaction has no purchase date.") }
+            if payload.environment != .production { return start.addingTimeInterval(3600) }
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: "UTC")!
             return calendar.date(byAdding: .year, value: 1, to: start)!

@@ -40,11 +40,16 @@ public struct DatacovePurchaseBackend: PurchaseBackend {
         return Self.verdict(status: response.statusCode, data: data, retryAfter: response.value(forHTTPHeaderField: "Retry-After"))
     }
 
-    /// Maps an answer of `verify-purchase` to what the manager does with the transaction.
+    /// Maps an answer of `verify-purchase` to what the manager does with the transaction: only a
+    /// 200 with a known `kind` is accepted and only the purchase refusals are final; anything else
+    /// (a proxy's 404, a 413, a 5xx, a body that is not ours) leaves the transaction for a retry.
     static func verdict(status: Int, data: Data, retryAfter: String?) -> ReportVerdict {
         let json = (try? JSONDecoder().decode(JSONValue.self, from: data))?.object ?? [:]
+        let wait = retryAfter.flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }
         if status == 200 {
-            let kind = PurchaseReceipt.Kind(rawValue: json["kind"]?.string ?? "") ?? .serviceEntitlement
+            guard let kind = json["kind"]?.string.flatMap(PurchaseReceipt.Kind.init(rawValue:)), kind != .linked else {
+                return .retryLater(reason: "unexpected answer", retryAfter: nil)
+            }
             return .accepted(PurchaseReceipt(
                 kind: kind, creditsGranted: json["creditsGranted"]?.int, entitlementStatus: json["entitlementStatus"]?.string,
                 currentPeriodEnd: json["currentPeriodEnd"]?.string.flatMap(WireDate.parse), transferred: json["transferred"]?.bool ?? false))
@@ -52,18 +57,18 @@ public struct DatacovePurchaseBackend: PurchaseBackend {
         let error = json["error"]?.object ?? [:]
         let code = error["code"]?.string
         let message = error["message"]?.string ?? "HTTP \(status)"
-        switch status {
-        case 409 where error["canTransfer"]?.bool == true:
-            return .transferOffered(message: message)
-        case 401, 408, 429, 500...:
-            return .retryLater(reason: code ?? "HTTP \(status)", retryAfter: retryAfter.flatMap { TimeInterval($0) })
-        case 400 where code == "STORE_NOT_CONFIGURED":
-            // The tenant's setup, not the purchase, is missing: try again later.
-            return .retryLater(reason: code!, retryAfter: nil)
-        default:
+        switch (status, code) {
+        case (409, "PURCHASE_LINKED_TO_ANOTHER_ACCOUNT"?):
+            return error["canTransfer"]?.bool == true ? .transferOffered(message: message) : .refused(status: status, code: code, message: message)
+        case (400, let code?) where finalRefusals.contains(code):
             return .refused(status: status, code: code, message: message)
+        default:
+            return .retryLater(reason: code ?? "HTTP \(status)", retryAfter: wait)
         }
     }
+
+    /// The refusals no retry can change: the transaction itself is not acceptable here.
+    static let finalRefusals: Set<String> = ["PURCHASE_INVALID", "PRODUCT_UNKNOWN", "PURCHASE_REVOKED"]
 
     public func entitlement() async throws -> EntitlementSnapshot {
         try await snapshot("GET", "purchases/v1/entitlement")

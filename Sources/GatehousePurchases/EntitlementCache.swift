@@ -15,6 +15,7 @@ public struct CachedEntitlement: Sendable, Equatable, Codable {
 public protocol EntitlementCacheStore: Sendable {
     func load() -> CachedEntitlement?
     func save(_ entry: CachedEntitlement)
+    func clear()
 }
 
 /// Keeps the cache as a JSON file (in the app's Application Support or shared container).
@@ -31,5 +32,9 @@ public struct FileEntitlementCache: EntitlementCacheStore {
         guard let data = try? JSONEncoder().encode(entry) else { return }
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? data.write(to: url, options: .atomic)
+    }
+
+    public func clear() {
+        try? FileManager.default.removeItem(at: url)
     }
 }

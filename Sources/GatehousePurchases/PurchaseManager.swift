@@ -35,6 +35,9 @@ public actor PurchaseManager {
     private var inFlight: [String: Task<TransactionOutcome, Never>] = [:]
     let cacheStore: (any EntitlementCacheStore)?
     private var cached: CachedEntitlement?
+    /// SubscriptionFlow answered `sandbox: true` (App Review, TestFlight on a production
+    /// connection): unlocked for this session only, since the server records nothing.
+    private var sandboxUnlocked = false
 
     /// - Parameters:
     ///   - confirmTransfer: shows the user the move prompt; true only if they agreed.
@@ -117,6 +120,7 @@ public actor PurchaseManager {
         }
         switch verdict {
         case .accepted(let receipt):
+            if receipt.sandbox { sandboxUnlocked = true }
             let outcome = await finish(transaction, then: .completed(receipt))
             _ = try? await refreshEntitlement()
             return outcome
@@ -149,17 +153,28 @@ public actor PurchaseManager {
         return snapshot
     }
 
-    /// The last server answer, while it is within the offline window.
+    /// The last server answer, while it is within the offline window. A device clock set back
+    /// before the answer arrived ends the window too, so it cannot be stretched.
     public func cachedEntitlement() -> EntitlementSnapshot? {
-        guard let cached, now().timeIntervalSince(cached.receivedAt) <= offlineWindow else { return nil }
+        guard let cached else { return nil }
+        let elapsed = now().timeIntervalSince(cached.receivedAt)
+        guard elapsed >= 0, elapsed <= offlineWindow else { return nil }
         return cached.snapshot
     }
 
     /// Whether gated features may be used now, by the server's last answer: its clock moved on by
     /// the time elapsed here (never the device's clock itself), within the offline window.
     public func canUseGatedFeatures() -> Bool {
+        if sandboxUnlocked { return true }
         guard let cached, let snapshot = cachedEntitlement(), snapshot.canExecuteGatedWorkflow else { return false }
-        let serverNow = snapshot.serverTime.addingTimeInterval(max(0, now().timeIntervalSince(cached.receivedAt)))
+        let serverNow = snapshot.serverTime.addingTimeInterval(now().timeIntervalSince(cached.receivedAt))
         return snapshot.validUntil.map { serverNow < $0 } ?? true
+    }
+
+    /// Forgets the cached entitlement (call at sign-out, before another account signs in).
+    public func clearEntitlement() {
+        cached = nil
+        sandboxUnlocked = false
+        cacheStore?.clear()
     }
 }

@@ -78,6 +78,11 @@ import Testing
         guard case .linked(let after) = try await report(old.jws) else { Issue.record("revoked tag refused"); return }
         #expect(after.first?.grants.count == 2)
 
+        // A customer's plan never moves to a Datacove account, whatever that account asks.
+        await #expect(throws: PurchaseError(.linkedToAnotherAccount, "This plan belongs to another account.", canTransfer: false)) {
+            _ = try await h.report(tagged.jws, id: "5000000000000001", account: "someone", transfer: true)
+        }
+
         // The backend may register an untagged purchase for any customer.
         let offApp = try h.subscription("5000000000000006", original: "5000000000000006")
         guard case .linked = try await h.engine.registerCustomerPurchase(tenantID: h.tenantID, customerID: "cus-3", signedTransaction: offApp.jws)

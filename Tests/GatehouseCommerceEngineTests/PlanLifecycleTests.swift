@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 import GatehouseTesting
 import Testing
 @testable import GatehouseCommerceEngine
@@ -68,6 +69,41 @@ import Testing
         #expect(try await h.engine.receiveNotification(signedPayload: refund) == .applied)
         #expect(try await h.status("alice") == .revoked)
         #expect(try await h.engine.entitlementSummary(tenantID: h.tenantID, accountID: "alice").canExecuteGatedWorkflow == false)
+
+        // The copy signed before the refund, reported again, does not bring access back.
+        _ = try await h.report(renewal.jws, id: "3000000000000002", account: "alice")
+        #expect(try await h.status("alice") == .revoked)
+        // Apple reversing the refund does.
+        let reversed = try h.notification("REFUND_REVERSED", transaction: renewal.jws, signedAt: nowMilliseconds() + 6000)
+        #expect(try await h.engine.receiveNotification(signedPayload: reversed) == .applied)
+        #expect(try await h.status("alice") == .active)
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func aNotificationGoesToTheTenantHoldingItsSubscription(_ kind: TestDatabaseKind) async throws {
+        let h = try await CommerceHarness(kind)
+        defer { h.close() }
+        // A second tenant (say, staging) with the same bundle id and catalogue, created later.
+        let staging = try await TenantDirectory(environment: h.engine.environment).createTenant(name: "Acme staging").id
+        var patch = AppleConfigPatch()
+        patch.bundleId = bundleId
+        patch.production = false
+        patch.extraTrustedRootPEM = .some(h.chain.rootPEM)
+        _ = try await h.engine.updateAppleConfig(tenantID: staging, patch)
+        let stagingPlan = try await h.engine.createPlan(
+            tenantID: staging, displayName: "Monthly", interval: .monthly, appleProductID: CommerceHarness.monthlyProduct, gatedWorkflowID: "wf-1")
+        let bought = try h.subscription("3000000000000401", original: "3000000000000401")
+        _ = try await h.engine.verifyPurchase(
+            tenantID: staging, accountID: "sam",
+            PurchaseReport(platform: "apple", platformProductId: CommerceHarness.monthlyProduct, transactionId: "3000000000000401",
+                           signedTransaction: bought.jws, transferToCurrentAccount: false))
+        #expect(try await h.engine.receiveNotification(signedPayload: try h.notification("EXPIRED", transaction: bought.jws)) == .applied)
+        let summary = try await h.engine.entitlementSummary(tenantID: staging, accountID: "sam")
+        #expect(summary.entitlement.state.status == .expired && summary.entitlement.planId == stagingPlan.productId)
+        let elsewhere = try await h.store.database.read { db in
+            try db.query("SELECT id FROM commerce_subscriptions WHERE tenant_id = ?", [.text(h.tenantID)]).count
+        }
+        #expect(elsewhere == 0)
     }
 
     @Test(arguments: TestDatabaseKind.available)
@@ -89,8 +125,15 @@ import Testing
         #expect(try await h.engine.receiveNotification(signedPayload: try h.notification("REVOKE", transaction: revokedShare.jws)) == .applied)
         #expect(try await h.status("bob") == .revoked)
 
-        // one_time_year is a non-renewing subscription lasting a year from purchase.
-        let year = try h.subscription("3000000000000031", original: "3000000000000031", product: CommerceHarness.yearlyProduct)
+        // one_time_year is a non-renewing subscription lasting a year from purchase; bought in the
+        // sandbox it lasts an hour, as Apple's sandbox compresses a year.
+        let trialYear = try h.subscription("3000000000000032", original: "3000000000000032", product: CommerceHarness.yearlyProduct)
+        guard case .serviceEntitlement(let sandboxState, _) = try await h.report(
+            trialYear.jws, id: "3000000000000032", product: CommerceHarness.yearlyProduct, account: "dave")
+        else { Issue.record("not a plan"); return }
+        #expect(sandboxState.currentPeriodEnd == h.clock.now.addingTimeInterval(3600))
+        let year = try h.subscription("3000000000000031", original: "3000000000000031", product: CommerceHarness.yearlyProduct,
+                                      extra: ["environment": "Production"])
         guard case .serviceEntitlement(let state, _) = try await h.report(year.jws, id: "3000000000000031", product: CommerceHarness.yearlyProduct, account: "carol")
         else { Issue.record("not a plan"); return }
         #expect(state.status == .active)

@@ -80,9 +80,23 @@ import Testing
                                          now: { clock.now }, confirmTransfer: { _ in false })
         #expect(await relaunched.cachedEntitlement() == snapshot)
         #expect(await relaunched.canUseGatedFeatures())
+        // A device clock set back before the answer arrived does not stretch the window.
+        clock.now = launch.addingTimeInterval(-60)
+        #expect(await relaunched.canUseGatedFeatures() == false)
         clock.now = launch.addingTimeInterval(3 * 86_400 + 1)
         #expect(await relaunched.cachedEntitlement() == nil)
         #expect(await relaunched.canUseGatedFeatures() == false)
+    }
+
+    @Test func aSandboxAnswerUnlocksOnlyThisSession() async throws {
+        let store = ScriptedStoreKit()
+        let manager = PurchaseManager(store: store, backend: ScriptedBackend([.accepted(PurchaseReceipt(kind: .linked, sandbox: true))]),
+                                      confirmTransfer: { _ in false })
+        #expect(await manager.canUseGatedFeatures() == false)
+        #expect(await manager.handle(Self.transaction("1")) == .completed(PurchaseReceipt(kind: .linked, sandbox: true)))
+        #expect(await manager.canUseGatedFeatures() && store.finished == ["1"])
+        await manager.clearEntitlement()
+        #expect(await manager.canUseGatedFeatures() == false)
     }
 
     final class TestClock: @unchecked Sendable {
@@ -111,5 +125,10 @@ import Testing
         #expect(verdict(429, #"{"error":{"code":"RATE_LIMITED","message":"x"}}"#, retryAfter: "7") == .retryLater(reason: "RATE_LIMITED", retryAfter: 7))
         #expect(verdict(503, "<html>") == .retryLater(reason: "HTTP 503", retryAfter: nil))
         #expect(verdict(401, "{}") == .retryLater(reason: "HTTP 401", retryAfter: nil))
+        // Not a final refusal: a proxy's 404, a 413, a 200 that is not ours, a validation error.
+        #expect(verdict(404, "<html>") == .retryLater(reason: "HTTP 404", retryAfter: nil))
+        #expect(verdict(413, #"{"error":{"code":"PAYLOAD_TOO_LARGE","message":"x"}}"#) == .retryLater(reason: "PAYLOAD_TOO_LARGE", retryAfter: nil))
+        #expect(verdict(200, "OK") == .retryLater(reason: "unexpected answer", retryAfter: nil))
+        #expect(verdict(400, #"{"error":{"code":"STORE_NOT_CONFIGURED","message":"x"}}"#) == .retryLater(reason: "STORE_NOT_CONFIGURED", retryAfter: nil))
     }
 }
