@@ -112,7 +112,7 @@ func outcome(_ reply: (status: Int, json: [String: Any])) -> String {
             .init(leafNotBefore: now.addingTimeInterval(-730 * 86_400), leafNotAfter: now.addingTimeInterval(-365 * 86_400)),
             under: store.chain, reuseIntermediate: true)
         #expect(code(try await store.deliver(try store.notification("REFUND", transaction: bought, signer: expired))) == "NOTIFICATION_INVALID")
-        let staleLeaf = try expired.sign(payload: try CompactPayload.decode(try store.planTransaction("4000000000000012", original: "4000000000000012")))
+        let staleLeaf = try expired.resign(try store.planTransaction("4000000000000012", original: "4000000000000012"))
         let refusedPurchase = try await store.verifyPurchase(alice, staleLeaf, id: "4000000000000012")
         #expect(refusedPurchase.status == 400 && (refusedPurchase.json["error"] as? [String: Any])?["code"] as? String == "PURCHASE_INVALID")
         #expect(outcome(try await store.deliver(try store.notification("TEST", transaction: nil))) == "200 recorded")
@@ -165,11 +165,3 @@ func outcome(_ reply: (status: Int, json: [String: Any])) -> String {
     }
 }
 
-/// The payload of a compact JWS, to sign it again with another chain.
-enum CompactPayload {
-    static func decode(_ jws: String) throws -> [String: Any] {
-        var base64 = String(jws.split(separator: ".")[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return try JSONSerialization.jsonObject(with: Data(base64Encoded: base64)!) as! [String: Any]
-    }
-}

@@ -118,6 +118,15 @@ public final class AppleTestChain: Sendable {
     }
 
     /// Signs `payload` (JSON-serialized) with the leaf key under `{"alg":"ES256","x5c":…}`.
+    /// Signs the payload of another compact JWS again with this chain (a forgery, or a stale leaf).
+    public func resign(_ jws: String) throws -> String {
+        let segment = jws.split(separator: ".", omittingEmptySubsequences: false)
+        guard segment.count == 3, let data = Base64URL.decode(String(segment[1])),
+              let payload = try JSONSerialization.jsonObject(with: Data(data)) as? [String: Any]
+        else { throw AppleTestChainError.notAJWS }
+        return try sign(payload: payload)
+    }
+
     public func sign(payload: [String: Any], x5c entries: [String]? = nil) throws -> String {
         try sign(payload: JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys]), x5c: entries)
     }
@@ -244,6 +253,8 @@ private struct OpenSSLRunner {
 public enum AppleTestChainError: Error {
     /// The command and everything it printed.
     case openssl(arguments: [String], output: String)
+    /// `resign` was given something that is not a compact JWS with a JSON object payload.
+    case notAJWS
 }
 
 extension [UInt8] {
