@@ -49,22 +49,11 @@ extension CommerceEngine {
     }
 
     static func claim(_ jws: String) throws -> NotificationClaim {
-        struct Outer: Decodable {
-            struct App: Decodable {
-                let bundleId: String?
-                let environment: String?
-                let signedTransactionInfo: String?
-            }
-            let data: App?
-            let summary: App?
-            let appData: App?
-            let externalPurchaseToken: App?
-        }
         struct Inner: Decodable { let originalTransactionId: String? }
-        guard let parsed = try? CompactJWS(compact: jws), let outer = try? parsed.decodePayload(Outer.self),
-              let app = outer.data ?? outer.summary ?? outer.appData ?? outer.externalPurchaseToken, let bundle = app.bundleId
+        guard let parsed = try? CompactJWS(compact: jws), let identity = try? parsed.decodePayload(NotificationIdentity.self),
+              let app = identity.app, let bundle = app.bundleId
         else { throw NotificationRejected(reason: "not a signed notification") }
-        let inner = app.signedTransactionInfo.flatMap { try? CompactJWS(compact: $0).decodePayload(Inner.self) }
+        let inner = identity.data?.signedTransactionInfo.flatMap { try? CompactJWS(compact: $0).decodePayload(Inner.self) }
         return NotificationClaim(bundleId: bundle, production: app.environment == "Production", originalTransactionId: inner?.originalTransactionId)
     }
 

@@ -42,11 +42,13 @@ public struct VerifiedNotification: Sendable, Equatable {
 }
 
 /// Where a notification names its app: `data`, `summary`, `appData` or `externalPurchaseToken`.
-private struct NotificationIdentity: Decodable {
+struct NotificationIdentity: Decodable {
     struct App: Decodable {
         let bundleId: String?
         let appAppleId: Int64?
         let environment: String?
+        /// Only in `data`: the nested transaction, still unverified.
+        var signedTransactionInfo: String? = nil
     }
 
     struct ExternalToken: Decodable {
