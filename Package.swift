@@ -31,7 +31,7 @@ var targets: [Target] = [
         linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("stdc++")]
     ),
 
-    .target(name: "GatehouseHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: swiftSettings),
+    .target(name: "GatehouseHTTP", dependencies: ["CMicroHTTPD", "GatehouseWire"], swiftSettings: swiftSettings),
     .target(name: "GatehouseDatabase", swiftSettings: swiftSettings),
     .target(name: "GatehouseSQLite", dependencies: ["GatehouseDatabase", "CSQLite"], swiftSettings: swiftSettings),
     .target(name: "GatehousePostgres", dependencies: ["GatehouseDatabase", "CPostgres"], swiftSettings: swiftSettings),
@@ -69,6 +69,7 @@ var targets: [Target] = [
         swiftSettings: swiftSettings
     ),
     .testTarget(name: "GatehouseCryptoTests", dependencies: ["GatehouseCrypto"], swiftSettings: swiftSettings),
+    .testTarget(name: "GatehouseWireTests", dependencies: ["GatehouseWire"], swiftSettings: swiftSettings),
     .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore", "GatehouseTesting", "GatehouseWire", "GatehouseCrypto", "GatehouseDatabase"], swiftSettings: swiftSettings),
     .testTarget(
         name: "GatehouseVerificationEngineTests",

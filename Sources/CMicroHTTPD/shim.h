@@ -70,6 +70,21 @@ static inline size_t cmhd_keep_escapes(void *cls, struct MHD_Connection *connect
 }
 static inline intptr_t cmhd_keep_escapes_callback(void) { return (intptr_t)&cmhd_keep_escapes; }
 
+// The application's per-connection pointer (set in the NOTIFY_CONNECTION callback).
+static inline void *cmhd_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info ? info->socket_context : NULL;
+}
+
+static inline int cmhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? info->connect_fd : -1;
+}
+
+// Ends both directions of a socket that MHD still owns: its next read sees the end and
+// MHD closes the connection itself, on its own thread.
+static inline void cmhd_cut(int fd) { shutdown(fd, SHUT_RDWR); }
+
 static inline ssize_t cmhd_end_of_stream(void) { return MHD_CONTENT_READER_END_OF_STREAM; }
 static inline ssize_t cmhd_end_with_error(void) { return MHD_CONTENT_READER_END_WITH_ERROR; }
 static inline uint64_t cmhd_size_unknown(void) { return MHD_SIZE_UNKNOWN; }

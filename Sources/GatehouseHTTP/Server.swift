@@ -15,6 +15,7 @@ public final class Server: @unchecked Sendable {
     let accessLog: AccessLog?
     let errorLog: @Sendable (String) -> Void
     let addresses: ClientAddressResolver
+    let headDeadlines: HeadDeadlines
 
     private var daemon: OpaquePointer?
     private let lock = NSLock()
@@ -46,6 +47,7 @@ public final class Server: @unchecked Sendable {
         self.accessLog = accessLog
         self.errorLog = errorLog
         self.addresses = ClientAddressResolver(trustedProxies: configuration.trustedProxies)
+        self.headDeadlines = HeadDeadlines(timeoutSeconds: configuration.connectionTimeout)
     }
 
     /// The bound port (useful when configured as 0); 0 before `start`.
@@ -72,6 +74,10 @@ public final class Server: @unchecked Sendable {
                     option: MHD_OPTION.NOTIFY_COMPLETED,
                     value: unsafeBitCast(requestCompleted, to: Int.self),
                     ptr_value: Unmanaged.passUnretained(self).toOpaque()),
+                MHD_OptionItem(
+                    option: MHD_OPTION.NOTIFY_CONNECTION,
+                    value: unsafeBitCast(connectionNotified, to: Int.self),
+                    ptr_value: Unmanaged.passUnretained(self).toOpaque()),
                 option(MHD_OPTION.END, value: 0),
             ]
             let flags = cmhd_flags(isIPv6)
@@ -82,6 +88,7 @@ public final class Server: @unchecked Sendable {
         }
         daemon = started
         port = cmhd_bound_port(started)
+        headDeadlines.start()
     }
 
     /// Stops accepting, waits up to the grace period for in-flight requests, then stops.
@@ -103,6 +110,7 @@ public final class Server: @unchecked Sendable {
             return
         }
         MHD_stop_daemon(daemon)
+        headDeadlines.stop()
         self.daemon = nil
     }
 

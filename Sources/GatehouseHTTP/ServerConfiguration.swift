@@ -13,10 +13,19 @@ public struct ServerConfiguration: Sendable {
     public var maxBodySize: Int = 1 << 20
     /// Per-connection memory for the request line and headers (MHD answers 431 above it).
     public var maxHeaderSize: Int = 32 * 1024
+    /// Deepest nesting of objects and arrays a JSON body may have (400 above it).
+    public var maxJSONDepth: Int = 32
     /// Simultaneous connections; more are refused at accept.
     public var maxConnections: Int = 4096
-    /// Seconds a connection may sit idle or trickle bytes before it is closed (slowloris).
+    /// Seconds a connection may sit idle, and the time a request's line and headers have to
+    /// arrive in full once the connection is ready for it (slowloris).
     public var connectionTimeout: Int = 30
+    /// Once `connectionTimeout` has passed since its head, a body must have arrived at this
+    /// average rate at least, or the connection is cut.
+    public var minBodyBytesPerSecond: Int = 1024
+    /// A refused body (too large, or refused by its head) is read and dropped up to the
+    /// larger of the body limit and this, so the client reads its answer instead of a reset.
+    public var minDrainBytes: Int = 8 << 20
     /// Largest part of a multipart body, and how many parts it may have.
     public var maxPartSize: Int = 8 << 20
     public var maxParts: Int = 64

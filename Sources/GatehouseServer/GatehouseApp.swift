@@ -23,7 +23,7 @@ public final class GatehouseApp: @unchecked Sendable {
     public let accounts: AccountsEngine
     public let commerce: CommerceEngine
     public let server: Server
-    public let router = Router()
+    public let router = Router(bodyKind: .json)
     private let sweeper = LockedValue<Task<Void, Never>?>(nil)
 
     public init(settings: Settings, environment: Environment? = nil, logSink: any LogSink) throws {

@@ -122,6 +122,8 @@ func raw(_ live: LiveServer, _ method: String, _ path: String, token: String?, b
     var request = URLRequest(url: live.baseURL.appendingPathComponent(path))
     request.httpMethod = method
     request.httpBody = body
+    // URLSession would otherwise label the body application/x-www-form-urlencoded.
+    if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
     if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
     let (data, response) = try await URLSessionTransport().send(request)
     return (response.statusCode, data, response.value(forHTTPHeaderField: "X-Request-Id"))

@@ -105,6 +105,7 @@ func outcome(_ reply: (status: Int, json: [String: Any])) -> String {
         var request = URLRequest(url: URL(string: store.live.credentials.baseURL + "/webhooks/apple")!)
         request.httpMethod = "POST"
         request.httpBody = Data(#"{"signedPayload": 42}"#.utf8)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         #expect(try await URLSessionTransport().send(request).1.statusCode == 400)
         // A leaf that had expired when the data was signed, under the tenant's own root: refused both ways.
         let now = Date()

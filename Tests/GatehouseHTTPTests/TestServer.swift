@@ -12,13 +12,13 @@ final class TestServer {
     var port: UInt16 { server.port }
     var base: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    init(configure: (inout ServerConfiguration) -> Void = { _ in }, routes: (Router) -> Void) throws {
+    init(bodyKind: RequestBodyKind = .any, configure: (inout ServerConfiguration) -> Void = { _ in }, routes: (Router) -> Void) throws {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.threads = 2
         configure(&configuration)
-        let router = Router()
+        let router = Router(bodyKind: bodyKind)
         routes(router)
         let errors = self.errors
         server = Server(

@@ -19,6 +19,11 @@ final class Exchange: @unchecked Sendable {
     var partLimitExceeded = false
     var receivedMultipartBytes = 0
     var drained = 0
+    /// Body bytes read so far, kept or dropped (for the minimum body rate).
+    var received = 0
+    /// Set when the head is refused before the body arrives: the body is dropped and this
+    /// is the answer.
+    var refusal: HTTPError?
     var maxPartSize = 0
     var maxParts = 0
     /// Filled by the handler task before the connection is resumed.

@@ -4,18 +4,39 @@ import Foundation
 // C callbacks for libmicrohttpd. They run on MHD's threads, so they are plain
 // nonisolated functions that only hop into the owning Server.
 
-let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, slot in
+let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadSize, slot in
     let server = Unmanaged<Server>.fromOpaque(cls!).takeUnretainedValue()
     return server.handle(
-        connection: connection!, url: url, method: method, uploadData: uploadData, uploadSize: uploadSize!, slot: slot!)
+        connection: connection!, url: url, method: method, version: version, uploadData: uploadData, uploadSize: uploadSize!, slot: slot!)
 }
 
-let requestCompleted: MHD_RequestCompletedCallback = { cls, _, slot, _ in
-    guard let cls, let slot, let raw = slot.pointee else { return }
+let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, slot, _ in
+    guard let cls else { return }
     let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
+    if let connection, let watched = cmhd_socket_context(connection) {
+        server.headDeadlines.requestFinished(Unmanaged<WatchedConnection>.fromOpaque(watched).takeUnretainedValue())
+    }
+    guard let slot, let raw = slot.pointee else { return }
     let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeRetainedValue()
     slot.pointee = nil
     server.completed(exchange)
+}
+
+/// Opens and closes a connection's head-deadline watch.
+let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, socketContext, code in
+    guard let cls, let socketContext else { return }
+    let deadlines = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().headDeadlines
+    switch code.rawValue {
+    case 0: // MHD_CONNECTION_NOTIFY_STARTED
+        guard let connection else { return }
+        socketContext.pointee = Unmanaged.passUnretained(deadlines.opened(fd: cmhd_connection_fd(connection))).toOpaque()
+    case 1: // MHD_CONNECTION_NOTIFY_CLOSED
+        guard let raw = socketContext.pointee else { return }
+        deadlines.closed(Unmanaged<WatchedConnection>.fromOpaque(raw).takeUnretainedValue())
+        socketContext.pointee = nil
+    default:
+        return
+    }
 }
 
 let collectPair: MHD_KeyValueIterator = { cls, _, key, value in

@@ -6,12 +6,15 @@ import Foundation
 // with a suspend/resume detour while an async handler runs.
 extension Server {
     func handle(
-        connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
+        connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?,
         uploadData: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         guard let raw = slot.pointee else {
-            return begin(connection: connection, url: url, method: method, slot: slot)
+            if let watched = cmhd_socket_context(connection) {
+                headDeadlines.headArrived(Unmanaged<WatchedConnection>.fromOpaque(watched).takeUnretainedValue())
+            }
+            return begin(connection: connection, url: url, method: method, version: version, slot: slot)
         }
         let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeUnretainedValue()
         switch exchange.phase {
@@ -33,7 +36,7 @@ extension Server {
     }
 
     private func begin(
-        connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
+        connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?,
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         let started = DispatchTime.now().uptimeNanoseconds
@@ -65,13 +68,22 @@ extension Server {
         }
         let length = headers["Content-Length"].flatMap { Int($0.trimmingCharacters(in: CharacterSet.whitespaces)) }
         if let length, length > exchange.bodyLimit {
-            var response = responder.renderError(.payloadTooLarge, path: rawPath, context: routed.context)
-            response.headers.set("Connection", "close")
-            return queue(response, for: exchange)
+            // A body the client is about to send is read and dropped, so that it reads its
+            // 413 instead of a reset (RFC 9112 §9.6); one it would only send after a
+            // `100 Continue`, or one too large to drain, is answered at once.
+            let expectsContinue = headers["Expect"]?.lowercased() == "100-continue"
+            if expectsContinue || length - exchange.bodyLimit > drainAllowance(exchange) {
+                var response = responder.renderError(.payloadTooLarge, path: rawPath, context: routed.context)
+                response.headers.set("Connection", "close")
+                return queue(response, for: exchange)
+            }
+            exchange.bodyTooLarge = true
         }
+        exchange.refusal = RequestScreening.head(request, version: version.map { String(cString: $0) } ?? "")
+            ?? RequestScreening.mediaType(headers["Content-Type"], kind: routed.bodyKind)
         // Even a request without a body is answered on MHD's next call: a response queued
         // before MHD has seen the whole request makes it close the connection.
-        if isMultipart(headers) {
+        if exchange.refusal == nil, !exchange.bodyTooLarge, isMultipart(headers) {
             exchange.multipart = MultipartForm()
             exchange.maxPartSize = configuration.maxPartSize
             exchange.maxParts = configuration.maxParts
@@ -82,12 +94,15 @@ extension Server {
         return MHD_Result.YES
     }
 
-    /// Takes one chunk of body; false cuts the connection (a flood far past the limit).
+    /// Takes one chunk of body; false cuts the connection (a flood far past the limit, or a
+    /// body trickling in below the minimum rate).
     private func receive(_ exchange: Exchange, bytes: UnsafeRawBufferPointer) -> Bool {
-        if exchange.bodyTooLarge || exchange.bodyInvalid {
-            // Keep draining a little so the client can read our answer; give up on floods.
+        exchange.received += bytes.count
+        if isTrickling(exchange) { return false }
+        if exchange.bodyTooLarge || exchange.bodyInvalid || exchange.refusal != nil {
+            // Keep reading, and dropping, so the client can read our answer; give up on floods.
             exchange.drained += bytes.count
-            return exchange.drained <= exchange.bodyLimit
+            return exchange.drained <= drainAllowance(exchange)
         }
         let total = exchange.request.body.count + bytes.count
         if total > exchange.bodyLimit {
@@ -129,6 +144,11 @@ extension Server {
             let error = HTTPError.badRequest("malformed multipart body", code: "invalid_multipart")
             return queue(responder.renderError(error, path: exchange.request.rawPath, context: context), for: exchange)
         }
+        if let refusal = exchange.refusal
+            ?? RequestScreening.body(exchange.request.body, kind: exchange.routed.bodyKind, maxDepth: configuration.maxJSONDepth)
+        {
+            return queue(responder.renderError(refusal, path: exchange.request.rawPath, context: context), for: exchange)
+        }
         exchange.request.multipart = exchange.multipart
         if exchange.routed.isInline {
             return queue(responder.respondInline(exchange.routed, request: exchange.request), for: exchange)
@@ -144,6 +164,19 @@ extension Server {
             MHD_resume_connection(exchange.connection)
         }
         return MHD_Result.YES
+    }
+
+    /// How much of a refused body is read and dropped before the connection is cut.
+    private func drainAllowance(_ exchange: Exchange) -> Int {
+        max(exchange.bodyLimit, configuration.minDrainBytes)
+    }
+
+    /// A body must keep up `minBodyBytesPerSecond` on average once the connection timeout
+    /// has passed since its head arrived; MHD's own timeout sees only total silence.
+    private func isTrickling(_ exchange: Exchange) -> Bool {
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - exchange.started) / 1e9
+        guard elapsed > Double(configuration.connectionTimeout) else { return false }
+        return Double(exchange.received) < elapsed * Double(configuration.minBodyBytesPerSecond)
     }
 
     private func isMultipart(_ headers: HTTPHeaders) -> Bool {

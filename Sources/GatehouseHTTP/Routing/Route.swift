@@ -7,13 +7,16 @@ public final class Route: Sendable {
     let middleware: [any Middleware]
     /// Overrides the server's body limit for this route (uploads), in bytes.
     let maxBodySize: Int?
+    /// What the body must be; the transport refuses anything else.
+    let body: RequestBodyKind
 
-    init(method: HTTPMethod, template: String, handler: Handler, middleware: [any Middleware], maxBodySize: Int?) {
+    init(method: HTTPMethod, template: String, handler: Handler, middleware: [any Middleware], maxBodySize: Int?, body: RequestBodyKind) {
         self.method = method
         self.template = template
         self.handler = handler
         self.middleware = middleware
         self.maxBodySize = maxBodySize
+        self.body = body
     }
 }
 

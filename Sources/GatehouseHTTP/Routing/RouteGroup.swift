@@ -12,7 +12,8 @@ public final class RouteGroup: RouteRegistering, @unchecked Sendable {
 
     public func register(_ method: HTTPMethod, _ path: String, maxBodySize: Int?, _ handler: Handler) {
         let template = Router.normalize(prefix + "/" + path)
-        router.add(Route(method: method, template: template, handler: handler, middleware: middleware, maxBodySize: maxBodySize))
+        router.add(Route(
+            method: method, template: template, handler: handler, middleware: middleware, maxBodySize: maxBodySize, body: router.bodyKind))
     }
 
     /// A nested group: its middleware runs after this group's.

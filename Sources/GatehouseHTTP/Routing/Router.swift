@@ -27,11 +27,16 @@ public final class Router: @unchecked Sendable {
         renderers.first { path == $0.prefix || path.hasPrefix($0.prefix + "/") }?.render
     }
 
-    public init() {}
+    /// The body every route of this router reads; `.json` for an API server.
+    public let bodyKind: RequestBodyKind
+
+    public init(bodyKind: RequestBodyKind = .any) {
+        self.bodyKind = bodyKind
+    }
 
     /// Registers a handler; registration happens before the server starts.
     public func on(_ method: HTTPMethod, _ path: String, maxBodySize: Int? = nil, _ handler: Handler) {
-        add(Route(method: method, template: Self.normalize(path), handler: handler, middleware: [], maxBodySize: maxBodySize))
+        add(Route(method: method, template: Self.normalize(path), handler: handler, middleware: [], maxBodySize: maxBodySize, body: bodyKind))
     }
 
     func add(_ route: Route) {

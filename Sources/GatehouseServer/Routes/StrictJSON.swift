@@ -1,18 +1,19 @@
 import Foundation
 import GatehouseHTTP
+import GatehouseWire
 
 /// Decoding for Gatehouse's own APIs: the body must be a JSON object whose keys are all
 /// known, so a misspelt field is an error instead of being silently ignored.
 enum StrictJSON {
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, fields: Set<String>) throws -> T {
         guard !request.body.isEmpty else { throw HTTPError.badRequest("a JSON body is required", code: "invalid_body") }
-        let object: Any
+        let object: JSONValue
         do {
-            object = try JSONSerialization.jsonObject(with: request.body, options: [.fragmentsAllowed])
+            object = try JSONValue(parsing: request.body)
         } catch {
-            throw HTTPError.badRequest("body is not valid JSON", code: "invalid_body")
+            throw HTTPError.refusedJSON(error, maxDepth: JSONReader.defaultMaxDepth)
         }
-        guard let dictionary = object as? [String: Any] else {
+        guard case .object(let dictionary) = object else {
             throw HTTPError.badRequest("body must be a JSON object", code: "invalid_body")
         }
         if let unknown = dictionary.keys.sorted().first(where: { !fields.contains($0) }) {

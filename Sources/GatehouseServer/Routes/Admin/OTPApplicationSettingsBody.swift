@@ -14,7 +14,7 @@ enum OTPApplicationSettingsBody {
 
     static func decode(_ request: Request) throws -> OTPApplicationSettings {
         let body = request.body.isEmpty ? Data("{}".utf8) : request.body
-        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: body) else {
+        guard case .object(let object)? = try? JSONValue(parsing: body) else {
             throw HTTPError.badRequest("body must be a JSON object", code: "invalid_body")
         }
         if let unknown = object.keys.sorted().first(where: { !fields.contains($0) }) {

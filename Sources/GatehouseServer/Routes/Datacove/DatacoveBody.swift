@@ -10,7 +10,7 @@ struct DatacoveBody {
 
     init(_ request: Request) throws {
         path = request.rawPath
-        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: request.body.isEmpty ? Data("{}".utf8) : request.body)
+        guard case .object(let object)? = try? JSONValue(parsing: request.body.isEmpty ? Data("{}".utf8) : request.body)
         else { throw AccountsError(.validationFailed, "The body must be a JSON object.") }
         fields = object
     }

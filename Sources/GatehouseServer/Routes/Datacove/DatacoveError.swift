@@ -67,6 +67,15 @@ struct DatacoveError: HTTPResponseError {
         }
     }
 
+    /// The code of a router or transport error: a body refused at the edge (not JSON, a
+    /// field named twice, a control character) is this dialect's validation failure.
+    static func code(of error: HTTPError) -> String {
+        if error.status == 404 { return "NOT_FOUND" }
+        if error.status == 413 { return "PAYLOAD_TOO_LARGE" }
+        if error.isFieldValidation || error.code == "invalid_body" { return "VALIDATION_FAILED" }
+        return error.code.uppercased()
+    }
+
     static func timestamp() -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

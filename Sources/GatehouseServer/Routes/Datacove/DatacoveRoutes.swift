@@ -39,8 +39,8 @@ enum DatacoveRoutes {
         // Unknown paths, wrong methods and oversized bodies answer in this dialect's envelope too.
         for prefix in ["/api/auth", "/api/users", "/api/purchases"] {
             router.renderErrors(under: prefix) { error, path, context in
-                let code = error.status == 404 ? "NOT_FOUND" : error.status == 413 ? "PAYLOAD_TOO_LARGE" : error.code.uppercased()
-                var response = DatacoveError(status: error.status, code: code, message: error.message, path: path).response(context: context)
+                var response = DatacoveError(status: error.status, code: DatacoveError.code(of: error), message: error.message, path: path)
+                    .response(context: context)
                 for (name, value) in error.headers { response.headers.set(name, value) }
                 return response
             }

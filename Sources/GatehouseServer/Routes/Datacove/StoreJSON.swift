@@ -8,7 +8,7 @@ struct StoreBody {
     let fields: [String: JSONValue]
 
     init(_ request: Request, allowed: Set<String>) throws {
-        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: request.body.isEmpty ? Data("{}".utf8) : request.body)
+        guard case .object(let object)? = try? JSONValue(parsing: request.body.isEmpty ? Data("{}".utf8) : request.body)
         else { throw CommerceError(.validationFailed, "The body must be a JSON object.") }
         if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
             throw CommerceError(.validationFailed, "unknown field: \(unknown)")

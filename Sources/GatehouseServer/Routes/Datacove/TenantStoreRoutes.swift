@@ -9,15 +9,19 @@ import GatehouseWire
 enum TenantStoreRoutes {
     static func register(on router: Router, commerce: CommerceEngine, directory: TenantDirectory, adminToken: String?, logger: Logger) {
         router.renderErrors(under: "/api/tenants") { error, path, context in
-            var response = DatacoveError(status: error.status, code: error.status == 404 ? "NOT_FOUND" : error.code.uppercased(),
-                                         message: error.message, path: path).response(context: context)
+            var response = DatacoveError(status: error.status, code: DatacoveError.code(of: error), message: error.message, path: path)
+                .response(context: context)
             for (name, value) in error.headers { response.headers.set(name, value) }
             return response
         }
         func handler(_ body: @escaping @Sendable (Request, String) async throws -> Response) -> Handler {
+            handler { request, tenantID, _ in try await body(request, tenantID) }
+        }
+        /// Every route's errors go through this one mapping, in the Datacove envelope.
+        func handler(_ body: @escaping @Sendable (Request, String, RequestContext) async throws -> Response) -> Handler {
             .async { request, context in
                 do {
-                    return try await body(request, context.parameter("tenantId"))
+                    return try await body(request, context.parameter("tenantId"), context)
                 } catch let error as CommerceError {
                     let status = error.code == .notFound ? 404 : error.code == .conflict ? 409 : 400
                     return DatacoveError(status: status, code: error.code.rawValue, message: error.message, path: request.rawPath).response(context: context)
@@ -79,13 +83,9 @@ enum TenantStoreRoutes {
             tenant.get("/service-entitlement-products", handler { _, tenantID in
                 try .json(["data": try await commerce.plans(tenantID: tenantID).map(StoreJSON.plan)])
             })
-            tenant.delete("/service-entitlement-products/:productId", .async { request, context in
-                do {
-                    try await commerce.deletePlan(tenantID: context.parameter("tenantId"), productID: context.parameter("productId"))
-                    return .empty()
-                } catch let error as CommerceError {
-                    return DatacoveError(status: 404, code: error.code.rawValue, message: error.message, path: request.rawPath).response(context: context)
-                }
+            tenant.delete("/service-entitlement-products/:productId", handler { _, tenantID, context in
+                try await commerce.deletePlan(tenantID: tenantID, productID: context.parameter("productId"))
+                return .empty()
             })
             tenant.patch("/trial-config", handler { request, tenantID in
                 let body = try StoreBody(request, allowed: ["ios"])

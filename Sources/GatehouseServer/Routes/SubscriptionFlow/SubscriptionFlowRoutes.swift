@@ -10,7 +10,8 @@ enum SubscriptionFlowRoutes {
     static func register(on router: Router, commerce: CommerceEngine, directory: TenantDirectory, clientPerMinute: Int, logger: Logger) {
         let prefix = "/api/v1/mobile-stores"
         router.renderErrors(under: prefix) { error, _, _ in
-            var response = SubscriptionFlowJSON.failure(error.status, code: error.code.uppercased(), message: error.message)
+            let code = error.isFieldValidation || error.code == "invalid_body" ? CommerceError.Code.validationFailed.rawValue : error.code.uppercased()
+            var response = SubscriptionFlowJSON.failure(error.status, code: code, message: error.message)
             for (name, value) in error.headers { response.headers.set(name, value) }
             return response
         }

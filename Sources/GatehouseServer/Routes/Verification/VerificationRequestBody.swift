@@ -1,14 +1,14 @@
 import Foundation
 import GatehouseHTTP
 import GatehouseVerificationEngine
+import GatehouseWire
 
 /// Reads `{"data": {...}}` bodies the way the vendor's server does: the body must hold a
 /// `data` object (else 400 `parameter_missing`), unknown keys are dropped, and a known key
 /// with a value of the wrong type fails that field's validation.
 enum VerificationRequestBody {
-    static func data(_ request: Request) throws -> [String: Any] {
-        guard let object = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any],
-            let data = object["data"] as? [String: Any]
+    static func data(_ request: Request) throws -> [String: JSONValue] {
+        guard case .object(let object)? = try? JSONValue(parsing: request.body), case .object(let data)? = object["data"]
         else { throw VerificationFailure(.parameterMissing) }
         return data
     }
@@ -21,10 +21,10 @@ enum VerificationRequestBody {
         var start = StartRequest(destination: destination, deliveryMethod: method)
         // Only the block of the chosen channel is read; another channel's block is ignored.
         if let method, let block = data[method] {
-            if let block = block as? [String: Any] {
-                if let languages = block["languages"], !(languages is NSNull) {
-                    if let list = languages as? [Any], list.allSatisfy({ $0 is String }) {
-                        start.languages = list as? [String]
+            if case .object(let block) = block {
+                if let languages = block["languages"], languages != .null {
+                    if let list = languages.strings {
+                        start.languages = list
                     } else {
                         errors.append(.languagesInvalid)
                     }
@@ -34,7 +34,7 @@ enum VerificationRequestBody {
                     start.autofill = field(block["autofill"], invalid: .validationFailed, errors: &errors)
                 }
                 start.templateGroup = field(block["template_group"], invalid: .validationFailed, errors: &errors)
-            } else if !(block is NSNull) {
+            } else if block != .null {
                 errors.append(.validationFailed)
             }
         }
@@ -59,9 +59,9 @@ enum VerificationRequestBody {
     }
 
     /// A string field; `null` or absence is `nil`; another type records `invalid`.
-    private static func field(_ value: Any?, invalid: VerificationErrorCode, errors: inout [VerificationErrorCode]) -> String? {
-        guard let value, !(value is NSNull) else { return nil }
-        guard let text = value as? String else {
+    private static func field(_ value: JSONValue?, invalid: VerificationErrorCode, errors: inout [VerificationErrorCode]) -> String? {
+        guard let value, value != .null else { return nil }
+        guard let text = value.string else {
             errors.append(invalid)
             return nil
         }

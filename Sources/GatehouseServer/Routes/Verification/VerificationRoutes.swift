@@ -22,12 +22,15 @@ enum VerificationRoutes {
         func reply(_ record: VerificationRecord, status: Int = 200) throws -> Response {
             try .json(VerificationJSON(record: record, now: engine.currentTime), status: status)
         }
-        // Router and transport errors in the DIDWW envelope: 404 is its `not_found`, anything
-        // else (405, 413, …) the catalogue's generic `validation_failed`, with the HTTP status kept.
+        // Router and transport errors in the DIDWW envelope: 404 is its `not_found`; a body
+        // that is not JSON its `parameter_missing` (as the vendor answers); a field refused at
+        // the edge (named twice, a control character) its 422 `validation_failed`; anything
+        // else (405, 413, 415, …) `validation_failed` with the HTTP status kept.
         router.renderErrors(under: "/api/v1/verifications") { error, _, context in
-            var response = VerificationAPIError(failure: VerificationFailure(error.status == 404 ? .notFound : .validationFailed))
-                .response(context: context)
-            response.status = error.status
+            let isBodyRefusal = error.code == "invalid_body" || error.isFieldValidation
+            let code: VerificationErrorCode = error.status == 404 ? .notFound : error.code == "invalid_body" ? .parameterMissing : .validationFailed
+            var response = VerificationAPIError(failure: VerificationFailure(code)).response(context: context)
+            if !isBodyRefusal { response.status = error.status }
             for (name, value) in error.headers { response.headers.set(name, value) }
             return response
         }

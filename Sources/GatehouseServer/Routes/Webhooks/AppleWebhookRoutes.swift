@@ -10,11 +10,11 @@ import GatehouseWire
 enum AppleWebhookRoutes {
     static func register(on router: Router, commerce: CommerceEngine, logger: Logger) {
         router.renderErrors(under: "/webhooks") { error, path, context in
-            DatacoveError(status: error.status, code: error.code.uppercased(), message: error.message, path: path).response(context: context)
+            DatacoveError(status: error.status, code: DatacoveError.code(of: error), message: error.message, path: path).response(context: context)
         }
         router.post("/webhooks/apple", .async { request, context in
             do {
-                guard case .object(let body)? = try? JSONDecoder().decode(JSONValue.self, from: request.body),
+                guard case .object(let body)? = try? JSONValue(parsing: request.body),
                       let signed = body["signedPayload"]?.string
                 else {
                     throw DatacoveError(status: 400, code: "VALIDATION_FAILED", message: "The body must be {\"signedPayload\": \"<JWS>\"}.",

@@ -1,0 +1,75 @@
+import Foundation
+import GatehouseWire
+
+/// The checks every request passes at the edge, before routing reaches a handler, so that
+/// no dialect and no database sees what no API accepts.
+enum RequestScreening {
+    /// The request line and headers: HTTP/1.1 needs exactly one `Host` (RFC 9112 §3.2); a
+    /// control character in the path names nothing that exists (404), in the query it is
+    /// refused (400). Checked on the decoded text, so `%00` counts.
+    static func head(_ request: Request, version: String) -> HTTPError? {
+        let hosts = request.headers.values("Host")
+        if hosts.count > 1 || (hosts.isEmpty && version == "HTTP/1.1") {
+            return HTTPError(status: 400, code: "invalid_host", message: "HTTP/1.1 requests carry exactly one Host header")
+        }
+        if request.rawPath.utf8.contains(UInt8(ascii: "%")), hasControlCharacter(request.path) { return .notFound() }
+        for (name, value) in request.query where hasControlCharacter(name) || hasControlCharacter(value) {
+            return .invalidQuery
+        }
+        return nil
+    }
+
+    /// The media type a route of `kind` accepts; `nil` when it accepts this one.
+    static func mediaType(_ contentType: String?, kind: RequestBodyKind) -> HTTPError? {
+        guard kind == .json, let contentType else { return nil }
+        let media = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        return media == "application/json" || (media.hasPrefix("application/") && media.hasSuffix("+json")) ? nil : .unsupportedMediaType
+    }
+
+    /// A complete body for a route of `kind`.
+    static func body(_ body: Data, kind: RequestBodyKind, maxDepth: Int) -> HTTPError? {
+        guard kind == .json, !body.isEmpty else { return nil }
+        do {
+            try JSONReader.validate(body, maxDepth: maxDepth)
+            return nil
+        } catch {
+            return .refusedJSON(error, maxDepth: maxDepth)
+        }
+    }
+
+    /// C0 controls (NUL among them), DEL and C1 controls.
+    static func hasControlCharacter(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && (0x80...0x9F).contains(byte)) { return true }
+            previous = byte
+        }
+        return false
+    }
+}
+
+extension HTTPError {
+    public static let unsupportedMediaType = HTTPError(
+        status: 415, code: "unsupported_media_type", message: "the body must be JSON (Content-Type: application/json)")
+    public static let invalidQuery = HTTPError(status: 400, code: "invalid_query", message: "query arguments must not contain control characters")
+
+    /// A body `JSONReader` refused: malformed or too deep is `invalid_body`; a member named
+    /// twice or a control character is a field's validation failure.
+    public static func refusedJSON(_ error: JSONReadError, maxDepth: Int) -> HTTPError {
+        switch error {
+        case .malformed: return .badRequest("body is not valid JSON", code: "invalid_body")
+        case .tooDeep: return .badRequest("body nests deeper than \(maxDepth) levels", code: "invalid_body")
+        case .numberOutOfRange: return .badRequest("a number in the body is out of range", code: "invalid_body")
+        case .duplicateName(let name):
+            let shown = name.unicodeScalars.count <= 64 && !RequestScreening.hasControlCharacter(name) ? name : "(a field)"
+            return .badRequest("\(shown) appears more than once", code: "duplicate_field")
+        case .controlCharacter: return .badRequest("text must not contain control characters", code: "invalid_text")
+        }
+    }
+
+    /// True for refusals of a field's content (as opposed to the body's syntax), which each
+    /// dialect answers with its own validation error.
+    public var isFieldValidation: Bool {
+        code == "invalid_text" || code == "duplicate_field" || code == "invalid_query"
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import GatehouseHTTP
+import GatehouseTesting
+
+/// Clients that trickle bytes, and refused uploads that must still read their answer.
+@Suite struct SlowClientTests {
+    static func server(_ configure: (inout ServerConfiguration) -> Void) throws -> TestServer {
+        try TestServer(configure: configure) { router in
+            router.post("/upload", .inline { request, _ in .text("\(request.body.count)") })
+            router.get("/ok", .inline { _, _ in .text("ok") })
+        }
+    }
+
+    /// Sends one byte of `text` to each connection every `interval` until `seconds` pass or
+    /// the server closes all of them; answers how many it closed.
+    static func trickle(_ connections: [RawConnection], _ text: String, every interval: Double, for seconds: Double) async throws -> Int {
+        try await offPool {
+            let bytes = Array(text.utf8)
+            var open = Set(connections.indices)
+            let deadline = Date().addingTimeInterval(seconds)
+            var sent = 0
+            while !open.isEmpty, Date() < deadline {
+                for index in open {
+                    let byte = bytes[sent % bytes.count]
+                    let written = withUnsafePointer(to: byte) { Glibc.send(connections[index].fd, $0, 1, Int32(MSG_NOSIGNAL)) }
+                    if written <= 0 || connections[index].isClosedByPeerNow() { open.remove(index) }
+                }
+                sent += 1
+                usleep(useconds_t(interval * 1_000_000))
+            }
+            return connections.count - open.count
+        }
+    }
+
+    @Test func aTricklingHeadIsCutAtTheDeadline() async throws {
+        let test = try Self.server { $0.connectionTimeout = 1 }
+        defer { test.stop() }
+        let trickler = try RawConnection(port: test.port)
+        // One header byte every 200 ms is never idle, so only the head deadline can end it;
+        // without one it would still be open when the 12 s run ends.
+        let closed = try await Self.trickle([trickler], "GET /ok HTTP/1.1\r\nX-Slow: " + String(repeating: "a", count: 500), every: 0.2, for: 12)
+        #expect(closed == 1)
+        #expect(await (try RawConnection(port: test.port)).exchange("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")?.status == 200)
+    }
+
+    @Test func tricklersCannotLockEveryoneOut() async throws {
+        let test = try Self.server { $0.connectionTimeout = 1; $0.maxConnections = 6 }
+        defer { test.stop() }
+        let tricklers = try (0..<6).map { _ in try RawConnection(port: test.port) }
+        async let closed = Self.trickle(tricklers, "GET /ok HTTP/1.1\r\nX-Slow: " + String(repeating: "a", count: 500), every: 0.2, for: 12)
+        try await Task.sleep(nanoseconds: 300_000_000)
+        // Waits in the backlog until the tricklers are cut, then is served.
+        let client = try RawConnection(port: test.port, timeout: 10)
+        #expect(await client.exchange("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")?.status == 200)
+        #expect(try await closed == 6)
+    }
+
+    @Test func aKeptAliveConnectionMustSendItsNextHeadInTime() async throws {
+        let test = try Self.server { $0.connectionTimeout = 1 }
+        defer { test.stop() }
+        let connection = try RawConnection(port: test.port)
+        #expect(await connection.exchange("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")?.status == 200)
+        #expect(try await Self.trickle([connection], "GET /ok HTTP/1.1\r\nX-Slow: " + String(repeating: "b", count: 500), every: 0.2, for: 12) == 1)
+    }
+
+    @Test func aTricklingBodyIsCut() async throws {
+        let test = try Self.server { $0.connectionTimeout = 1; $0.minBodyBytesPerSecond = 100 }
+        defer { test.stop() }
+        let connection = try RawConnection(port: test.port)
+        connection.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 10000\r\n\r\n")
+        #expect(try await Self.trickle([connection], "z", every: 0.2, for: 12) == 1)
+        // A body that keeps the rate is read in full.
+        let steady = try RawConnection(port: test.port)
+        steady.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 400\r\n\r\n")
+        for _ in 0..<8 {
+            steady.send(String(repeating: "y", count: 50))
+            try await Task.sleep(nanoseconds: 200_000_000)
+        }
+        #expect(await steady.response()?.status == 200)
+    }
+
+    /// RFC 9112 §9.6: the rest of a refused body is read and dropped, so the client reads its
+    /// 413 instead of a reset.
+    @Test func aRefusedUploadStillReadsIts413() async throws {
+        let test = try Self.server { $0.maxBodySize = 1 << 20 }
+        defer { test.stop() }
+        let chunk = String(repeating: "z", count: 64 * 1024)
+        let chunked = try RawConnection(port: test.port)
+        chunked.send("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+        for _ in 0..<40 { chunked.send("10000\r\n" + chunk + "\r\n") }
+        chunked.send("0\r\n\r\n")
+        #expect(await chunked.response()?.status == 413)
+
+        let sized = try RawConnection(port: test.port)
+        sized.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \(40 * chunk.utf8.count)\r\n\r\n")
+        for _ in 0..<40 { sized.send(chunk) }
+        #expect(await sized.response()?.status == 413)
+    }
+}
+
+extension RawConnection {
+    /// A non-blocking look: true once the server has closed its side.
+    func isClosedByPeerNow() -> Bool {
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, Int32(MSG_DONTWAIT))
+        if count == 0 { return true }
+        return count < 0 && errno != EAGAIN && errno != EWOULDBLOCK
+    }
+}
