@@ -1,0 +1,157 @@
+import Foundation
+import GatehouseClientCore
+import GatehouseTesting
+import GatehouseWire
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Every route of every dialect, with a NUL in each path parameter, each string field of a
+/// valid body and a query argument, with valid credentials: never a 5xx, and the same answer
+/// on SQLite and PostgreSQL (which refuses NUL in text).
+@Suite struct HostileTextSweepTests {
+    /// A valid body for every route that reads one, keyed `METHOD template`. A route added
+    /// without a sample fails the sweep, so new fields are probed too.
+    static let samples: [String: [String: Any]] = [
+        "POST /admin/v1/tenants": ["name": "probe"],
+        "POST /admin/v1/tenants/:tenantId/disable": [:],
+        "POST /admin/v1/tenants/:tenantId/applications": ["name": "probe"],
+        "POST /admin/v1/tenants/:tenantId/keys": ["label": "probe", "platform": "IOS"],
+        "POST /admin/v1/tenants/:tenantId/token-keys/rotate": [:],
+        "POST /admin/v1/tenants/:tenantId/otp-applications": ["name": "probe", "smsDomain": "example.com"],
+        "PATCH /admin/v1/tenants/:tenantId/otp-applications/:appId": ["name": "probe", "smsDomain": "example.com"],
+        "PUT /admin/v1/tenants/:tenantId/otp-applications/:appId/templates/:group/:channel/:language": ["body": "Code {{CODE}}"],
+        "POST /admin/v1/tenants/:tenantId/verification-balance": ["amount": "1.00"],
+        "POST /api/v1/verifications": [
+            "data": ["destination": "+14165550123", "delivery_method": "sms", "sms": ["template_group": "g", "languages": ["en-US"]], "custom": "c"],
+        ],
+        "PUT /api/v1/verifications/:id": ["data": ["delivery_method": "sms", "code": "123456"]],
+        "PATCH /api/v1/verifications/:id": ["data": ["delivery_method": "sms", "code": "123456"]],
+        "PUT /api/v1/verifications/by_number/:number": ["data": ["delivery_method": "sms", "code": "123456"]],
+        "PATCH /api/v1/verifications/by_number/:number": ["data": ["delivery_method": "sms", "code": "123456"]],
+        "POST /api/auth/v1/mobile/request-otp": ["phoneNumber": "+14165550124", "channel": "sms", "name": "Probe"],
+        "POST /api/auth/v1/email/request-otp": ["email": "probe@example.com", "name": "Probe"],
+        "POST /api/auth/v1/mobile/verify-otp": ["phoneNumber": "+14165550124", "otp": "123456", "channel": "sms"],
+        "POST /api/auth/v1/email/verify-otp": ["email": "probe@example.com", "otp": "123456"],
+        "POST /api/auth/v1/activate": [:],
+        "POST /api/auth/v1/refresh": ["refreshToken": "probe"],
+        "POST /api/auth/v1/logout": ["refreshToken": "probe"],
+        "PATCH /api/users/v1/profile": ["name": "Probe", "country": "CA", "timezone": "America/Toronto"],
+        "POST /api/purchases/v1/verify-purchase": ["platform": "ios", "productId": "p", "transactionId": "1", "signedTransaction": "x.y.z"],
+        "POST /api/purchases/v1/trial/start": [:],
+        "PATCH /api/tenants/v1/:tenantId/apple-config": ["bundleId": "com.example.app", "issuerId": "i", "keyId": "k"],
+        "PUT /api/tenants/v1/:tenantId/pricing-config": ["provider": "apple", "iapCreditPackages": [["platformProductId": "p", "credits": 5, "displayName": "d"]]],
+        "POST /api/tenants/v1/:tenantId/service-entitlement-products": [
+            "displayName": "d", "interval": "monthly", "platformProductIds": ["apple": "p.monthly"], "gatedWorkflowId": "wf-1",
+        ],
+        "PATCH /api/tenants/v1/:tenantId/trial-config": ["ios": ["enabled": true, "durationDays": 7]],
+        "POST /api/v1/mobile-stores/account-tokens": ["customer_id": "c"],
+        "POST /api/v1/mobile-stores/account-tokens/:token/revoke": [:],
+        "POST /api/v1/mobile-stores/purchases": ["customer_id": "c", "store": "apple", "signed_transaction": "x.y.z"],
+        "POST /api/v1/mobile-stores/client/purchases": ["signed_transaction": "x.y.z"],
+        "POST /webhooks/apple": ["signedPayload": "x.y.z"],
+    ]
+
+    struct Probe {
+        let store: StoreFixture
+        let headers: [String: [String: String]]
+        let parameters: [String: String]
+
+        func credentials(_ path: String) -> [String: String] {
+            headers.first { path.hasPrefix($0.key) }?.value ?? [:]
+        }
+
+        func send(_ method: String, _ path: String, body: Data?) async throws -> Int {
+            var request = URLRequest(url: URL(string: store.live.credentials.baseURL + path)!)
+            request.httpMethod = method
+            if let body {
+                request.httpBody = body
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            }
+            for (name, value) in credentials(path) { request.setValue(value, forHTTPHeaderField: name) }
+            return try await URLSessionTransport().send(request).1.statusCode
+        }
+
+        func path(_ template: String, poisoning poisoned: String? = nil) -> String {
+            template.split(separator: "/").map { segment -> String in
+                guard segment.hasPrefix(":") || segment == "*" else { return String(segment) }
+                let name = String(segment.dropFirst())
+                return name == poisoned ? "a%00b" : parameters[name] ?? "x"
+            }.reduce("") { $0 + "/" + $1 }
+        }
+    }
+
+    /// Every way to put one NUL into a string of `value`.
+    static func poisoned(_ value: Any) -> [Any] {
+        switch value {
+        case let text as String: return [text + "\u{0}x"]
+        case let object as [String: Any]:
+            return object.flatMap { key, member in poisoned(member).map { variant -> Any in
+                var copy = object
+                copy[key] = variant
+                return copy
+            } }
+        case let array as [Any]:
+            return array.indices.flatMap { index in poisoned(array[index]).map { variant -> Any in
+                var copy = array
+                copy[index] = variant
+                return copy
+            } }
+        default: return []
+        }
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func nulIsNeverA5xx(_ kind: TestDatabaseKind) async throws {
+        let store = try await StoreFixture.start(kind)
+        let live = store.live
+        let admin = live.credentials.adminToken
+        let access = try await store.signIn("+14165550100")
+        let serverKey = try await live.app.directory.issueKey(tenantID: live.credentials.tenantId, label: "backend").secret
+        let created = try await APIClient(baseURL: live.baseURL).with(header: "Authorization", "Bearer \(admin)").send(
+            "POST", "/admin/v1/tenants/\(live.credentials.tenantId)/otp-applications",
+            body: RawJSON(Data(#"{"name":"sweep","minimumAuth":"public"}"#.utf8)), as: AdminWire.CreatedOTPApplication.self)
+        let probe = Probe(
+            store: store,
+            headers: [
+                "/admin": ["Authorization": "Bearer \(admin)"], "/api/tenants": ["Authorization": "Bearer \(admin)"],
+                "/api/v1/verifications": ["Authorization": "Application \(created.application.appKey)"],
+                "/api/v1/mobile-stores": ["Authorization": "Bearer \(serverKey)"],
+                "/api/auth": ["x-api-key": live.credentials.apiKey, "Authorization": "Bearer \(access)"],
+                "/api/users": ["x-api-key": live.credentials.apiKey, "Authorization": "Bearer \(access)"],
+                "/api/purchases": ["x-api-key": live.credentials.apiKey, "Authorization": "Bearer \(access)"],
+            ],
+            parameters: [
+                "tenantId": live.credentials.tenantId, "appId": created.application.id, "group": "_default", "channel": "sms",
+                "language": "en-US", "number": "14165550123", "productId": store.planID, "customerId": "c",
+            ])
+        var probes = 0
+        for route in live.app.router.routes {
+            let name = "\(route.method.rawValue) \(route.template)"
+            let validation = route.template.hasPrefix("/api/v1/verifications") ? 422 : 400
+            let sample = Self.samples[name]
+            let takesBody = ["POST", "PUT", "PATCH"].contains(route.method.rawValue)
+            if takesBody, sample == nil { Issue.record("no sample body for \(name)") }
+            let body = try sample.map { try JSONSerialization.data(withJSONObject: $0) }
+            // Each path parameter in turn.
+            for segment in route.template.split(separator: "/") where segment.hasPrefix(":") {
+                let status = try await probe.send(route.method.rawValue, probe.path(route.template, poisoning: String(segment.dropFirst())), body: body)
+                #expect(status == 404, "\(name) with NUL in \(segment): \(status)")
+                probes += 1
+            }
+            // A query argument.
+            let query = try await probe.send(route.method.rawValue, probe.path(route.template) + "?to=a%00b", body: body)
+            #expect(query == validation, "\(name) with NUL in the query: \(query)")
+            // Each string field of the body.
+            for variant in sample.map(Self.poisoned) ?? [] {
+                let status = try await probe.send(route.method.rawValue, probe.path(route.template), body: try JSONSerialization.data(withJSONObject: variant))
+                #expect(status == validation, "\(name) with \(variant): \(status)")
+                probes += 1
+            }
+        }
+        #expect(probes > 80)
+        #expect(!live.logs.lines.contains { $0.contains("\"level\":\"error\"") })
+        await store.stop()
+    }
+}
