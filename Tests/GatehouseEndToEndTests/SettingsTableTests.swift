@@ -7,18 +7,23 @@ import Testing
 @Suite struct SettingsTableTests {
     /// `(variable, flag)` pairs of the README's Configuration table; a row may name several.
     static func documented() throws -> [(variable: String, flag: String)] {
+        try rows().flatMap { row in zip(row.variables, row.flags).map { ($0, $1) } }
+    }
+
+    /// The README's Configuration rows: variables, flags and the default column.
+    static func rows() throws -> [(variables: [String], flags: [String], defaultValue: String)] {
         let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("README.md")
         let text = try String(contentsOf: readme, encoding: .utf8)
-        var pairs: [(String, String)] = []
+        var rows: [([String], [String], String)] = []
         for line in text.split(separator: "\n") where line.hasPrefix("| `GATEHOUSE_") {
-            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }
             let variables = Self.quoted(cells[0])
             let flags = Self.quoted(cells[1])
             #expect(variables.count == flags.count, "README row pairs each variable with a flag: \(line)")
-            pairs += zip(variables, flags).map { ($0, $1) }
+            rows.append((variables, flags, cells[2]))
         }
-        return pairs
+        return rows
     }
 
     static func quoted(_ cell: String) -> [String] {
@@ -47,6 +52,27 @@ import Testing
             #expect(flags.contains(setting.flag), "\(setting.flag) is missing from README's Configuration table")
         }
         #expect(Set(Settings.table.map(\.name)).count == Settings.table.count)
+    }
+
+    /// A default written as a value must be the default the server uses; `(none)`/`(empty)`
+    /// must be an unset one.
+    @Test func documentedDefaultsAreTheServersDefaults() throws {
+        // Worked out at start-up, and described rather than written out in the README.
+        let computed: Set<String> = ["threads", "public-url", "appstore-api-url"]
+        for row in try Self.rows() {
+            for flag in row.flags {
+                let setting = try #require(Settings.table.first { $0.flag == flag })
+                guard !computed.contains(setting.name) else { continue }
+                let actual = setting.read(Settings())
+                if row.defaultValue.hasPrefix("(") {
+                    #expect(actual.isEmpty, "\(flag): README says \(row.defaultValue), the server has \(actual)")
+                } else if let documented = Double(row.defaultValue), let value = Double(actual) {
+                    #expect(documented == value, "\(flag): README says \(row.defaultValue), the server has \(actual)")
+                } else {
+                    #expect(row.defaultValue == actual, "\(flag): README says \(row.defaultValue), the server has \(actual)")
+                }
+            }
+        }
     }
 
     @Test func flagsWinOverVariablesAndUnknownFlagsAreRefused() throws {
