@@ -78,7 +78,7 @@ var targets: [Target] = [
     ),
     .testTarget(
         name: "GatehouseAccountsEngineTests",
-        dependencies: ["GatehouseAccountsEngine", "GatehouseTesting", "GatehouseCrypto", "GatehouseDatabase", "GatehouseCore"],
+        dependencies: ["GatehouseAccountsEngine", "GatehouseVerificationEngine", "GatehouseTesting", "GatehouseCrypto", "GatehouseDatabase", "GatehouseCore"],
         swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -59,27 +59,47 @@ public final class AccountsEngine: Sendable {
         let now = environment.clock.now
         let failureKey = "signin-fail:\(tenantID):\(identifier.value)"
         let limit = failuresPerHour
-        let failures = try await database.read { db in try RateCounter.peek(db, key: failureKey, now: now, window: 3600) }
-        if failures.count >= limit {
-            throw AccountsError(.otpTooManyAttempts, "Too many wrong codes. Try again later.", retryAfter: failures.retryAfter)
-        }
         let app = try await verification.internalApplication(tenantID: tenantID, purpose: "sign-in", policy: policy)
-        switch try await verification.checkInternalCode(
-            application: app, channel: identifier.verificationChannel, destination: identifier.value, code: code)
-        {
-        case .verified:
-            let account = try await database.read { db in try Self.find(db, tenantID: tenantID, identifier) }
-            guard let account else { throw AccountsError(.otpInvalid, "The code is not valid.") }
-            try await database.write { db in try db.execute("DELETE FROM rate_counters WHERE counter_key = ?", failureKey) }
-            return try await sessions.signIn(tenantID: tenantID, accountID: try account.get("id"), device: device)
-        case .invalid:
-            try await database.write { db in _ = try RateCounter.hit(db, key: failureKey, now: now, window: 3600) }
-            throw AccountsError(.otpInvalid, "The code is not valid.")
-        case .expired:
-            throw AccountsError(.otpExpired, "The code has expired. Ask for a new one.")
-        case .tooManyAttempts:
-            throw AccountsError(.otpTooManyAttempts, "Too many wrong codes for this code. Ask for a new one.")
+        // The hourly cap is read, the code checked and the wrong code counted in one
+        // transaction, with the counter's row locked: codes sent at once wait in turn here,
+        // so no more than `limit` are ever checked in the hour, on any number of nodes.
+        let outcome = try await database.write { db -> SignInCheck in
+            let failures = try RateCounter.lock(db, key: failureKey, now: now, window: 3600)
+            if failures.count >= limit { return .locked(retryAfter: failures.retryAfter) }
+            let check = try VerificationEngine.checkInternalCode(
+                db, application: app, channel: identifier.verificationChannel, destination: identifier.value, code: code, now: now)
+            switch check {
+            case .verified:
+                try db.execute("DELETE FROM rate_counters WHERE counter_key = ?", failureKey)
+                return .verified(accountID: try Self.find(db, tenantID: tenantID, identifier)?.get("id"))
+            case .invalid:
+                _ = try RateCounter.hit(db, key: failureKey, now: now, window: 3600)
+                return .refused(check)
+            case .expired, .tooManyAttempts:
+                return .refused(check)
+            }
         }
+        switch outcome {
+        case .locked(let retryAfter):
+            throw AccountsError(.otpTooManyAttempts, "Too many wrong codes. Try again later.", retryAfter: retryAfter)
+        case .verified(let accountID):
+            guard let accountID else { throw AccountsError(.otpInvalid, "The code is not valid.") }
+            return try await sessions.signIn(tenantID: tenantID, accountID: accountID, device: device)
+        case .refused(.expired):
+            throw AccountsError(.otpExpired, "The code has expired. Ask for a new one.")
+        case .refused(.tooManyAttempts):
+            throw AccountsError(.otpTooManyAttempts, "Too many wrong codes for this code. Ask for a new one.")
+        case .refused:
+            throw AccountsError(.otpInvalid, "The code is not valid.")
+        }
+    }
+
+    /// What the checking transaction decided; errors are thrown after it commits, so that a
+    /// wrong code's attempt and its count in the hour are kept.
+    private enum SignInCheck: Sendable {
+        case locked(retryAfter: Int)
+        case verified(accountID: String?)
+        case refused(InternalCodeCheck)
     }
 
     static func find(_ db: any DatabaseConnection, tenantID: String, _ identifier: Identifier) throws -> Row? {

@@ -6,6 +6,8 @@ public struct CoreError: Error, Equatable, CustomStringConvertible, Sendable {
         case conflict = "conflict"
         case unauthenticated = "unauthenticated"
         case unavailable = "unavailable"
+        /// A sum of money (a balance after a credit, say) would leave the range it is kept in.
+        case amountOutOfRange = "amount_out_of_range"
     }
 
     public let code: Code

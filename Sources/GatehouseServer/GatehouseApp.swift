@@ -74,8 +74,8 @@ public final class GatehouseApp: @unchecked Sendable {
         }
         server = Server(
             configuration: Self.serverConfiguration(settings),
-            responder: Responder(router: router, errorLog: { logger.error($0) }),
-            metrics: metrics, accessLog: accessLog, errorLog: { logger.error($0) })
+            responder: Responder(router: router, errorLog: { logger.error(TransportLogLine.value($0)) }),
+            metrics: metrics, accessLog: accessLog, errorLog: { logger.error(TransportLogLine.value($0)) })
     }
 
     /// Every migration this binary knows, in order: core first, then each engine's.
@@ -120,7 +120,8 @@ public final class GatehouseApp: @unchecked Sendable {
 
     public func start() throws {
         try server.start()
-        environment.logger.info("listening", ["address": "http://\(settings.host):\(server.port)"])
+        // The address is the server's own, no secret: its port must survive the digit masking.
+        environment.logger.info("listening", ["address": .plain("http://\(settings.host):\(server.port)")])
         startSweeper()
     }
 

@@ -3,7 +3,8 @@ import GatehouseAccountsEngine
 import GatehouseVerificationEngine
 
 /// How the server is configured: environment variables, overridden by `--flags`.
-/// Each setting `GATEHOUSE_DATA_DIR` has the flag `--data-dir`.
+/// Each setting `GATEHOUSE_DATA_DIR` has the flag `--data-dir`; both come from the one row
+/// of the setting in `Settings.table`.
 public struct Settings: Sendable {
     public enum Mode: String, Sendable { case development, production }
 
@@ -66,7 +67,7 @@ public struct Settings: Sendable {
         var values: [String: String] = [:]
         for (key, value) in environment where key.hasPrefix("GATEHOUSE_") {
             let name = key.dropFirst("GATEHOUSE_".count).lowercased().replacingOccurrences(of: "_", with: "-")
-            if known.contains(name) { values[name] = value }
+            if Self.tableByName[name] != nil { values[name] = value }
         }
         var index = 0
         while index < arguments.count {
@@ -87,68 +88,12 @@ public struct Settings: Sendable {
         return settings
     }
 
-    static let known: Set<String> = [
-        "host", "port", "data-dir", "database-url", "mode", "admin-token", "access-log", "log-level", "threads",
-        "max-body-bytes", "max-header-bytes", "max-connections", "connection-timeout", "trusted-proxies",
-        "shutdown-grace", "public-url", "database-pool-size", "delivery-webhook-url", "delivery-webhook-secret",
-        "verification-callback-timeout", "verification-rate-window", "verification-rate-per-ip",
-        "verification-rate-failed-auth", "verification-rate-per-account", "verification-rate-public-per-account",
-        "session-idle-days", "session-absolute-days", "smtp-host", "smtp-port", "smtp-from", "smtp-username", "smtp-password",
-        "smtp-security", "smtp-subject", "appstore-api-url",
-    ]
-
     private mutating func apply(_ values: [String: String]) throws {
-        for (key, value) in values {
-            switch key {
-            case "host": host = value
-            case "port": port = try Self.number(value, key, UInt16.self)
-            case "data-dir": dataDir = value
-            case "database-url": databaseURL = value
-            case "mode":
-                guard let parsed = Mode(rawValue: value) else { throw SettingsError("mode must be development or production") }
-                mode = parsed
-            case "admin-token": adminToken = value.isEmpty ? nil : value
-            case "access-log": accessLog = value
-            case "log-level": logLevel = value
-            case "threads": threads = try Self.number(value, key, Int.self)
-            case "max-body-bytes": maxBodyBytes = try Self.number(value, key, Int.self)
-            case "max-header-bytes": maxHeaderBytes = try Self.number(value, key, Int.self)
-            case "max-connections": maxConnections = try Self.number(value, key, Int.self)
-            case "connection-timeout": connectionTimeout = try Self.number(value, key, Int.self)
-            case "trusted-proxies":
-                trustedProxies = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            case "shutdown-grace": shutdownGrace = try Self.number(value, key, Double.self)
-            case "public-url": publicURL = value
-            case "database-pool-size": databasePoolSize = try Self.number(value, key, Int.self)
-            case "delivery-webhook-url": deliveryWebhookURL = value.isEmpty ? nil : value
-            case "delivery-webhook-secret": deliveryWebhookSecret = value.isEmpty ? nil : value
-            case "verification-callback-timeout": verificationCallbackTimeout = try Self.number(value, key, Double.self)
-            case "verification-rate-window": verificationRateWindow = try Self.number(value, key, Int.self)
-            case "verification-rate-per-ip": verificationRatePerIP = try Self.number(value, key, Int.self)
-            case "verification-rate-failed-auth": verificationRateFailedAuth = try Self.number(value, key, Int.self)
-            case "verification-rate-per-account": verificationRatePerAccount = try Self.number(value, key, Int.self)
-            case "verification-rate-public-per-account": verificationRatePublicPerAccount = try Self.number(value, key, Int.self)
-            case "session-idle-days": sessionIdleDays = try Self.number(value, key, Int.self)
-            case "smtp-host": smtpHost = value.isEmpty ? nil : value
-            case "smtp-port": smtpPort = try Self.number(value, key, UInt16.self)
-            case "smtp-from": smtpFrom = value
-            case "smtp-username": smtpUsername = value.isEmpty ? nil : value
-            case "smtp-password": smtpPassword = value.isEmpty ? nil : value
-            case "smtp-security":
-                guard ["none", "starttls", "tls"].contains(value) else { throw SettingsError("smtp-security must be none, starttls or tls") }
-                smtpSecurity = value
-            case "smtp-subject": smtpSubject = value
-            case "appstore-api-url": appstoreApiURL = value.isEmpty ? nil : value
-            case "session-absolute-days": sessionAbsoluteDays = try Self.number(value, key, Int.self)
-            case "store-client-requests-per-minute": storeClientRequestsPerMinute = try Self.number(value, key, Int.self)
-            default: throw SettingsError("unknown setting --\(key)")
-            }
+        // Sorted, so that of two bad values the same one is always reported.
+        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+            guard let setting = Self.tableByName[key] else { throw SettingsError("unknown setting --\(key)") }
+            try setting.apply(&self, value)
         }
-    }
-
-    private static func number<T: LosslessStringConvertible>(_ value: String, _ key: String, _ type: T.Type) throws -> T {
-        guard let parsed = T(value) else { throw SettingsError("\(key) must be a number, got \(value)") }
-        return parsed
     }
 
     /// The verification engine's installation-wide settings.

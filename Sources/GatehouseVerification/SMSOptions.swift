@@ -16,15 +16,16 @@ public struct SMSOptions: Sendable, Equatable {
 
     /// The autofill marker requested for one verification.
     public enum Autofill: Sendable, Hashable, CaseIterable {
-        /// Adds the domain-bound line (`@<domain> #<code>`); sent as `"autofill":"domain"`.
+        /// Adds the domain-bound line (`@<domain> #<code>`); sent as `"autofill":{"type":"domain"}`.
         case domain
-        /// Sends no autofill marker; sent as `"autofill":"none"`.
+        /// Sends no autofill marker; sent as `"autofill":{"type":"none"}`.
         case disabled
 
-        var wireValue: String {
+        /// The object form of SDK 1.2, the shape responses echo (older servers took a string).
+        var wireValue: VerificationWire.AutofillBlock {
             switch self {
-            case .domain: return "domain"
-            case .disabled: return "none"
+            case .domain: return VerificationWire.AutofillBlock(type: "domain")
+            case .disabled: return VerificationWire.AutofillBlock(type: "none")
             }
         }
     }

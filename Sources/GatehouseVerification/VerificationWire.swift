@@ -20,13 +20,19 @@ enum VerificationWire {
 
     struct SMSBlock: Encodable, Equatable {
         let languages: [String]?
-        let autofill: String?
+        let autofill: AutofillBlock?
         let templateGroup: String?
 
         enum CodingKeys: String, CodingKey {
             case languages, autofill
             case templateGroup = "template_group"
         }
+    }
+
+    /// `sms.autofill` of a start: `{"type": "domain" | "none"}`. The Android `app_hash` type
+    /// (with its `value`) is not offered on iOS.
+    struct AutofillBlock: Encodable, Equatable {
+        let type: String
     }
 
     struct CalloutBlock: Encodable, Equatable {

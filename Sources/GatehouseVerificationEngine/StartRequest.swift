@@ -4,17 +4,17 @@ public struct StartRequest: Sendable, Equatable {
     public var destination: String?
     public var deliveryMethod: String?
     public var languages: [String]?
-    /// Android SMS Retriever hash (SMS only).
+    /// Android SMS Retriever hash (SMS only), as the older `sms.app_hash` field sends it.
     public var appHash: String?
-    /// `domain`, `none`, or `nil` for the application's default.
-    public var autofill: String?
+    /// The autofill marker asked for (SMS only); `nil` keeps the application's default.
+    public var autofill: AutofillRequest?
     public var templateGroup: String?
     /// Forwarded to the request callback, never stored or returned.
     public var custom: String?
 
     public init(
         destination: String?, deliveryMethod: String?, languages: [String]? = nil, appHash: String? = nil,
-        autofill: String? = nil, templateGroup: String? = nil, custom: String? = nil
+        autofill: AutofillRequest? = nil, templateGroup: String? = nil, custom: String? = nil
     ) {
         self.destination = destination
         self.deliveryMethod = deliveryMethod
@@ -66,11 +66,26 @@ struct ValidStart {
         }
         if let hash = request.appHash, !MessageRenderer.isValidAppHash(hash) { errors.append(.appHashInvalid) }
         if let custom = request.custom, custom.count > 4096 { errors.append(.customTooLong) }
-        if let autofill = request.autofill, !["domain", "none"].contains(autofill) { errors.append(.validationFailed) }
+        var appHash = request.appHash
+        var autofill: String?
+        switch request.autofill {
+        case .appHash(let hash)?:
+            if !MessageRenderer.isValidAppHash(hash) {
+                if !errors.contains(.appHashInvalid) { errors.append(.appHashInvalid) }
+            } else if let legacy = appHash, legacy != hash {
+                // Two different hashes for one message: neither can be the one meant.
+                errors.append(.validationFailed)
+            }
+            appHash = hash
+        case .domain?: autofill = "domain"
+        case .disabled?: autofill = "none"
+        case .unknown?: errors.append(.validationFailed)
+        case nil: break
+        }
         guard errors.isEmpty, let destination, let channel else { throw VerificationFailure(errors) }
         return ValidStart(
             destination: destination, channel: channel, languages: request.languages ?? [],
-            appHash: channel == .sms ? request.appHash : nil, autofill: channel == .sms ? request.autofill : nil,
+            appHash: channel == .sms ? appHash : nil, autofill: channel == .sms ? autofill : nil,
             templateGroup: request.templateGroup.flatMap { $0.isEmpty ? nil : $0 },
             custom: request.custom.flatMap { $0.isEmpty ? nil : $0 })
     }

@@ -83,24 +83,33 @@ extension VerificationEngine {
         async throws -> InternalCodeCheck
     {
         let now = self.now
-        return try await database.write { db -> InternalCodeCheck in
-            guard let record = try Self.find(db, .number(destination), applicationID: app.id, now: now, lock: true),
-                record.channel == channel
-            else { return .invalid }
-            switch record.status(at: now) {
-            case .expired: return .expired
-            case .failed where record.outcome(at: now) == .tooManyAttempts: return .tooManyAttempts
-            case .verified, .failed, .denied: return .invalid
-            case .pending: break
-            }
-            let matches = try Self.codeMatches(db, record: record, code: code)
-            switch try Self.applyCode(db, record: record, channel: channel, matches: matches, now: now) {
-            case .done(let updated):
-                return updated.status(at: now) == .verified ? .verified : .tooManyAttempts
-            case .refused:
-                // A wrong code (its attempt is kept), or one not yet handed to delivery.
-                return .invalid
-            }
+        return try await database.write { db in
+            try Self.checkInternalCode(db, application: app, channel: channel, destination: destination, code: code, now: now)
+        }
+    }
+
+    /// The same check inside a transaction the caller holds, so that a limit of its own
+    /// (the hourly wrong-code cap of sign-in) is decided and counted in the transaction
+    /// that checks the code.
+    public static func checkInternalCode(
+        _ db: any DatabaseConnection, application app: OTPApplication, channel: VerificationChannel, destination: String, code: String,
+        now: Date
+    ) throws -> InternalCodeCheck {
+        guard let record = try find(db, .number(destination), applicationID: app.id, now: now, lock: true), record.channel == channel
+        else { return .invalid }
+        switch record.status(at: now) {
+        case .expired: return .expired
+        case .failed where record.outcome(at: now) == .tooManyAttempts: return .tooManyAttempts
+        case .verified, .failed, .denied: return .invalid
+        case .pending: break
+        }
+        let matches = try codeMatches(db, record: record, code: code)
+        switch try applyCode(db, record: record, channel: channel, matches: matches, now: now) {
+        case .done(let updated):
+            return updated.status(at: now) == .verified ? .verified : .tooManyAttempts
+        case .refused:
+            // A wrong code (its attempt is kept), or one not yet handed to delivery.
+            return .invalid
         }
     }
 }

@@ -81,8 +81,7 @@ extension VerificationEngine {
         }
         try db.execute("UPDATE verifications SET status = 'verified', finished_at = ? WHERE id = ?", now, record.id)
         // The quoted fee is billed only now, on success.
-        try db.execute(
-            "UPDATE verification_accounts SET balance_micros = balance_micros - ? WHERE tenant_id = ?", record.feeMicros, record.tenantId)
+        _ = try addToBalance(db, tenantID: record.tenantId, -record.feeMicros)
         return .done(try reload(db, record.id))
     }
 

@@ -110,23 +110,4 @@ public final class VerificationEngine: Sendable {
             }
         }
     }
-
-    /// Adds to (or, negative, takes from) a tenant's verification balance; returns the new balance.
-    public func adjustBalance(tenantID: String, byMicros amount: Int64) async throws -> Int64 {
-        try await database.write { db in
-            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else {
-                throw CoreError(.notFound, "no such tenant")
-            }
-            try db.execute(
-                "INSERT INTO verification_accounts (tenant_id, balance_micros) VALUES (?, 0) ON CONFLICT (tenant_id) DO NOTHING", tenantID)
-            try db.execute("UPDATE verification_accounts SET balance_micros = balance_micros + ? WHERE tenant_id = ?", amount, tenantID)
-            return try db.queryOne("SELECT balance_micros FROM verification_accounts WHERE tenant_id = ?", tenantID)!.get("balance_micros")
-        }
-    }
-
-    public func balance(tenantID: String) async throws -> Int64 {
-        try await database.read { db in
-            try db.queryOne("SELECT balance_micros FROM verification_accounts WHERE tenant_id = ?", tenantID)?.get("balance_micros") ?? 0
-        }
-    }
 }

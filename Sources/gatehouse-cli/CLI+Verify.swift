@@ -8,7 +8,7 @@ import GatehouseWire
 extension CLI {
     static let verifyUsage = """
         usage: gatehouse-cli verify start NUMBER [--method sms|callout] [--language TAG]... [--custom TEXT]
-                                              [--template-group NAME] [--autofill domain|none]
+                                              [--template-group NAME] [--autofill domain|none]  (sent as sms.autofill {"type":…})
                gatehouse-cli verify status ID [--method sms|callout] | verify status --number NUMBER
                gatehouse-cli verify report ID CODE [--method sms|callout] | verify report --number NUMBER CODE [--method …]
                gatehouse-cli outbox NUMBER_OR_EMAIL
@@ -37,7 +37,11 @@ extension CLI {
             let started = try await client.start(destination: number, method: method, sms: sms, callout: callout, custom: options.value("custom"))
             print("id: \(started.id)\nstatus: \(started.status)\nexpires: \(started.expiresAt)")
             if let reason = started.errorDetail { print("reason: \(reason)") }
-            if case .sms(let details)? = started.details { print("template: \(details.template ?? "-") (\(details.language ?? "-"))") }
+            if case .sms(let details)? = started.details {
+                print("template: \(details.template ?? "-") (\(details.language ?? "-"))")
+                // The stored marker, as `sms.autofill` {"type", "value"} came back.
+                if let autofill = details.autofill { print("autofill: \(autofill.type) \(autofill.value)") }
+            }
         case "status":
             let result: VerificationResult
             if let number = options.value("number") {

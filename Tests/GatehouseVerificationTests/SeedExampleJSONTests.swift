@@ -53,8 +53,8 @@ import Testing
         try await client.start(destination: "+4915112345678", method: .sms, sms: .init(autofill: .disabled))
         let bodies = try transport.requests.map { try TestSupport.canonical(try #require($0.httpBody)) }
         #expect(bodies == [
-            try TestSupport.canonical(#"{"data":{"destination":"+4915112345678","delivery_method":"sms","sms":{"autofill":"domain"}}}"#),
-            try TestSupport.canonical(#"{"data":{"destination":"+4915112345678","delivery_method":"sms","sms":{"autofill":"none"}}}"#),
+            try TestSupport.canonical(#"{"data":{"destination":"+4915112345678","delivery_method":"sms","sms":{"autofill":{"type":"domain"}}}}"#),
+            try TestSupport.canonical(#"{"data":{"destination":"+4915112345678","delivery_method":"sms","sms":{"autofill":{"type":"none"}}}}"#),
         ])
     }
 

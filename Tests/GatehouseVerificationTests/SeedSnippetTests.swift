@@ -48,7 +48,7 @@ import Testing
         try await snippets.customData()
         let data = try transport.requests.map(TestSupport.data)
         #expect(try TestSupport.canonical(JSONSerialization.data(withJSONObject: data[0])) == TestSupport.canonical(
-            #"{"destination":"+4915112345678","delivery_method":"sms","sms":{"autofill":"domain"}}"#))
+            #"{"destination":"+4915112345678","delivery_method":"sms","sms":{"autofill":{"type":"domain"}}}"#))
         #expect(try TestSupport.canonical(JSONSerialization.data(withJSONObject: data[1])) == TestSupport.canonical(
             #"{"destination":"+4915112345678","delivery_method":"sms","sms":{"template_group":"checkout"}}"#))
         #expect(try TestSupport.canonical(JSONSerialization.data(withJSONObject: data[2])) == TestSupport.canonical(

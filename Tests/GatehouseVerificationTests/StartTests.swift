@@ -150,9 +150,9 @@ import Testing
         try await client.start(
             destination: "+15551234567", method: .sms, sms: .init(languages: ["de-DE"], templateGroup: "checkout"))
         let blocks = try transport.requests.map { try #require(try TestSupport.data($0)["sms"] as? [String: Any]) }
-        #expect(blocks[0]["autofill"] as? String == "domain")
+        #expect(blocks[0]["autofill"] as? [String: String] == ["type": "domain"])
         #expect(blocks[0].count == 1)
-        #expect(blocks[1]["autofill"] as? String == "none")
+        #expect(blocks[1]["autofill"] as? [String: String] == ["type": "none"])
         #expect(blocks[2]["template_group"] as? String == "checkout")
         #expect(blocks[2]["autofill"] == nil)
         #expect(blocks[2]["languages"] as? [String] == ["de-DE"])

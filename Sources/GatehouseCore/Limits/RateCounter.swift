@@ -31,6 +31,23 @@ public enum RateCounter {
         return (try row.get("hits"), retryAfter(now, start: start, window: window))
     }
 
+    /// The count in the current window, with the counter's row locked until the transaction
+    /// ends, so that deciding on the count and the `hit` that follows are one step on every
+    /// node: a second transaction for the same key waits here until the first commits, then
+    /// sees its hit. The row is created first (with no hits) because a missing row cannot be
+    /// locked. On SQLite the write transaction already holds the only write lock.
+    public static func lock(_ db: any DatabaseConnection, key: String, now: Date, window: TimeInterval) throws
+        -> (count: Int, retryAfter: Int)
+    {
+        let start = windowStart(now, window)
+        try db.execute(
+            "INSERT INTO rate_counters (counter_key, window_start, hits) VALUES (?, ?, 0) ON CONFLICT (counter_key) DO NOTHING",
+            [.text(key), .integer(start)])
+        let row = try db.query("SELECT window_start, hits FROM rate_counters WHERE counter_key = ?" + db.dialect.forUpdate, [.text(key)]).first
+        guard let row, try row.get("window_start", as: Int64.self) == start else { return (0, retryAfter(now, start: start, window: window)) }
+        return (try row.get("hits"), retryAfter(now, start: start, window: window))
+    }
+
     /// Drops counters whose window ended long ago.
     public static func prune(_ db: any DatabaseConnection, before: Date) throws {
         try db.execute("DELETE FROM rate_counters WHERE window_start < ?", Int64(before.timeIntervalSince1970))

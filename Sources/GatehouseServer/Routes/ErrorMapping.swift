@@ -7,7 +7,7 @@ extension CoreError: HTTPResponseError {
         let status: Int
         switch code {
         case .notFound: status = 404
-        case .invalidArgument: status = 400
+        case .invalidArgument, .amountOutOfRange: status = 400
         case .conflict: status = 409
         case .unauthenticated: status = 401
         case .unavailable: status = 503

@@ -48,11 +48,10 @@ enum AdminVerificationRoutes {
         admin.post("/tenants/:tenantId/verification-balance", .async { request, context in
             struct Credit: Decodable { let amount: String }
             let credit = try StrictJSON.decode(Credit.self, from: request, fields: ["amount"])
-            let negative = credit.amount.hasPrefix("-")
-            guard let micros = Money.micros(negative ? String(credit.amount.dropFirst()) : credit.amount) else {
+            guard let micros = Money.signedMicros(credit.amount) else {
                 throw CoreError(.invalidArgument, "amount must be a decimal string such as 10.00")
             }
-            let balance = try await engine.adjustBalance(tenantID: context.parameter("tenantId"), byMicros: negative ? -micros : micros)
+            let balance = try await engine.adjustBalance(tenantID: context.parameter("tenantId"), byMicros: micros)
             return try .json(AdminWire.Balance(balance: Money.string(balance)))
         })
         admin.get("/outbox", .async { request, _ in

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseAccountsEngine
 import GatehouseCommerceEngine
+import GatehouseCore
 import GatehouseHTTP
 
 /// The Datacove envelope (seed 000 §08):
@@ -84,7 +85,7 @@ struct DatacoveError: HTTPResponseError {
 
     /// Maps what engines throw to the envelope; anything unexpected becomes a 500 that says
     /// nothing but the request id (the details go to the log).
-    static func from(_ error: any Error, path: String, context: RequestContext, log: (String) -> Void) -> DatacoveError {
+    static func from(_ error: any Error, path: String, context: RequestContext, log: (LogValue) -> Void) -> DatacoveError {
         switch error {
         case let error as AccountsError:
             return DatacoveError(status: error.status, code: error.code.rawValue, message: error.message, retryAfter: error.retryAfter, path: path)
@@ -104,7 +105,7 @@ struct DatacoveError: HTTPResponseError {
         case let error as HTTPError:
             return DatacoveError(status: error.status, code: "VALIDATION_FAILED", message: error.message, path: path)
         default:
-            log("datacove API error in request \(context.requestID): \(String(reflecting: error))")
+            log("datacove API error in request \(plain: context.requestID): \(String(reflecting: error))")
             return DatacoveError(
                 status: 500, code: "INTERNAL_ERROR", message: "Something went wrong (request \(context.requestID)).", path: path)
         }

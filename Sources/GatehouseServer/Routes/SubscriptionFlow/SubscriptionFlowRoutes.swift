@@ -33,7 +33,7 @@ enum SubscriptionFlowRoutes {
                 } catch let error as PurchaseError where error.code == .storeUnavailable {
                     return SubscriptionFlowJSON.failure(503, code: error.code.rawValue, message: error.message)
                 } catch {
-                    logger.error("subscriptionflow API error in request \(context.requestID): \(String(reflecting: error))")
+                    logger.error("subscriptionflow API error in request \(plain: context.requestID): \(String(reflecting: error))")
                     return SubscriptionFlowJSON.failure(500, code: "INTERNAL_ERROR", message: "Something went wrong (request \(context.requestID)).")
                 }
             }

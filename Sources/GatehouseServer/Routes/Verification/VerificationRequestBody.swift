@@ -31,7 +31,7 @@ enum VerificationRequestBody {
                 }
                 if method == "sms" {
                     start.appHash = field(block["app_hash"], invalid: .appHashInvalid, errors: &errors)
-                    start.autofill = field(block["autofill"], invalid: .validationFailed, errors: &errors)
+                    start.autofill = autofill(block["autofill"], errors: &errors)
                 }
                 start.templateGroup = field(block["template_group"], invalid: .validationFailed, errors: &errors)
             } else if block != .null {
@@ -56,6 +56,27 @@ enum VerificationRequestBody {
         let code = field(data["code"], invalid: .codeInvalid, errors: &errors)
         if !errors.isEmpty { throw VerificationFailure(errors) }
         return (method, code)
+    }
+
+    /// `sms.autofill` in either form: the object `{"type", "value"}` that SDK 1.2 sends and
+    /// responses echo, or the older string `"domain"` / `"none"`. `null` or absence is `nil`.
+    /// A `type` that is not a string is `validation_failed`; a `value` that is not a string is
+    /// `app_hash_invalid` for a hash and `validation_failed` otherwise. Other keys are
+    /// dropped, like unknown keys anywhere in the body; a `value` beside `domain` or `none`
+    /// is ignored (the domain is the application's own).
+    private static func autofill(_ value: Any?, errors: inout [VerificationErrorCode]) -> AutofillRequest? {
+        guard let value, !(value is NSNull) else { return nil }
+        if let text = value as? String { return AutofillRequest(type: text, value: nil) }
+        guard let object = value as? [String: Any], let type = object["type"] as? String else {
+            errors.append(.validationFailed)
+            return nil
+        }
+        let raw = object["value"].flatMap { $0 is NSNull ? nil : $0 }
+        if let raw, !(raw is String) {
+            errors.append(type == "app_hash" ? .appHashInvalid : .validationFailed)
+            return nil
+        }
+        return AutofillRequest(type: type, value: raw as? String)
     }
 
     /// A string field; `null` or absence is `nil`; another type records `invalid`.

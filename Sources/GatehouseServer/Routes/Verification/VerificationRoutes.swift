@@ -14,7 +14,7 @@ enum VerificationRoutes {
                 } catch let failure as VerificationFailure {
                     return VerificationAPIError(failure: failure).response(context: context)
                 } catch {
-                    logger.error("verification API error", ["requestId": context.requestID, "error": String(reflecting: error)])
+                    logger.error("verification API error", ["requestId": .plain(context.requestID), "error": LogValue(String(reflecting: error))])
                     return VerificationAPIError(failure: VerificationFailure(.internalError)).response(context: context)
                 }
             }

@@ -1,0 +1,57 @@
+extension Settings {
+    /// Every setting the server reads, in README order. Adding a property to `Settings`
+    /// without a row here leaves it unreachable, and a row without a README line fails
+    /// `SettingsTableTests`, so the three declarations cannot drift apart again.
+    static let table: [Setting] = [
+        .number("port", \.port, example: "9191"),
+        .text("host", \.host, example: "127.0.0.1"),
+        .text("data-dir", \.dataDir, example: "/tmp/gatehouse-data"),
+        .text("database-url", \.databaseURL, example: "postgres://db.internal/gatehouse"),
+        Setting(
+            name: "mode", example: "production",
+            apply: { settings, value in
+                guard let mode = Mode(rawValue: value) else { throw SettingsError("mode must be development or production") }
+                settings.mode = mode
+            },
+            read: { $0.mode.rawValue }),
+        .optional("admin-token", \.adminToken, example: "ops-token"),
+        .text("access-log", \.accessLog, example: "off"),
+        .text("log-level", \.logLevel, example: "debug"),
+        .number("threads", \.threads, example: "7"),
+        .number("max-body-bytes", \.maxBodyBytes, example: "4096"),
+        .number("max-header-bytes", \.maxHeaderBytes, example: "2048"),
+        .number("max-connections", \.maxConnections, example: "12"),
+        .number("connection-timeout", \.connectionTimeout, example: "9"),
+        Setting(
+            name: "trusted-proxies", example: "10.0.0.1,192.168.0.0/16",
+            apply: { settings, value in
+                settings.trustedProxies = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            },
+            read: { $0.trustedProxies.joined(separator: ",") }),
+        .number("shutdown-grace", \.shutdownGrace, example: "2.5"),
+        .optional("public-url", \.publicURL, example: "https://id.example"),
+        .number("database-pool-size", \.databasePoolSize, example: "3"),
+        .optional("delivery-webhook-url", \.deliveryWebhookURL, example: "https://bridge.example/send"),
+        .optional("delivery-webhook-secret", \.deliveryWebhookSecret, example: "bridge-secret"),
+        .number("verification-callback-timeout", \.verificationCallbackTimeout, example: "1.5"),
+        .number("verification-rate-window", \.verificationRateWindow, example: "30"),
+        .number("verification-rate-per-ip", \.verificationRatePerIP, example: "11"),
+        .number("verification-rate-failed-auth", \.verificationRateFailedAuth, example: "3"),
+        .number("verification-rate-per-account", \.verificationRatePerAccount, example: "99"),
+        .number("verification-rate-public-per-account", \.verificationRatePublicPerAccount, example: "7"),
+        .number("session-idle-days", \.sessionIdleDays, example: "2"),
+        .number("session-absolute-days", \.sessionAbsoluteDays, example: "5"),
+        .optional("smtp-host", \.smtpHost, example: "smtp.example"),
+        .number("smtp-port", \.smtpPort, example: "2525"),
+        .choice("smtp-security", \.smtpSecurity, ["none", "starttls", "tls"], example: "tls"),
+        .text("smtp-from", \.smtpFrom, example: "codes@example.com"),
+        .optional("smtp-username", \.smtpUsername, example: "mailer"),
+        .optional("smtp-password", \.smtpPassword, example: "mail-secret"),
+        .text("smtp-subject", \.smtpSubject, example: "Your code"),
+        .optional("appstore-api-url", \.appstoreApiURL, example: "http://127.0.0.1:9/apple"),
+        .number("store-client-requests-per-minute", \.storeClientRequestsPerMinute, example: "5"),
+    ]
+
+    /// The row of each name, for lookups while parsing.
+    static let tableByName: [String: Setting] = Dictionary(uniqueKeysWithValues: table.map { ($0.name, $0) })
+}

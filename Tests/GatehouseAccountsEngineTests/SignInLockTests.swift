@@ -1,0 +1,139 @@
+import Foundation
+import GatehouseCore
+import GatehouseDatabase
+import GatehouseTesting
+import GatehouseVerificationEngine
+import Testing
+@testable import GatehouseAccountsEngine
+
+/// Sign-in codes over the verification engine, with a recording delivery and a manual clock.
+final class SignInHarness: @unchecked Sendable {
+    let store: TestDatabase
+    let clock = ManualClock()
+    let accounts: AccountsEngine
+    let delivery = KeptMessages()
+    let tenantID: String
+    let phone = "+14165550199"
+
+    init(_ kind: TestDatabaseKind, policy: InternalCodePolicy, failuresPerHour: Int = 10) async throws {
+        store = try TestDatabase(kind)
+        let clock = self.clock
+        _ = try DatabaseMigrator(
+            migrations: CoreMigrations.all + VerificationMigrations.all + AccountsMigrations.all, now: { clock.now }
+        ).migrate(store.database)
+        let environment = Environment.test(database: store.database, clock: clock)
+        tenantID = try await TenantDirectory(environment: environment).createTenant(name: "Acme").id
+        let verification = VerificationEngine(environment: environment, delivery: delivery)
+        accounts = AccountsEngine(
+            environment: environment, verification: verification, sessions: SessionService(environment: environment), policy: policy,
+            failuresPerHour: failuresPerHour)
+    }
+
+    /// Asks for a code and waits until it was handed to delivery; returns it.
+    func requestCode() async throws -> String {
+        let before = delivery.messages.count
+        try await accounts.requestCode(tenantID: tenantID, channel: .phone, identifier: phone, name: nil)
+        for _ in 0..<300 {
+            let dispatched: Int = try await store.database.read { db in
+                try db.queryOne("SELECT COUNT(*) AS n FROM verifications WHERE dispatched_at IS NOT NULL")!.get("n")
+            }
+            if delivery.messages.count > before, dispatched > before, let message = delivery.messages.last {
+                return String(message.body.filter(\.isNumber).suffix(6))
+            }
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        throw TestSetupError("the sign-in code was not dispatched")
+    }
+
+    func verify(_ code: String) async throws {
+        _ = try await accounts.verifyCode(
+            tenantID: tenantID, channel: .phone, identifier: phone, code: code, device: DeviceInfo(name: "iPhone", platform: "IOS"))
+    }
+
+    func close() { store.close() }
+}
+
+final class KeptMessages: MessageDelivery, @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [OutboundMessage] = []
+    func deliver(_ message: OutboundMessage) async throws { lock.withLock { stored.append(message) } }
+    var messages: [OutboundMessage] { lock.withLock { stored } }
+}
+
+@Suite struct SignInLockTests {
+    /// Ten wrong codes per code, so that only the hourly cap can stop a burst on a fresh code.
+    static var policy: InternalCodePolicy {
+        var policy = InternalCodePolicy()
+        policy.attempts = 10
+        return policy
+    }
+
+    /// The hourly cap is decided where the code is checked: after five wrong codes, fifty
+    /// more at once on a new code are fifty transactions, and only five get to check theirs.
+    @Test(arguments: TestDatabaseKind.available)
+    func concurrentWrongCodesCannotPassTheHourlyCap(_ kind: TestDatabaseKind) async throws {
+        let harness = try await SignInHarness(kind, policy: Self.policy)
+        defer { harness.close() }
+        let first = try await harness.requestCode()
+        for _ in 0..<5 {
+            await #expect(throws: AccountsError(.otpInvalid, "The code is not valid.")) { try await harness.verify(Self.wrong(first)) }
+        }
+        harness.clock.advance(by: 61)
+        let code = try await harness.requestCode()
+        let outcomes = await Self.burst(50, of: Self.wrong(code), harness)
+        #expect(outcomes[.otpInvalid] == 5)
+        #expect(outcomes[.otpTooManyAttempts] == 45)
+        #expect(outcomes.values.reduce(0, +) == 50)
+        // The new code saw exactly five attempts: the other forty-five were never compared.
+        let attempts: [Int] = try await harness.store.database.read { db in
+            try db.query("SELECT attempts FROM verifications ORDER BY created_at").map { try $0.get("attempts") }
+        }
+        #expect(attempts == [5, 5])
+        // Once locked, even the right code is refused.
+        do {
+            try await harness.verify(code)
+            Issue.record("the right code was accepted while locked")
+        } catch let error as AccountsError {
+            #expect(error.code == .otpTooManyAttempts && (error.retryAfter ?? 0) > 0)
+        }
+        // The next hour lifts the lock; a new code works.
+        harness.clock.advance(by: 3600)
+        try await harness.verify(try await harness.requestCode())
+    }
+
+    /// The report of the issue: nine wrong codes, then five at once on a new code.
+    @Test(arguments: TestDatabaseKind.available)
+    func nineWrongThenFiveAtOnceCheckOnlyOneMore(_ kind: TestDatabaseKind) async throws {
+        let harness = try await SignInHarness(kind, policy: Self.policy)
+        defer { harness.close() }
+        let first = try await harness.requestCode()
+        for _ in 0..<9 {
+            await #expect(throws: AccountsError(.otpInvalid, "The code is not valid.")) { try await harness.verify(Self.wrong(first)) }
+        }
+        harness.clock.advance(by: 61)
+        let code = try await harness.requestCode()
+        let outcomes = await Self.burst(5, of: Self.wrong(code), harness)
+        #expect(outcomes[.otpInvalid] == 1 && outcomes[.otpTooManyAttempts] == 4)
+    }
+
+    static func wrong(_ code: String) -> String { code == "000000" ? "111111" : "000000" }
+
+    /// Sends `count` copies of `code` at once; counts the error codes they got.
+    static func burst(_ count: Int, of code: String, _ harness: SignInHarness) async -> [AccountsError.Code: Int] {
+        await withTaskGroup(of: AccountsError.Code?.self) { group in
+            for _ in 0..<count {
+                group.addTask {
+                    do {
+                        try await harness.verify(code)
+                        return nil
+                    } catch {
+                        return (error as? AccountsError)?.code ?? .validationFailed
+                    }
+                }
+            }
+            return await group.reduce(into: [AccountsError.Code: Int]()) { counts, code in
+                if let code { counts[code, default: 0] += 1 }
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import GatehouseClientCore
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import GatehouseTesting
+import Testing
+@testable import GatehouseServer
+
+/// A 500 a user reports by its request id can be found in the log; numbers and codes in the
+/// same line stay masked.
+@Suite struct ErrorLogTests {
+    @Test func transportLinesKeepTheRequestIDAndMaskTheRest() {
+        let line = "unhandled error in /admin/v1/x request 1e27010e-1931: SQL error near 4165550199 code 123456"
+        #expect(TransportLogLine.value(line).rendered
+            == "unhandled error in /admin/v1/x request 1e27010e-1931: SQL error near «redacted-number» code «redacted-code»")
+        // Only the transport's id shape after `request ` is kept.
+        #expect(TransportLogLine.value("request 4165550199 failed").rendered == "request «redacted-number» failed")
+        #expect(TransportLogLine.value("request 416-5550199-12 failed").rendered == "request 416-«redacted-code»-12 failed")
+        #expect(TransportLogLine.value("could not create response for request 9f-1a2b3").rendered == "could not create response for request 9f-1a2b3")
+        #expect(TransportLogLine.value("no request here 123456").rendered == "no request here «redacted-code»")
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func aServerErrorIsLoggedUnderTheRequestIDTheClientWasGiven(_ kind: TestDatabaseKind) async throws {
+        let live = try await LiveServer.start(kind)
+        // The start-up line keeps its port.
+        let listening = try #require(live.logs.lines.first { $0.contains(#""message":"listening""#) })
+        #expect(listening.contains(":\(live.port)\""), "\(listening)")
+        // Break storage under the running server, so that the next sign-in request is a 500.
+        try await live.app.environment.database.write { db in try db.executeScript("DROP TABLE rate_counters") }
+        var request = URLRequest(url: live.baseURL.appendingPathComponent("api/auth/v1/mobile/verify-otp"))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue(try #require(live.credentials.apiKeys?.sorted { $0.key < $1.key }.first?.value), forHTTPHeaderField: "X-API-Key")
+        request.httpBody = Data(#"{"phoneNumber":"+14165550199","channel":"sms","otp":"123456"}"#.utf8)
+        let (_, response) = try await URLSession.shared.data(for: request)
+        let http = try #require(response as? HTTPURLResponse)
+        let id = try #require(http.value(forHTTPHeaderField: "X-Request-Id"))
+        let errors = live.logs.lines.filter { $0.contains(#""level":"error""#) }
+        #expect(http.statusCode == 500, "\(errors)")
+        #expect(errors.contains { $0.contains(id) }, "request \(id) is not in \(errors)")
+        #expect(!errors.joined().contains("4165550199") && !errors.joined().contains("123456"))
+        await live.stop()
+    }
+}
