@@ -64,19 +64,19 @@ enum VerificationRequestBody {
     /// `app_hash_invalid` for a hash and `validation_failed` otherwise. Other keys are
     /// dropped, like unknown keys anywhere in the body; a `value` beside `domain` or `none`
     /// is ignored (the domain is the application's own).
-    private static func autofill(_ value: Any?, errors: inout [VerificationErrorCode]) -> AutofillRequest? {
-        guard let value, !(value is NSNull) else { return nil }
-        if let text = value as? String { return AutofillRequest(type: text, value: nil) }
-        guard let object = value as? [String: Any], let type = object["type"] as? String else {
+    private static func autofill(_ value: JSONValue?, errors: inout [VerificationErrorCode]) -> AutofillRequest? {
+        guard let value, value != .null else { return nil }
+        if let text = value.string { return AutofillRequest(type: text, value: nil) }
+        guard let object = value.object, let type = object["type"]?.string else {
             errors.append(.validationFailed)
             return nil
         }
-        let raw = object["value"].flatMap { $0 is NSNull ? nil : $0 }
-        if let raw, !(raw is String) {
+        let raw = object["value"].flatMap { $0 == .null ? nil : $0 }
+        if let raw, raw.string == nil {
             errors.append(type == "app_hash" ? .appHashInvalid : .validationFailed)
             return nil
         }
-        return AutofillRequest(type: type, value: raw as? String)
+        return AutofillRequest(type: type, value: raw?.string)
     }
 
     /// A string field; `null` or absence is `nil`; another type records `invalid`.
