@@ -144,5 +144,8 @@ public enum CommerceMigrations {
                 ALTER TABLE commerce_purchases ADD COLUMN revocation_as_of \(d.bigint);
                 """)
         },
+        Migration(id: "commerce.006_xcode_certificate") { db in
+            try db.executeScript("ALTER TABLE commerce_apple_configs ADD COLUMN xcode_certificate_pem TEXT;")
+        },
     ]
 }
