@@ -7,7 +7,8 @@
 /// values silently, so signed JSON is run through this check before they see it.
 ///
 /// One pass, no backtracking: cost is linear in the input (each object's names go into one hash
-/// set), and nesting deeper than `maxDepth` is refused before it costs stack.
+/// set, and Swift seeds its hashing per process, so crafted names cannot force collisions), and
+/// nesting deeper than `maxDepth` is refused before it costs stack.
 public enum JSONStructure {
     /// The nesting limit `check` uses unless told otherwise; far beyond any JOSE document.
     public static let defaultMaxDepth = 64
