@@ -122,48 +122,54 @@ extension CommerceEngine {
         }
     }
 
-    /// Applies one notification's facts to the subscription or credit purchase it is about.
+    /// Applies one notification's facts to the subscription or credit purchase it is about,
+    /// each under `OrderedFacts`' rule: the nested transaction dated by its own `signedDate`, the
+    /// notification's verdict by `at`, the notification's.
     static func applyFacts(
         _ db: any DatabaseConnection, _ verified: VerifiedNotification, tenantID: String, plans: [Plan], at: Date, newID: String, now: Date
     ) throws -> NotificationOutcome {
         let type = verified.notification.notificationType
         guard let transaction = verified.transaction, !["TEST", "CONSUMPTION_REQUEST"].contains(type) else { return .recorded }
         guard let plan = plans.first(where: { $0.applePlatformProductId == transaction.productId }) else {
-            return try applyToCreditPurchase(db, type: type, transaction: transaction, tenantID: tenantID, now: now)
+            return try applyToCreditPurchase(db, type: type, transaction: transaction, tenantID: tenantID, at: at, now: now)
         }
         let expiry = try expiry(of: transaction, plan: plan)
-        let subscription = try recordTransaction(db, tenantID: tenantID, payload: transaction, plan: plan, expiry: expiry, newID: newID, now: now)
+        let subscription = try recordTransaction(
+            db, tenantID: tenantID, payload: transaction, plan: plan, expiry: expiry, signedAt: transaction.signedDate ?? at, newID: newID, now: now)
         if subscription.accountId == nil, let tag = transaction.appAccountToken, let token = try db.queryOne(
             "SELECT customer_id FROM commerce_account_tokens WHERE token = ? AND tenant_id = ?", tag.lowercased(), tenantID)
         {
             // A SubscriptionFlow purchase tagged with an account token belongs to that token's customer.
             _ = try setHolder(db, subscription, customerHolder(try token.get("customer_id")), now)
         }
-        let marks = try db.queryOne("SELECT last_event_at, latest_transaction_id FROM commerce_subscriptions WHERE id = ?", subscription.id)!
-        let lastEvent: Date = try marks.get("last_event_at")
+        let row = try db.queryOne("SELECT * FROM commerce_subscriptions WHERE id = ?", subscription.id)!
         // A refund of an earlier period leaves the current one alone; only the latest transaction's ends access.
-        let aboutLatest = try marks.get("latest_transaction_id", as: String.self) == transaction.transactionId
-        let current = at >= lastEvent  // an older notification never overwrites a newer state
-        var sets: [(String, SQLValue)] = []
-        if current, let renewal = verified.renewalInfo, let status = renewal.autoRenewStatus { sets.append(("auto_renew", .boolean(status == 1))) }
+        let aboutLatest = try row.get("latest_transaction_id", as: String.self) == transaction.transactionId
+        var facts = OrderedFacts(signedAt: at)
+        if let renewal = verified.renewalInfo, let status = renewal.autoRenewStatus {
+            facts.set("auto_renew", .boolean(status == 1), in: .autoRenew)
+        }
         switch type {
         case "DID_RENEW":
-            if current { sets += [("billing_issue_at", .null), ("grace_expires_at", .null), ("ended_at", .null)] }
-        case "DID_FAIL_TO_RENEW" where current:
+            for column in ["billing_issue_at", "grace_expires_at", "ended_at"] { facts.set(column, .null, in: .lapse) }
+        case "DID_FAIL_TO_RENEW":
             // GRACE_PERIOD without a grace end has been seen (notes §2.2): then there is no grace.
-            sets += [("billing_issue_at", at.sqlValue), ("grace_expires_at", verified.renewalInfo?.gracePeriodExpiresDate.sqlValue ?? .null)]
-        case "GRACE_PERIOD_EXPIRED" where current:
-            sets += [("grace_expires_at", .null), ("billing_issue_at", (subscription.billingIssueAt ?? at).sqlValue)]
-        case "EXPIRED" where current:
-            sets += [("ended_at", min(at, now).sqlValue), ("grace_expires_at", .null)]
+            facts.set("billing_issue_at", at.sqlValue, in: .lapse)
+            facts.set("grace_expires_at", verified.renewalInfo?.gracePeriodExpiresDate.sqlValue ?? .null, in: .lapse)
+        case "GRACE_PERIOD_EXPIRED":
+            facts.set("grace_expires_at", .null, in: .lapse)
+            facts.set("billing_issue_at", (subscription.billingIssueAt ?? at).sqlValue, in: .lapse)
+        case "EXPIRED":
+            facts.set("ended_at", min(at, now).sqlValue, in: .lapse)
+            facts.set("grace_expires_at", .null, in: .lapse)
         case "REFUND", "REVOKE":
-            if aboutLatest { sets.append(("revoked_at", (transaction.revocationDate ?? at).sqlValue)) }
-        case "REFUND_REVERSED" where current && aboutLatest:
-            sets.append(("revoked_at", .null))
+            if aboutLatest { facts.set("revoked_at", (transaction.revocationDate ?? at).sqlValue, in: .revocation) }
+        case "REFUND_REVERSED":
+            if aboutLatest { facts.set("revoked_at", .null, in: .revocation) }
         default:
             break
         }
-        if current { sets.append(("last_event_at", at.sqlValue)) }
+        let sets = try facts.assignments(against: row)
         if !sets.isEmpty {
             try db.execute(
                 "UPDATE commerce_subscriptions SET " + sets.map { "\($0.0) = ?" }.joined(separator: ", ") + ", updated_at = ? WHERE id = ?",
@@ -173,28 +179,32 @@ extension CommerceEngine {
     }
 
     /// REFUND takes back a credit package's credits (never below zero); REFUND_REVERSED gives
-    /// them again. Each applies once per transaction.
+    /// them again. Each applies once per transaction, and only under `OrderedFacts`' rule: the
+    /// purchase remembers when the last word on its refund was signed (the reported copy's
+    /// `signedDate` at first), so a refund delivered after a later reversal takes nothing.
     static func applyToCreditPurchase(
-        _ db: any DatabaseConnection, type: String, transaction: TransactionPayload, tenantID: String, now: Date
+        _ db: any DatabaseConnection, type: String, transaction: TransactionPayload, tenantID: String, at: Date, now: Date
     ) throws -> NotificationOutcome {
         guard ["REFUND", "REFUND_REVERSED"].contains(type), let row = try db.queryOne(
-            "SELECT account_id, credits, revoked_at FROM commerce_purchases WHERE tenant_id = ? AND transaction_id = ?" + db.dialect.forUpdate,
+            "SELECT account_id, credits, revoked_at, revocation_as_of FROM commerce_purchases WHERE tenant_id = ? AND transaction_id = ?"
+                + db.dialect.forUpdate,
             tenantID, transaction.transactionId)
         else { return .recorded }
+        guard OrderedFacts.isCurrent(at, after: try row.get("revocation_as_of", as: Date?.self)) else { return .recorded }
         let revoked = try row.get("revoked_at", as: Date?.self) != nil
         let credits: Int = try row.get("credits")
         let account: String = try row.get("account_id")
-        if type == "REFUND", !revoked {
-            try db.execute("UPDATE commerce_purchases SET revoked_at = ? WHERE tenant_id = ? AND transaction_id = ?",
-                           transaction.revocationDate ?? now, tenantID, transaction.transactionId)
-            try addCredits(db, tenantID: tenantID, accountID: account, -credits)
-            return .applied
+        let refunded = type == "REFUND"
+        guard refunded != revoked else {
+            // Already so: only the time of the latest word moves.
+            try db.execute("UPDATE commerce_purchases SET revocation_as_of = ? WHERE tenant_id = ? AND transaction_id = ?",
+                           at, tenantID, transaction.transactionId)
+            return .recorded
         }
-        if type == "REFUND_REVERSED", revoked {
-            try db.execute("UPDATE commerce_purchases SET revoked_at = NULL WHERE tenant_id = ? AND transaction_id = ?", tenantID, transaction.transactionId)
-            try addCredits(db, tenantID: tenantID, accountID: account, credits)
-            return .applied
-        }
-        return .recorded
+        try db.execute(
+            "UPDATE commerce_purchases SET revoked_at = ?, revocation_as_of = ? WHERE tenant_id = ? AND transaction_id = ?",
+            [refunded ? (transaction.revocationDate ?? now).sqlValue : .null, at.sqlValue, .text(tenantID), .text(transaction.transactionId)])
+        try addCredits(db, tenantID: tenantID, accountID: account, refunded ? -credits : credits)
+        return .applied
     }
 }

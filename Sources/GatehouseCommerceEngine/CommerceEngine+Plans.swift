@@ -46,7 +46,8 @@ extension CommerceEngine {
             let automatic = relation != .unrelated
             do {
                 let link = try await database.write { db -> PlanLink? in
-                    let current = try Self.recordTransaction(db, tenantID: tenantID, payload: payload, plan: plan, expiry: expiry, newID: id, now: now)
+                    let current = try Self.recordTransaction(
+                        db, tenantID: tenantID, payload: payload, plan: plan, expiry: expiry, signedAt: payload.signedDate ?? now, newID: id, now: now)
                     guard current.accountId == owner else { return nil }  // moved meanwhile: decide again
                     guard let owner, owner != holder else { return PlanLink(subscription: try Self.setHolder(db, current, holder, now), transferred: false) }
                     if !automatic {
@@ -65,11 +66,14 @@ extension CommerceEngine {
         throw PurchaseError(.storeUnavailable, "The purchase changed while it was being linked. Try again.")
     }
 
-    /// Upserts the subscription row from a transaction: a newer transaction of the chain updates
-    /// the product, expiry and revocation; an older one changes nothing; the same one can add a
-    /// revocation but never remove one (REFUND_REVERSED does that).
+    /// Upserts the subscription row from a transaction signed at `signedAt`: a newer transaction
+    /// of the chain (a later purchase) replaces the product, expiry and revocation; an older one
+    /// changes nothing; a copy of the latest one sets its revocation under `OrderedFacts`' rule,
+    /// so a copy signed before a refund cannot undo it, and one signed after a reversal cannot
+    /// redo it.
     static func recordTransaction(
-        _ db: any DatabaseConnection, tenantID: String, payload: TransactionPayload, plan: Plan, expiry: Date, newID: String, now: Date
+        _ db: any DatabaseConnection, tenantID: String, payload: TransactionPayload, plan: Plan, expiry: Date, signedAt: Date,
+        newID: String, now: Date
     ) throws -> Subscription {
         let purchased = payload.purchaseDate ?? payload.signedDate ?? now
         if let row = try db.queryOne(
@@ -80,35 +84,42 @@ extension CommerceEngine {
             let latestPurchase: Date = try row.get("purchased_at")
             guard purchased >= latestPurchase else { return stored }
             let renewed = expiry > stored.expiresAt
-            // Only a newer period clears a revocation: a copy of the refunded transaction signed
-            // before the refund (replayed by the app, or retried by Apple) must not restore access.
+            // A newer period is a new transaction: its revocation starts from its own copy, and
+            // nothing said about the previous transaction's revocation applies to it.
             let latestID: String = try row.get("latest_transaction_id")
             let newerPeriod = purchased > latestPurchase && payload.transactionId != latestID
-            let revocation = newerPeriod ? "?" : "COALESCE(revoked_at, ?)"
+            var revocation = OrderedFacts(signedAt: signedAt)
+            revocation.set("revoked_at", payload.revocationDate.sqlValue, in: .revocation)
+            var sets = newerPeriod
+                ? [("revoked_at", payload.revocationDate.sqlValue), ("revocation_as_of", signedAt.sqlValue)]
+                : try revocation.assignments(against: row)
+            if renewed {
+                // A later expiry starts a new period: what ended or failed before is over, and a
+                // lapse signed before this copy was about the period it replaces.
+                let lapseTime: Date = try row.get("last_event_at")
+                sets += [("ended_at", .null), ("billing_issue_at", .null), ("grace_expires_at", .null),
+                         ("last_event_at", max(lapseTime, signedAt).sqlValue)]
+            }
+            sets += [("latest_transaction_id", .text(payload.transactionId)), ("purchased_at", purchased.sqlValue),
+                     ("plan_id", .text(plan.productId)), ("platform_product_id", .text(payload.productId)),
+                     ("expires_at", expiry.sqlValue), ("ownership_type", .text(payload.inAppOwnershipType ?? "PURCHASED")),
+                     ("updated_at", now.sqlValue)]
             try db.execute(
-                """
-                UPDATE commerce_subscriptions SET latest_transaction_id = ?, purchased_at = ?, plan_id = ?, platform_product_id = ?,
-                  expires_at = ?, revoked_at = \(revocation), ownership_type = ?, updated_at = ?,
-                  ended_at = CASE WHEN ? THEN NULL ELSE ended_at END,
-                  billing_issue_at = CASE WHEN ? THEN NULL ELSE billing_issue_at END,
-                  grace_expires_at = CASE WHEN ? THEN NULL ELSE grace_expires_at END
-                WHERE id = ?
-                """,
-                [.text(payload.transactionId), purchased.sqlValue, .text(plan.productId), .text(payload.productId), expiry.sqlValue,
-                 payload.revocationDate.sqlValue, .text(payload.inAppOwnershipType ?? "PURCHASED"), now.sqlValue,
-                 .boolean(renewed), .boolean(renewed), .boolean(renewed), .text(stored.id)])
+                "UPDATE commerce_subscriptions SET " + sets.map { "\($0.0) = ?" }.joined(separator: ", ") + " WHERE id = ?",
+                sets.map(\.1) + [.text(stored.id)])
             return try subscription(db, id: stored.id)
         }
         try db.execute(
             """
             INSERT INTO commerce_subscriptions (id, tenant_id, original_transaction_id, account_id, plan_id, platform_product_id, product_type,
-              environment, ownership_type, latest_transaction_id, purchased_at, expires_at, revoked_at, last_event_at, updated_at)
-            VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              environment, ownership_type, latest_transaction_id, purchased_at, expires_at, revoked_at, revocation_as_of, last_event_at,
+              updated_at)
+            VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [.text(newID), .text(tenantID), .text(payload.originalTransactionId), .text(plan.productId), .text(payload.productId),
              .text(payload.type ?? "Auto-Renewable Subscription"), .text(payload.environment.rawValue),
              .text(payload.inAppOwnershipType ?? "PURCHASED"), .text(payload.transactionId), purchased.sqlValue, expiry.sqlValue,
-             payload.revocationDate.sqlValue, Date(timeIntervalSince1970: 0).sqlValue, now.sqlValue])
+             payload.revocationDate.sqlValue, signedAt.sqlValue, Date(timeIntervalSince1970: 0).sqlValue, now.sqlValue])
         return try subscription(db, id: newID)
     }
 

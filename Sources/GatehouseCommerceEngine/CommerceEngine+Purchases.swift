@@ -124,11 +124,13 @@ extension CommerceEngine {
             try db.execute(
                 """
                 INSERT INTO commerce_purchases (tenant_id, transaction_id, original_transaction_id, account_id, platform_product_id,
-                  kind, credits, environment, signed_at, created_at) VALUES (?, ?, ?, ?, ?, 'credit_package', ?, ?, ?, ?)
+                  kind, credits, environment, signed_at, revocation_as_of, created_at)
+                VALUES (?, ?, ?, ?, ?, 'credit_package', ?, ?, ?, ?, ?)
                 """,
                 [.text(tenantID), .text(payload.transactionId), .text(payload.originalTransactionId), .text(accountID),
                  .text(payload.productId), .integer(Int64(credits)), .text(payload.environment.rawValue), payload.signedDate.sqlValue,
-                 now.sqlValue])
+                 // The copy is Apple's word that the purchase stood unrefunded when it was signed.
+                 (payload.signedDate ?? now).sqlValue, now.sqlValue])
             try Self.addCredits(db, tenantID: tenantID, accountID: accountID, credits)
             return .creditPackage(creditsGranted: credits)
         }

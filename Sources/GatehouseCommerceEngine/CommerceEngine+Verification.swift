@@ -23,7 +23,7 @@ extension CommerceEngine {
         }
         var verifier = try SignedDataVerifier(
             bundleId: bundleID, appAppleId: config.appAppleId, allowsTestEnvironments: !config.production,
-            extraTrustedRootPEM: config.extraTrustedRootPEM)
+            extraTrustedRootPEM: config.extraTrustedRootPEM, xcodeCertificatePEM: config.xcodeCertificatePEM)
         if config.production, !productionTestRoots.isEmpty {
             verifier = SignedDataVerifier(
                 bundleId: bundleID, appAppleId: config.appAppleId, allowsTestEnvironments: false,
@@ -80,7 +80,7 @@ extension CommerceEngine {
         return AppleConfig(
             bundleId: try row.get("bundle_id"), issuerId: try row.get("issuer_id"), keyId: try row.get("key_id"),
             appAppleId: try row.get("app_apple_id"), hasPrivateKey: key != nil, production: try row.get("production"),
-            extraTrustedRootPEM: try row.get("extra_trusted_root_pem"),
+            extraTrustedRootPEM: try row.get("extra_trusted_root_pem"), xcodeCertificatePEM: try row.get("xcode_certificate_pem"),
             claimUntaggedPurchases: try row.get("claim_untagged_purchases", as: Bool?.self) ?? false)
     }
 }

@@ -27,7 +27,8 @@ public final class CommerceEngine: Sendable {
     var database: any Database { environment.database }
 
     /// Saves App Store credentials. The private key must be an EC P-256 `.p8`; an extra
-    /// trusted root is refused on production tenants (it exists for Xcode and tests).
+    /// trusted root and an Xcode StoreKit testing certificate are refused on production tenants
+    /// (they exist for tests and Xcode).
     public func updateAppleConfig(tenantID: String, _ patch: AppleConfigPatch) async throws -> AppleConfig {
         if let key = patch.privateKey, (try? P256PrivateKey(pem: key)) == nil {
             throw CommerceError(.validationFailed, "privateKey must be the contents of the App Store Connect .p8 file")
@@ -39,6 +40,11 @@ public final class CommerceEngine: Sendable {
         }
         if case .some(.some(let pem)) = patch.extraTrustedRootPEM, (try? Certificate(pem: pem)) == nil {
             throw CommerceError(.validationFailed, "extraTrustedRootPEM must be a PEM certificate")
+        }
+        if case .some(.some(let pem)) = patch.xcodeCertificatePEM,
+           (try? SignedDataVerifier.xcodeCertificate(pem: pem, allowsTestEnvironments: true)) == nil
+        {
+            throw CommerceError(.validationFailed, "xcodeCertificatePEM must be the PEM certificate exported from Xcode (EC P-256)")
         }
         let now = environment.clock.now
         return try await database.write { db in
@@ -53,18 +59,24 @@ public final class CommerceEngine: Sendable {
             config.appAppleId = patch.appAppleId ?? config.appAppleId
             config.production = patch.production ?? config.production
             if let extra = patch.extraTrustedRootPEM { config.extraTrustedRootPEM = extra }
+            if let xcode = patch.xcodeCertificatePEM { config.xcodeCertificatePEM = xcode }
             config.claimUntaggedPurchases = patch.claimUntaggedPurchases ?? config.claimUntaggedPurchases
             if config.production, config.extraTrustedRootPEM != nil {
                 throw CommerceError(.validationFailed, "extraTrustedRootPEM is refused on production tenants")
             }
+            if config.production, config.xcodeCertificatePEM != nil {
+                throw CommerceError(.validationFailed, "xcodeCertificatePEM is refused on production tenants")
+            }
             try db.execute(
                 """
                 UPDATE commerce_apple_configs SET bundle_id = ?, issuer_id = ?, key_id = ?, app_apple_id = ?, production = ?,
-                  extra_trusted_root_pem = ?, claim_untagged_purchases = ?, private_key = COALESCE(?, private_key), updated_at = ?
+                  extra_trusted_root_pem = ?, xcode_certificate_pem = ?, claim_untagged_purchases = ?, private_key = COALESCE(?, private_key),
+                  updated_at = ?
                 WHERE tenant_id = ?
                 """,
                 [config.bundleId.sqlValue, config.issuerId.sqlValue, config.keyId.sqlValue, config.appAppleId.sqlValue,
-                 .boolean(config.production), config.extraTrustedRootPEM.sqlValue, .boolean(config.claimUntaggedPurchases), patch.privateKey.sqlValue, now.sqlValue, .text(tenantID)])
+                 .boolean(config.production), config.extraTrustedRootPEM.sqlValue, config.xcodeCertificatePEM.sqlValue,
+                 .boolean(config.claimUntaggedPurchases), patch.privateKey.sqlValue, now.sqlValue, .text(tenantID)])
             return try Self.appleConfig(db, tenantID)!
         }
     }

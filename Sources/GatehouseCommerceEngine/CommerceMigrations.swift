@@ -134,5 +134,18 @@ public enum CommerceMigrations {
                 CREATE INDEX commerce_account_tokens_by_customer ON commerce_account_tokens(tenant_id, customer_id);
                 """)
         },
+        Migration(id: "commerce.005_fact_order") { db in
+            // When the fact that last set each part of a purchase's state was signed (OrderedFacts);
+            // NULL on older rows, which lets the next fact through.
+            let d = db.dialect
+            try db.executeScript("""
+                ALTER TABLE commerce_subscriptions ADD COLUMN revocation_as_of \(d.bigint);
+                ALTER TABLE commerce_subscriptions ADD COLUMN auto_renew_as_of \(d.bigint);
+                ALTER TABLE commerce_purchases ADD COLUMN revocation_as_of \(d.bigint);
+                """)
+        },
+        Migration(id: "commerce.006_xcode_certificate") { db in
+            try db.executeScript("ALTER TABLE commerce_apple_configs ADD COLUMN xcode_certificate_pem TEXT;")
+        },
     ]
 }

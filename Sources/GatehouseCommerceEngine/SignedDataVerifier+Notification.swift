@@ -5,15 +5,15 @@ extension SignedDataVerifier {
     /// (in Production, when configured) app Apple id; nested JWS are left for `verifyNotificationContents`.
     public func verifyNotification(_ jws: String) throws -> NotificationPayload {
         let verified = try verifySignedData(jws)
-        let identity = try decode(NotificationIdentity.self, from: verified).app
+        let identity = try decode(NotificationIdentity.self, from: verified.payload).app
         guard identity?.bundleId == bundleId else {
             throw AppleVerificationError(.wrongBundleId, "notification for \(identity?.bundleId ?? "no bundle id")")
         }
-        let environment = try checkEnvironment(identity?.environment)
+        let environment = try checkEnvironment(identity?.environment, of: verified)
         if environment == .production, let appAppleId, identity?.appAppleId != appAppleId {
             throw AppleVerificationError(.wrongAppAppleId, "notification for app \(identity?.appAppleId.map(String.init) ?? "(none)")")
         }
-        return try decode(NotificationPayload.self, from: verified)
+        return try decode(NotificationPayload.self, from: verified.payload)
     }
 
     /// Verifies a notification and each nested signed transaction and renewal info (all three layers).

@@ -6,6 +6,8 @@ import GatehouseCrypto
 /// The order of checks follows Apple's own libraries: format, algorithm, `x5c` length, chain to
 /// the configured roots at the payload's `signedDate`, marker OIDs, ES256 signature, then claims.
 /// The root in the header (`x5c[2]`) is never used: trust starts only from `trustedRoots`.
+/// A non-production tenant may also pin its Xcode StoreKit testing certificate: then data of the
+/// `Xcode` environment signed by exactly that certificate verifies too (see `+Xcode`).
 public struct SignedDataVerifier: Sendable {
     /// The leaf marker: the certificate signs App Store data (not just any Apple-issued cert).
     public static let leafMarkerOID = "1.2.840.113635.100.6.11.1"
@@ -20,10 +22,15 @@ public struct SignedDataVerifier: Sendable {
     public let allowsTestEnvironments: Bool
     /// Apple Root CA - G3, plus the tenant's extra test root when allowed.
     public let trustedRoots: [Certificate]
+    /// The tenant's pinned "StoreKit Testing in Xcode" certificate, when it opted in (never production).
+    public let xcodeCertificate: Certificate?
 
-    /// Creates a verifier; throws when `extraTrustedRootPEM` is given to a production tenant
-    /// (`allowsTestEnvironments == false`), when it does not parse, or when the pinned root fails.
-    public init(bundleId: String, appAppleId: Int64?, allowsTestEnvironments: Bool, extraTrustedRootPEM: String?) throws {
+    /// Creates a verifier; throws when `extraTrustedRootPEM` or `xcodeCertificatePEM` is given to
+    /// a production tenant (`allowsTestEnvironments == false`), when one does not parse, or when
+    /// the pinned root fails.
+    public init(
+        bundleId: String, appAppleId: Int64?, allowsTestEnvironments: Bool, extraTrustedRootPEM: String?, xcodeCertificatePEM: String? = nil
+    ) throws {
         var roots = [try AppleRootCertificate.pinned()]
         if let extraTrustedRootPEM {
             // A production tenant trusting a second root could accept forged purchases.
@@ -36,39 +43,43 @@ public struct SignedDataVerifier: Sendable {
                 throw AppleVerificationError(.invalidConfiguration, "extraTrustedRootPEM does not parse: \(error)")
             }
         }
-        self.init(bundleId: bundleId, appAppleId: appAppleId, allowsTestEnvironments: allowsTestEnvironments, trustedRoots: roots)
+        let xcode = try xcodeCertificatePEM.map { try Self.xcodeCertificate(pem: $0, allowsTestEnvironments: allowsTestEnvironments) }
+        self.init(
+            bundleId: bundleId, appAppleId: appAppleId, allowsTestEnvironments: allowsTestEnvironments, trustedRoots: roots,
+            xcodeCertificate: xcode)
     }
 
     /// Creates a verifier with exactly `trustedRoots`; internal so only tests can build a
     /// production-mode verifier that trusts a test root.
-    init(bundleId: String, appAppleId: Int64?, allowsTestEnvironments: Bool, trustedRoots: [Certificate]) {
+    init(bundleId: String, appAppleId: Int64?, allowsTestEnvironments: Bool, trustedRoots: [Certificate], xcodeCertificate: Certificate? = nil) {
         self.bundleId = bundleId
         self.appAppleId = appAppleId
         self.allowsTestEnvironments = allowsTestEnvironments
         self.trustedRoots = trustedRoots
+        self.xcodeCertificate = allowsTestEnvironments ? xcodeCertificate : nil
     }
 
     /// Verifies a signed transaction and checks its bundle id and environment.
     public func verifyTransaction(_ jws: String) throws -> TransactionPayload {
         let verified = try verifySignedData(jws)
-        let claims = try decode(AppClaims.self, from: verified)
+        let claims = try decode(AppClaims.self, from: verified.payload)
         guard claims.bundleId == bundleId else {
             throw AppleVerificationError(.wrongBundleId, "transaction for \(claims.bundleId ?? "no bundle id")")
         }
-        _ = try checkEnvironment(claims.environment)
-        return try decode(TransactionPayload.self, from: verified)
+        _ = try checkEnvironment(claims.environment, of: verified)
+        return try decode(TransactionPayload.self, from: verified.payload)
     }
 
     /// Verifies signed renewal info and checks its environment (it carries no bundle id).
     public func verifyRenewalInfo(_ jws: String) throws -> RenewalInfoPayload {
         let verified = try verifySignedData(jws)
-        let claims = try decode(AppClaims.self, from: verified)
-        _ = try checkEnvironment(claims.environment)
-        return try decode(RenewalInfoPayload.self, from: verified)
+        let claims = try decode(AppClaims.self, from: verified.payload)
+        _ = try checkEnvironment(claims.environment, of: verified)
+        return try decode(RenewalInfoPayload.self, from: verified.payload)
     }
 
     /// Runs every check up to and including the signature and returns the trusted payload bytes.
-    func verifySignedData(_ jws: String) throws -> [UInt8] {
+    func verifySignedData(_ jws: String) throws -> SignedData {
         // 1. Three segments that decode, with a JSON object as payload.
         guard jws.split(separator: ".", omittingEmptySubsequences: false).count == 3,
               let parsed = try? CompactJWS(compact: jws),
@@ -80,7 +91,11 @@ public struct SignedDataVerifier: Sendable {
         guard parsed.header.alg == "ES256" else {
             throw AppleVerificationError(.invalidAlgorithm, "alg \(parsed.header.alg)")
         }
-        // 3. Exactly leaf, intermediate, root.
+        // 3. Exactly leaf, intermediate, root; or the one certificate this tenant pinned for Xcode.
+        if let xcodeCertificate, let x5c = parsed.header.x5c, x5c.count == 1 {
+            try verifyXcodeSignature(of: parsed, pinned: xcodeCertificate)
+            return SignedData(payload: parsed.payload, signedByXcode: true)
+        }
         guard let x5c = parsed.header.x5c, x5c.count == 3 else {
             throw AppleVerificationError(.invalidChainLength, "x5c has \(parsed.header.x5c?.count ?? 0) entries")
         }
@@ -99,24 +114,31 @@ public struct SignedDataVerifier: Sendable {
         guard parsed.signature.count == 64, key.verify(rawSignature: parsed.signature, message: parsed.signingInput) else {
             throw AppleVerificationError(.badSignature, "ES256 signature does not verify with the leaf key")
         }
-        return parsed.payload
+        return SignedData(payload: parsed.payload, signedByXcode: false)
     }
 
-    /// Maps an environment string to a case this tenant accepts, or throws `wrongEnvironment`.
-    func checkEnvironment(_ raw: String?) throws -> AppStoreEnvironment {
+    /// Maps an environment string to a case this tenant accepts for data signed as `verified`
+    /// was, or throws `wrongEnvironment`: Xcode's certificate signs only `Xcode` data.
+    func checkEnvironment(_ raw: String?, of verified: SignedData) throws -> AppStoreEnvironment {
         guard let raw, let environment = AppStoreEnvironment(rawValue: raw) else {
             throw AppleVerificationError(.wrongEnvironment, "unknown environment \(raw ?? "(missing)")")
         }
         guard allowsTestEnvironments || !environment.isTestOnly else {
             throw AppleVerificationError(.wrongEnvironment, "\(raw) is refused for production tenants")
         }
+        guard !verified.signedByXcode || environment == .xcode else {
+            throw AppleVerificationError(.wrongEnvironment, "the Xcode certificate signed \(raw) data")
+        }
         return environment
     }
 
-    /// Decodes trusted payload bytes; Apple writes dates as milliseconds since the epoch.
+    /// Decodes trusted payload bytes; Apple writes dates as milliseconds since the epoch, and
+    /// Xcode with a fraction (`1697679936056.485`), which is rounded down to the millisecond.
     func decode<T: Decodable>(_ type: T.Type, from payload: [UInt8]) throws -> T {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .millisecondsSince1970
+        decoder.dateDecodingStrategy = .custom { decoder in
+            try AppleMilliseconds.date(try decoder.singleValueContainer().decode(Double.self))
+        }
         do {
             return try decoder.decode(type, from: Data(payload))
         } catch {
@@ -132,12 +154,12 @@ public struct SignedDataVerifier: Sendable {
         return certificate
     }
 
-    private func signingTime(of jws: CompactJWS) throws -> Date {
+    func signingTime(of jws: CompactJWS) throws -> Date {
         guard let time = try? decode(SigningTime.self, from: jws.payload) else {
             throw AppleVerificationError(.invalidFormat, "signedDate is not a number of milliseconds")
         }
         // Apple's libraries fall back to the clock only when the field is absent.
-        return time.signedDate.map { Date(timeIntervalSince1970: Double($0) / 1000) } ?? Date()
+        return time.signedDate ?? Date()
     }
 
     /// Steps 6–7: RFC 5280 path from `leaf` through `intermediate` to a configured root at
@@ -171,7 +193,26 @@ public struct SignedDataVerifier: Sendable {
 
 /// The only claim read before the signature is checked: it picks the validation time.
 private struct SigningTime: Decodable {
-    let signedDate: Int64?
+    let signedDate: Date?
+}
+
+/// Payload bytes whose signature verified, and which kind of signer made it.
+struct SignedData {
+    let payload: [UInt8]
+    /// Signed by the tenant's pinned Xcode certificate rather than through a certificate chain.
+    let signedByXcode: Bool
+}
+
+/// App Store dates: milliseconds since 1970, whole from Apple, fractional from Xcode.
+enum AppleMilliseconds {
+    /// The instant `milliseconds` denotes, rounded down to a whole millisecond; throws for
+    /// values that are not finite.
+    static func date(_ milliseconds: Double) throws -> Date {
+        guard milliseconds.isFinite else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not a finite number of milliseconds"))
+        }
+        return Date(timeIntervalSince1970: milliseconds.rounded(.down) / 1000)
+    }
 }
 
 /// Claims checked against the tenant before the full payload is decoded, so an unknown

@@ -12,6 +12,9 @@ public struct AppleConfig: Sendable, Equatable {
     /// Production tenants accept only Apple's root and only Production/Sandbox data.
     public var production: Bool
     public var extraTrustedRootPEM: String?
+    /// The "StoreKit Testing in Xcode" certificate, as PEM, whose Xcode transactions a
+    /// non-production tenant accepts; public data, so it is shown back.
+    public var xcodeCertificatePEM: String?
     /// SubscriptionFlow: the app may claim Apple purchases that carry no account token (off by default).
     public var claimUntaggedPurchases: Bool
 }
@@ -26,6 +29,7 @@ public struct AppleConfigPatch: Sendable, Equatable {
     public var appAppleId: Int64?
     public var production: Bool?
     public var extraTrustedRootPEM: String??
+    public var xcodeCertificatePEM: String??
     public var claimUntaggedPurchases: Bool?
     public init() {}
 }

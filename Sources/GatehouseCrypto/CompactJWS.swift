@@ -14,14 +14,14 @@ public struct CompactJWS: Sendable {
     public let signingInput: [UInt8]
 
     /// Splits and decodes `compact`; throws `.malformed` for anything but three strict base64url
-    /// segments whose first decodes to a JSON object with a string `alg`.
+    /// segments whose first decodes to a JSON object with a string `alg` and no repeated member name.
     public init(compact: String) throws {
         let segments = compact.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3,
               let headerJSON = Base64URL.decode(segments[0]),
               let payload = Base64URL.decode(segments[1]),
               let signature = Base64URL.decode(segments[2]),
-              let header = try? JSONDecoder().decode(JOSEHeader.self, from: Data(headerJSON))
+              let header = try? JOSEHeader.parse(headerJSON)
         else {
             throw JWTError.malformed
         }
@@ -35,17 +35,30 @@ public struct CompactJWS: Sendable {
         self.signingInput = Array(segments[0].utf8) + [UInt8(ascii: ".")] + Array(segments[1].utf8)
     }
 
-    /// The payload as a JSON object; throws `.malformed` if it is not one.
+    /// The payload as a JSON object; throws `.malformed` if it is not one, or if it names a
+    /// member twice at any depth (RFC 7519 §4).
     public func claims() throws -> [String: Any] {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any] else {
+        guard let object = try? JSONSerialization.jsonObject(with: checkedPayloadJSON()) as? [String: Any] else {
             throw JWTError.malformed
         }
         return object
     }
 
-    /// Decodes the payload JSON into `type`.
+    /// Decodes the payload JSON into `type`; throws `.malformed` first if it names a member twice.
     public func decodePayload<T: Decodable>(_ type: T.Type, using decoder: JSONDecoder = JSONDecoder()) throws -> T {
-        try decoder.decode(type, from: Data(payload))
+        try decoder.decode(type, from: checkedPayloadJSON())
+    }
+
+    /// The payload, once it is known to be JSON without repeated member names. Every reading of
+    /// the payload as JSON goes through here: Foundation's decoders keep one of two values for a
+    /// repeated name, so a signed `bundleId` given twice would otherwise pass as either.
+    private func checkedPayloadJSON() throws -> Data {
+        do {
+            try JSONStructure.check(payload)
+        } catch {
+            throw JWTError.malformed
+        }
+        return Data(payload)
     }
 
     /// The `x5c` chain parsed as certificates, leaf first; throws `.malformed` when absent, empty,

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The JOSE header fields Gatehouse reads (RFC 7515 §4.1); others are ignored.
 public struct JOSEHeader: Decodable, Equatable, Sendable {
     /// The signature algorithm, e.g. `HS256` or `ES256`.
@@ -10,4 +12,16 @@ public struct JOSEHeader: Decodable, Equatable, Sendable {
     public let x5c: [String]?
     /// Header names the signer requires the verifier to understand.
     public let crit: [String]?
+
+    /// Decodes a header's exact JSON bytes; throws `.malformed` unless they are a JSON object
+    /// with a string `alg` and no member named twice at any depth (RFC 7515 §4: a repeated
+    /// name, such as `alg` once `ES256` and once `HS256`, would let two readers see two headers).
+    public static func parse(_ json: [UInt8]) throws -> JOSEHeader {
+        guard (try? JSONStructure.check(json)) != nil,
+              let header = try? JSONDecoder().decode(JOSEHeader.self, from: Data(json))
+        else {
+            throw JWTError.malformed
+        }
+        return header
+    }
 }

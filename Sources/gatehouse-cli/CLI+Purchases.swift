@@ -8,7 +8,8 @@ extension CLI {
     static let storeUsage = """
         usage: gatehouse-cli store show
                gatehouse-cli store apple-config [--bundle-id ID] [--app-apple-id N] [--issuer-id ID] [--key-id ID]
-                                                [--private-key-file P8] [--extra-root-file PEM] [--production true|false]
+                                                [--private-key-file P8] [--extra-root-file PEM] [--xcode-certificate-file PEM]
+                                                [--production true|false]
                                                 [--claim-untagged true|false]
                gatehouse-cli store credits PRODUCT_ID CREDITS [PRODUCT_ID CREDITS …]
                gatehouse-cli store plan NAME monthly|annual|one_time_year PRODUCT_ID [GATED_WORKFLOW_ID]
@@ -40,6 +41,7 @@ extension CLI {
             if let id = options.value("app-apple-id") { body["appAppleId"] = Int64(id) ?? -1 }
             if let file = options.value("private-key-file") { body["privateKey"] = try String(contentsOfFile: file, encoding: .utf8) }
             if let file = options.value("extra-root-file") { body["extraTrustedRootPEM"] = try String(contentsOfFile: file, encoding: .utf8) }
+            if let file = options.value("xcode-certificate-file") { body["xcodeCertificatePEM"] = try String(contentsOfFile: file, encoding: .utf8) }
             if let flag = options.value("production") { body["production"] = flag == "true" }
             if let flag = options.value("claim-untagged") { body["claimUntaggedPurchases"] = flag == "true" }
             try await send("PATCH", "/apple-config", body)

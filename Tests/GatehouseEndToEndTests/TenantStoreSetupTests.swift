@@ -28,9 +28,16 @@ import Testing
         let root = try await AppleTestChain.generate()
         let refused = try await client.call("PATCH", base + "/apple-config", ["extraTrustedRootPEM": root.rootPEM], token: admin)
         #expect(refused.status == 400 && code(refused) == "VALIDATION_FAILED")
+        let xcode = try await XcodeTestCertificate.generate()
+        #expect(code(try await client.call("PATCH", base + "/apple-config", ["xcodeCertificatePEM": xcode.pem], token: admin)) == "VALIDATION_FAILED")
         let testTenant = try await client.call(
             "PATCH", base + "/apple-config", ["production": false, "extraTrustedRootPEM": root.rootPEM], token: admin)
         #expect(testTenant.status == 200 && testTenant.json["production"] as? Bool == false)
+        // The Xcode StoreKit testing certificate is public: it is shown back, and can be cleared.
+        let pinned = try await client.call("PATCH", base + "/apple-config", ["xcodeCertificatePEM": xcode.pem], token: admin)
+        #expect(pinned.status == 200 && pinned.json["xcodeCertificatePEM"] as? String == xcode.pem, "\(pinned.json)")
+        #expect(try await client.call("GET", base + "/apple-config", token: admin).json["xcodeCertificatePEM"] as? String == xcode.pem)
+        #expect(code(try await client.call("PATCH", base + "/apple-config", ["xcodeCertificatePEM": "not a PEM"], token: admin)) == "VALIDATION_FAILED")
         #expect(code(try await client.call("PATCH", base + "/apple-config", ["production": true], token: admin)) == "VALIDATION_FAILED")
 
         let pricing = try await client.call(

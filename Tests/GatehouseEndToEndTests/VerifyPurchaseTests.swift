@@ -73,4 +73,39 @@ import Testing
         #expect((try await client.call("GET", "users/v1/profile", token: alice).json["wallet"] as? [String: Int])?["WALLET"] == 500)
         await live.stop()
     }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func xcodeStoreKitTransactionsOnAnOptedInTestTenant(_ kind: TestDatabaseKind) async throws {
+        let live = try await LiveServer.start(kind)
+        let client = DatacoveClient(live)
+        let admin = live.credentials.adminToken
+        let base = "tenants/v1/\(live.credentials.tenantId)"
+        let xcode = try await XcodeTestCertificate.generate()
+        let otherMac = try await XcodeTestCertificate.generate()
+        let configured = try await client.call(
+            "PATCH", base + "/apple-config", ["bundleId": "com.example.app", "production": false, "xcodeCertificatePEM": xcode.pem], token: admin)
+        #expect(configured.status == 200, "\(configured.json)")
+        _ = try await client.call("PUT", base + "/pricing-config",
+                                  ["provider": "apple", "iapCreditPackages": [["platformProductId": "com.example.credits500", "credits": 500]]],
+                                  token: admin)
+        let alice = try #require(try await client.signIn(live, phone: "+14165550163")["accessToken"] as? String)
+        // As Xcode writes it: environment Xcode, milliseconds with a fraction.
+        func signed(_ id: String, by certificate: XcodeTestCertificate) throws -> String {
+            let now = Date().timeIntervalSince1970 * 1000
+            return try certificate.sign(payload: Data(#"""
+                {"transactionId":"\#(id)","originalTransactionId":"\#(id)","productId":"com.example.credits500","bundleId":"com.example.app",
+                 "environment":"Xcode","type":"Consumable","quantity":1,"purchaseDate":\#(now),"signedDate":\#(now + 0.485)}
+                """#.utf8))
+        }
+        func report(_ signed: String, id: String) async throws -> (status: Int, json: [String: Any], headers: [String: String]) {
+            try await client.call("POST", "purchases/v1/verify-purchase",
+                                  ["platform": "apple", "platformProductId": "com.example.credits500", "transactionId": id, "signedTransaction": signed],
+                                  token: alice)
+        }
+        let granted = try await report(try signed("2000000000000101", by: xcode), id: "2000000000000101")
+        #expect(granted.status == 200 && granted.json["creditsGranted"] as? Int == 500, "\(granted.json)")
+        let refused = try await report(try signed("2000000000000102", by: otherMac), id: "2000000000000102")
+        #expect((refused.json["error"] as? [String: Any])?["code"] as? String == "PURCHASE_INVALID")
+        await live.stop()
+    }
 }

@@ -138,7 +138,8 @@ public final class AppleTestChain: Sendable {
         return try JWS.signES256(headerJSON: headerJSON, payload: payload, privateKey: leafKey)
     }
 
-    private static func configuration(directory: String) -> String {
+    /// The `openssl ca` configuration every generated certificate is issued under.
+    static func configuration(directory: String) -> String {
         """
         [ req ]
         distinguished_name = dn
@@ -190,7 +191,7 @@ public final class AppleTestChain: Sendable {
 }
 
 /// Runs `openssl` subcommands inside one scratch directory.
-private struct OpenSSLRunner {
+struct OpenSSLRunner {
     let directory: URL
 
     func write(_ name: String, _ text: String) throws {

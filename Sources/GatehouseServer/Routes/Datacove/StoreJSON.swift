@@ -43,6 +43,7 @@ enum StoreJSON {
             "keyId": config.keyId.map(JSONValue.string) ?? .null, "appAppleId": config.appAppleId.map { .number(Double($0)) } ?? .null,
             "hasPrivateKey": .bool(config.hasPrivateKey), "production": .bool(config.production),
             "extraTrustedRootPEM": config.extraTrustedRootPEM.map(JSONValue.string) ?? .null,
+            "xcodeCertificatePEM": config.xcodeCertificatePEM.map(JSONValue.string) ?? .null,
             "claimUntaggedPurchases": .bool(config.claimUntaggedPurchases),
         ]
     }

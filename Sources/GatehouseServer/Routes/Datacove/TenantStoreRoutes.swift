@@ -37,7 +37,8 @@ enum TenantStoreRoutes {
         let auth = AdminAuthentication(directory: directory, configuredToken: adminToken)
         router.group("/api/tenants/v1/:tenantId", middleware: [auth]) { tenant in
             tenant.patch("/apple-config", handler { request, tenantID in
-                let body = try StoreBody(request, allowed: ["bundleId", "issuerId", "keyId", "privateKey", "appAppleId", "production", "extraTrustedRootPEM", "claimUntaggedPurchases"])
+                let body = try StoreBody(request, allowed: ["bundleId", "issuerId", "keyId", "privateKey", "appAppleId", "production", "extraTrustedRootPEM", "xcodeCertificatePEM",
+                                                          "claimUntaggedPurchases"])
                 var patch = AppleConfigPatch()
                 patch.bundleId = try body.string("bundleId")
                 patch.issuerId = try body.string("issuerId")
@@ -47,6 +48,7 @@ enum TenantStoreRoutes {
                 patch.production = try body.bool("production")
                 patch.claimUntaggedPurchases = try body.bool("claimUntaggedPurchases")
                 if body.fields.keys.contains("extraTrustedRootPEM") { patch.extraTrustedRootPEM = .some(try body.string("extraTrustedRootPEM")) }
+                if body.fields.keys.contains("xcodeCertificatePEM") { patch.xcodeCertificatePEM = .some(try body.string("xcodeCertificatePEM")) }
                 return try .json(StoreJSON.apple(try await commerce.updateAppleConfig(tenantID: tenantID, patch)))
             })
             tenant.get("/apple-config", handler { _, tenantID in
