@@ -35,7 +35,7 @@ var targets: [Target] = [
     .target(name: "GatehouseDatabase", swiftSettings: swiftSettings),
     .target(name: "GatehouseSQLite", dependencies: ["GatehouseDatabase", "CSQLite"], swiftSettings: swiftSettings),
     .target(name: "GatehousePostgres", dependencies: ["GatehouseDatabase", "CPostgres"], swiftSettings: swiftSettings),
-    .target(name: "GatehouseCrypto", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
+    .target(name: "GatehouseCrypto", dependencies: ["COpenSSL", "GatehouseWire"], swiftSettings: swiftSettings),
     .target(name: "GatehouseWire", swiftSettings: swiftSettings),
     .target(
         name: "GatehouseCore",

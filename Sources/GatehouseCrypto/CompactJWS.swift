@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseWire
 
 /// A JWS in compact serialization, split and decoded but not yet trusted (RFC 7515 §7.1).
 public struct CompactJWS: Sendable {
@@ -54,7 +55,7 @@ public struct CompactJWS: Sendable {
     /// repeated name, so a signed `bundleId` given twice would otherwise pass as either.
     private func checkedPayloadJSON() throws -> Data {
         do {
-            try JSONStructure.check(payload)
+            try JSONReader.validate(Data(payload))
         } catch {
             throw JWTError.malformed
         }

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseWire
 
 /// The JOSE header fields Gatehouse reads (RFC 7515 §4.1); others are ignored.
 public struct JOSEHeader: Decodable, Equatable, Sendable {
@@ -17,7 +18,7 @@ public struct JOSEHeader: Decodable, Equatable, Sendable {
     /// with a string `alg` and no member named twice at any depth (RFC 7515 §4: a repeated
     /// name, such as `alg` once `ES256` and once `HS256`, would let two readers see two headers).
     public static func parse(_ json: [UInt8]) throws -> JOSEHeader {
-        guard (try? JSONStructure.check(json)) != nil,
+        guard (try? JSONReader.validate(Data(json))) != nil,
               let header = try? JSONDecoder().decode(JOSEHeader.self, from: Data(json))
         else {
             throw JWTError.malformed

@@ -25,7 +25,8 @@ import Testing
 
     @Test func refusesWhatIsNotJSON() {
         for text in ["", "{", "[1,]", "{\"a\":1,}", "{a:1}", "01", "1.", "-", "1e", "+1", "tru", "nul", "[1] x", "\"\u{1}\"", "\"open",
-                     #""\x""#, #""\u12""#, #""\ud83d""#, #""\ude00""#, "{\"a\" 1}", "[1 2]", "'a'"] {
+                     #""\x""#, #""\u12""#, #""\ud83d""#, #""\ude00""#, "{\"a\" 1}", "[1 2]", "'a'",
+                     "\"tab\there\"", #"{"\ud83dx":1}"#, "{\"a\":1}{}", " "] {
             guard case .malformed? = refusal(text) else {
                 Issue.record("\(text.debugDescription) -> \(String(describing: refusal(text)))")
                 continue
@@ -90,5 +91,36 @@ import Testing
         let text = "[" + Array(repeating: subtree, count: 2000).joined(separator: ",") + "]"
         guard case .array(let items) = try parse(text) else { Issue.record("not an array"); return }
         #expect(items.count == 2000)
+    }
+
+    @Test(arguments: [
+        #"{}"#, #"[]"#, #" {"a":1} "#, #""text""#, #"-0.5e+10"#, #"true"#, #"null"#,
+        // The same name in different objects, or as a value, is no duplicate.
+        #"{"a":{"a":1},"b":[{"a":2},{"a":3}],"c":"a"}"#,
+        #"{"bundleId":"x","data":{"bundleId":"y"}}"#,
+        // Names that differ only by case, or decode to different characters, are distinct.
+        #"{"alg":1,"ALG":2,"a\u006Cg2":3}"#,
+        #"{"\ud83d\ude00":1,"\ud83d\ude01":2,"\u00e9":3}"#,
+    ])
+    func acceptsDistinctNames(_ text: String) {
+        #expect(refusal(text) == nil)
+    }
+
+    @Test(arguments: [
+        (#"{"alg":"ES256","alg":"HS256"}"#, "alg"),
+        (#"{"data":{"bundleId":"a","x":1,"bundleId":"b"}}"#, "bundleId"),
+        // Escapes decode before names compare, surrogate pairs included.
+        (#"{"\ud83d\ude00":1,"😀":2}"#, "😀"),
+        (#"{"a\/b":1,"a/b":2}"#, "a/b"),
+    ])
+    func refusesRepeatedNames(_ text: String, _ name: String) {
+        #expect(refusal(text) == .duplicateName(name))
+    }
+
+    @Test func manyMembersInOneObject() throws {
+        // 100 000 names in one object: one hash set, no pairwise comparison.
+        let members = (0..<100_000).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
+        #expect(refusal("{" + members + "}") == nil)
+        #expect(refusal("{" + members + #","k0":0}"#) == .duplicateName("k0"))
     }
 }
