@@ -13,7 +13,7 @@ public final class Server: @unchecked Sendable {
     public let responder: Responder
     public let metrics: HTTPMetrics
     let accessLog: AccessLog?
-    let errorLog: @Sendable (String) -> Void
+    let errorLog: @Sendable (TransportLogEntry) -> Void
     let addresses: ClientAddressResolver
     let headDeadlines: HeadDeadlines
 
@@ -39,7 +39,7 @@ public final class Server: @unchecked Sendable {
 
     public init(
         configuration: ServerConfiguration, responder: Responder, metrics: HTTPMetrics = HTTPMetrics(),
-        accessLog: AccessLog? = nil, errorLog: @escaping @Sendable (String) -> Void = { _ in }
+        accessLog: AccessLog? = nil, errorLog: @escaping @Sendable (TransportLogEntry) -> Void = { _ in }
     ) {
         self.configuration = configuration
         self.responder = responder
@@ -106,7 +106,7 @@ public final class Server: @unchecked Sendable {
         }
         waitForIdle(seconds: 3)
         if inFlight > 0 {
-            errorLog("shutdown: \(inFlight) requests did not finish; leaving the listener closed without stopping MHD")
+            errorLog(TransportLogEntry("shutdown: \(inFlight) requests did not finish; leaving the listener closed without stopping MHD"))
             return
         }
         MHD_stop_daemon(daemon)

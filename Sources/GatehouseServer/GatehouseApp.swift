@@ -72,10 +72,14 @@ public final class GatehouseApp: @unchecked Sendable {
             }
             accessLog = AccessLog(sink: writer)
         }
+        // The transport's message may quote anything; the request id is the server's own.
+        let transportLog: @Sendable (TransportLogEntry) -> Void = { entry in
+            logger.error(LogValue(entry.message), entry.requestID.map { ["requestId": LogValue.plain($0)] } ?? [:])
+        }
         server = Server(
             configuration: Self.serverConfiguration(settings),
-            responder: Responder(router: router, errorLog: { logger.error(TransportLogLine.value($0)) }),
-            metrics: metrics, accessLog: accessLog, errorLog: { logger.error(TransportLogLine.value($0)) })
+            responder: Responder(router: router, errorLog: transportLog),
+            metrics: metrics, accessLog: accessLog, errorLog: transportLog)
     }
 
     /// Every migration this binary knows, in order: core first, then each engine's.

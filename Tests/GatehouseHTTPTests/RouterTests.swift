@@ -127,7 +127,7 @@ import Testing
         let logged = MemoryLogSink()
         let router = Router()
         router.get("/boom", .async { _, _ in throw Secret() })
-        let responder = Responder(router: router, errorLog: { logged.write($0) })
+        let responder = Responder(router: router, errorLog: { logged.write($0.line) })
         let response = await respond(responder, .GET, "/boom")
         #expect(response.status == 500)
         let text = String(decoding: response.bodyData, as: UTF8.self)

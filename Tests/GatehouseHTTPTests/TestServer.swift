@@ -22,7 +22,7 @@ final class TestServer {
         routes(router)
         let errors = self.errors
         server = Server(
-            configuration: configuration, responder: Responder(router: router, errorLog: { errors.write($0) }),
+            configuration: configuration, responder: Responder(router: router, errorLog: { errors.write($0.line) }),
             accessLog: AccessLog(sink: log))
         try server.start()
     }

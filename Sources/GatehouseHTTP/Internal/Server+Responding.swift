@@ -26,7 +26,7 @@ extension Server {
                 cmhd_size_unknown(), 16 * 1024, readStream, Unmanaged.passRetained(source).toOpaque(), releaseStream)
         }
         guard let handle else {
-            errorLog("could not create response for request \(exchange.routed.context.requestID)")
+            errorLog(TransportLogEntry("could not create a response", requestID: exchange.routed.context.requestID))
             return MHD_Result.NO
         }
         for (name, value) in response.headers {

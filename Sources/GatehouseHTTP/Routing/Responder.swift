@@ -29,9 +29,9 @@ public final class Responder: @unchecked Sendable {
     }
 
     public let router: Router
-    private let errorLog: @Sendable (String) -> Void
+    private let errorLog: @Sendable (TransportLogEntry) -> Void
 
-    public init(router: Router, errorLog: @escaping @Sendable (String) -> Void) {
+    public init(router: Router, errorLog: @escaping @Sendable (TransportLogEntry) -> Void) {
         self.router = router
         self.errorLog = errorLog
     }
@@ -131,7 +131,7 @@ public final class Responder: @unchecked Sendable {
         if let error = error as? DecodingError {
             return HTTPError.badRequest(Request.describe(error), code: "invalid_body").response(context: context)
         }
-        errorLog("unhandled error in \(context.route) request \(context.requestID): \(String(reflecting: error))")
+        errorLog(TransportLogEntry("unhandled error in \(context.route): \(String(reflecting: error))", requestID: context.requestID))
         return HTTPError.internalError.response(context: context)
     }
 
