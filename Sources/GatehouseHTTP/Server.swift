@@ -15,7 +15,7 @@ public final class Server: @unchecked Sendable {
     let accessLog: AccessLog?
     let errorLog: @Sendable (TransportLogEntry) -> Void
     let addresses: ClientAddressResolver
-    let headDeadlines: HeadDeadlines
+    let clientDeadlines: ClientDeadlines
 
     private var daemon: OpaquePointer?
     private let lock = NSLock()
@@ -47,7 +47,8 @@ public final class Server: @unchecked Sendable {
         self.accessLog = accessLog
         self.errorLog = errorLog
         self.addresses = ClientAddressResolver(trustedProxies: configuration.trustedProxies)
-        self.headDeadlines = HeadDeadlines(timeoutSeconds: configuration.connectionTimeout)
+        self.clientDeadlines = ClientDeadlines(
+            timeoutSeconds: configuration.connectionTimeout, minBodyBytesPerSecond: configuration.minBodyBytesPerSecond)
     }
 
     /// The bound port (useful when configured as 0); 0 before `start`.
@@ -88,7 +89,7 @@ public final class Server: @unchecked Sendable {
         }
         daemon = started
         port = cmhd_bound_port(started)
-        headDeadlines.start()
+        clientDeadlines.start()
     }
 
     /// Stops accepting, waits up to the grace period for in-flight requests, then stops.
@@ -110,7 +111,7 @@ public final class Server: @unchecked Sendable {
             return
         }
         MHD_stop_daemon(daemon)
-        headDeadlines.stop()
+        clientDeadlines.stop()
         self.daemon = nil
     }
 

@@ -8,7 +8,9 @@ public enum JSONReadError: Error, Equatable, Sendable {
     /// went past it, where reading stopped.
     case tooDeep(offset: Int)
     /// One object names a member twice (RFC 7493 §2.3, RFC 7515 §4, RFC 7519 §4): first-wins
-    /// and last-wins readers would see two different messages.
+    /// and last-wins readers would see two different messages. Names compare as Swift strings
+    /// do, by canonical equivalence (`"\u00e9"` and `"e\u0301"` are one name), because that is
+    /// how `JSONDecoder` and every `[String: …]` would merge them.
     case duplicateName(String)
     /// A string holds a control character (C0 but tab, line feed and carriage return; DEL;
     /// C1). No field of any API means one, and PostgreSQL refuses NUL in text.

@@ -184,10 +184,10 @@ struct JSONScanner {
             if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { index += 1 }
             guard digits() > 0 else { throw .malformed(offset: index) }
         }
-        guard build else { return .null }
+        // Checked in both passes, so that what the edge accepts every reader can read.
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else { throw .numberOutOfRange }
-        return .number(value)
+        return build ? .number(value) : .null
     }
 
     private mutating func digits() -> Int {

@@ -62,6 +62,13 @@ import GatehouseTesting
         let untyped = try RawConnection(port: test.port)
         #expect(await untyped.exchange("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 12\r\n\r\n{\"name\":\"x\"}")?.status == 200)
         #expect(calls.value == 5)
+        // A request without a body is not refused for the type it names.
+        #expect(try await test.get("/items/1", headers: ["Content-Type": "text/plain"]).0 == 200)
+        // A refusal known from the head is answered before the body, not after a 100 Continue.
+        let expecting = try RawConnection(port: test.port)
+        expecting.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 12\r\nExpect: 100-continue\r\n\r\n")
+        #expect(String(decoding: await expecting.end(), as: UTF8.self).hasPrefix("HTTP/1.1 415"))
+        #expect(calls.value == 6)
     }
 
     @Test func controlCharactersInPathsAndQueriesAreRefused() async throws {
@@ -70,6 +77,13 @@ import GatehouseTesting
         defer { test.stop() }
         for path in ["/items/%00", "/items/a%0Ab", "/items/%7F", "/items/%C2%85", "/no/such/%00"] {
             #expect(try await test.get(path).0 == 404, "\(path)")
+        }
+        // Raw DEL and C1 bytes too, not only escaped ones.
+        for path in ["/items/a\u{7F}b", "/items/a\u{85}b"] {
+            let raw = try RawConnection(port: test.port)
+            raw.send(Data("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            let status = raw.readResponse()?.status
+            #expect(status == 404 || status == 400, "\(path.debugDescription): \(String(describing: status))")
         }
         let query = try await test.get("/items/1?to=a%00b@example.com")
         #expect(query.0 == 400)
@@ -84,6 +98,8 @@ import GatehouseTesting
         defer { test.stop() }
         #expect(await (try RawConnection(port: test.port)).exchange("GET /items/1 HTTP/1.1\r\n\r\n")?.status == 400)
         #expect(await (try RawConnection(port: test.port)).exchange("GET /items/1 HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n")?.status == 400)
+        let later = await (try RawConnection(port: test.port)).exchange("GET /items/1 HTTP/1.2\r\n\r\n")?.status
+        #expect(later == 400 || later == 505)
         #expect(calls.value == 0)
         // HTTP/1.0 predates Host.
         let old = try RawConnection(port: test.port)

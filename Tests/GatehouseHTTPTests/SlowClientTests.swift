@@ -70,14 +70,25 @@ import GatehouseTesting
         let connection = try RawConnection(port: test.port)
         connection.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 10000\r\n\r\n")
         #expect(try await Self.trickle([connection], "z", every: 0.2, for: 12) == 1)
-        // A body that keeps the rate is read in full.
+        // A body that keeps the rate (ten times the minimum, so a loaded machine's stalls do
+        // not matter) is read in full.
         let steady = try RawConnection(port: test.port)
-        steady.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 400\r\n\r\n")
-        for _ in 0..<8 {
-            steady.send(String(repeating: "y", count: 50))
-            try await Task.sleep(nanoseconds: 200_000_000)
+        steady.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 2000\r\n\r\n" + String(repeating: "y", count: 200))
+        for _ in 0..<9 {
+            try await Task.sleep(nanoseconds: 100_000_000)
+            steady.send(String(repeating: "y", count: 200))
         }
         #expect(await steady.response()?.status == 200)
+    }
+
+    /// MHD passes a chunked body on only chunk by chunk: a chunk-size line that never ends
+    /// reaches no handler, so only the deadline watch can see it.
+    @Test func aTricklingChunkSizeLineIsCut() async throws {
+        let test = try Self.server { $0.connectionTimeout = 1 }
+        defer { test.stop() }
+        let connection = try RawConnection(port: test.port)
+        connection.send("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1;")
+        #expect(try await Self.trickle([connection], "a", every: 0.2, for: 12) == 1)
     }
 
     /// RFC 9112 §9.6: the rest of a refused body is read and dropped, so the client reads its
@@ -96,6 +107,21 @@ import GatehouseTesting
         sized.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \(40 * chunk.utf8.count)\r\n\r\n")
         for _ in 0..<40 { sized.send(chunk) }
         #expect(await sized.response()?.status == 413)
+    }
+
+    /// The drain allowance is the same whether the size was announced or found out: up to the
+    /// allowance past the limit is read and answered, one byte more is answered at once.
+    @Test func theDrainAllowanceIsOneRule() async throws {
+        let test = try Self.server { $0.maxBodySize = 1000; $0.minDrainBytes = 10_000 }
+        defer { test.stop() }
+        let drained = try RawConnection(port: test.port)
+        drained.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 11000\r\n\r\n" + String(repeating: "z", count: 11000))
+        #expect(await drained.response()?.status == 413)
+        let announced = try RawConnection(port: test.port)
+        #expect(await announced.exchange("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 11001\r\n\r\n")?.status == 413)
+        let chunked = try RawConnection(port: test.port)
+        chunked.send("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2af8\r\n" + String(repeating: "z", count: 11000) + "\r\n0\r\n\r\n")
+        #expect(await chunked.response()?.status == 413)
     }
 }
 

@@ -36,6 +36,7 @@ import Testing
         invalidUTF8.append(contentsOf: [0xC3, 0x28, 0x22])
         #expect(throws: JSONReadError.malformed(offset: 0)) { try JSONValue(parsing: invalidUTF8) }
         #expect(throws: JSONReadError.numberOutOfRange) { try self.parse("1e999") }
+        #expect(throws: JSONReadError.numberOutOfRange) { try JSONReader.validate(Data(#"{"name":-1e400}"#.utf8)) }
     }
 
     @Test func refusesAMemberNamedTwiceAtAnyDepth() {

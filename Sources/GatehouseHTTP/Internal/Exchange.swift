@@ -18,9 +18,10 @@ final class Exchange: @unchecked Sendable {
     var multipart: MultipartForm?
     var partLimitExceeded = false
     var receivedMultipartBytes = 0
-    var drained = 0
-    /// Body bytes read so far, kept or dropped (for the minimum body rate).
+    /// Body bytes read so far, kept or dropped.
     var received = 0
+    /// The connection's deadline watch.
+    var watched: WatchedConnection?
     /// Set when the head is refused before the body arrives: the body is dropped and this
     /// is the answer.
     var refusal: HTTPError?

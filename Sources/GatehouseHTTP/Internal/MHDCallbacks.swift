@@ -14,7 +14,7 @@ let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, slot, _ 
     guard let cls else { return }
     let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
     if let connection, let watched = cmhd_socket_context(connection) {
-        server.headDeadlines.requestFinished(Unmanaged<WatchedConnection>.fromOpaque(watched).takeUnretainedValue())
+        server.clientDeadlines.requestFinished(Unmanaged<WatchedConnection>.fromOpaque(watched).takeUnretainedValue())
     }
     guard let slot, let raw = slot.pointee else { return }
     let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeRetainedValue()
@@ -25,7 +25,7 @@ let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, slot, _ 
 /// Opens and closes a connection's head-deadline watch.
 let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, socketContext, code in
     guard let cls, let socketContext else { return }
-    let deadlines = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().headDeadlines
+    let deadlines = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().clientDeadlines
     switch code.rawValue {
     case 0: // MHD_CONNECTION_NOTIFY_STARTED
         guard let connection else { return }

@@ -11,10 +11,9 @@ extension Server {
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         guard let raw = slot.pointee else {
-            if let watched = cmhd_socket_context(connection) {
-                headDeadlines.headArrived(Unmanaged<WatchedConnection>.fromOpaque(watched).takeUnretainedValue())
-            }
-            return begin(connection: connection, url: url, method: method, version: version, slot: slot)
+            let watched = cmhd_socket_context(connection).map { Unmanaged<WatchedConnection>.fromOpaque($0).takeUnretainedValue() }
+            if let watched { clientDeadlines.headArrived(watched) }
+            return begin(connection: connection, url: url, method: method, version: version, watched: watched, slot: slot)
         }
         let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeUnretainedValue()
         switch exchange.phase {
@@ -37,7 +36,7 @@ extension Server {
 
     private func begin(
         connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?,
-        slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+        watched: WatchedConnection?, slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         let started = DispatchTime.now().uptimeNanoseconds
         let (requestID, stopping) = begin()
@@ -58,6 +57,7 @@ extension Server {
         let exchange = Exchange(
             connection: connection, started: started, routed: routed, request: request,
             bodyLimit: routed.maxBodySize ?? configuration.maxBodySize)
+        exchange.watched = watched
         slot.pointee = Unmanaged.passRetained(exchange).toOpaque()
 
         if stopping {
@@ -66,21 +66,21 @@ extension Server {
             response.headers.set("Connection", "close")
             return queue(response, for: exchange)
         }
+        // A refused body the client is about to send is read and dropped, so that it reads its
+        // answer instead of a reset (RFC 9112 §9.6); one it would only send after a
+        // `100 Continue`, or one announced too large to drain, is answered at once.
         let length = headers["Content-Length"].flatMap { Int($0.trimmingCharacters(in: CharacterSet.whitespaces)) }
+        let announcesBody = (length ?? 0) > 0 || headers["Transfer-Encoding"] != nil
+        let expectsContinue = headers["Expect"]?.lowercased() == "100-continue"
         if let length, length > exchange.bodyLimit {
-            // A body the client is about to send is read and dropped, so that it reads its
-            // 413 instead of a reset (RFC 9112 §9.6); one it would only send after a
-            // `100 Continue`, or one too large to drain, is answered at once.
-            let expectsContinue = headers["Expect"]?.lowercased() == "100-continue"
-            if expectsContinue || length - exchange.bodyLimit > drainAllowance(exchange) {
-                var response = responder.renderError(.payloadTooLarge, path: rawPath, context: routed.context)
-                response.headers.set("Connection", "close")
-                return queue(response, for: exchange)
+            if expectsContinue || length > exchange.bodyLimit + drainAllowance(exchange) {
+                return refuseNow(.payloadTooLarge, exchange)
             }
             exchange.bodyTooLarge = true
         }
         exchange.refusal = RequestScreening.head(request, version: version.map { String(cString: $0) } ?? "")
-            ?? RequestScreening.mediaType(headers["Content-Type"], kind: routed.bodyKind)
+            ?? (announcesBody ? RequestScreening.mediaType(headers["Content-Type"], kind: routed.bodyKind) : nil)
+        if let refusal = exchange.refusal, announcesBody, expectsContinue { return refuseNow(refusal, exchange) }
         // Even a request without a body is answered on MHD's next call: a response queued
         // before MHD has seen the whole request makes it close the connection.
         if exchange.refusal == nil, !exchange.bodyTooLarge, isMultipart(headers) {
@@ -94,15 +94,20 @@ extension Server {
         return MHD_Result.YES
     }
 
-    /// Takes one chunk of body; false cuts the connection (a flood far past the limit, or a
-    /// body trickling in below the minimum rate).
+    /// Answers before the body, closing the connection: MHD cannot read on after a response.
+    private func refuseNow(_ error: HTTPError, _ exchange: Exchange) -> MHD_Result {
+        var response = responder.renderError(error, path: exchange.request.rawPath, context: exchange.routed.context)
+        response.headers.set("Connection", "close")
+        return queue(response, for: exchange)
+    }
+
+    /// Takes one chunk of body; false cuts the connection (a flood far past the limit).
     private func receive(_ exchange: Exchange, bytes: UnsafeRawBufferPointer) -> Bool {
         exchange.received += bytes.count
-        if isTrickling(exchange) { return false }
+        if let watched = exchange.watched { clientDeadlines.bodyReceived(watched, bytes: bytes.count) }
         if exchange.bodyTooLarge || exchange.bodyInvalid || exchange.refusal != nil {
             // Keep reading, and dropping, so the client can read our answer; give up on floods.
-            exchange.drained += bytes.count
-            return exchange.drained <= drainAllowance(exchange)
+            return exchange.received <= exchange.bodyLimit + drainAllowance(exchange)
         }
         let total = exchange.request.body.count + bytes.count
         if total > exchange.bodyLimit {
@@ -128,6 +133,7 @@ extension Server {
     }
 
     private func bodyComplete(_ exchange: Exchange) -> MHD_Result {
+        if let watched = exchange.watched { clientDeadlines.bodyComplete(watched) }
         let context = exchange.routed.context
         if let processor = exchange.postProcessor {
             exchange.postProcessor = nil
@@ -166,17 +172,9 @@ extension Server {
         return MHD_Result.YES
     }
 
-    /// How much of a refused body is read and dropped before the connection is cut.
+    /// How much of a refused body, past the limit, is read and dropped before the connection is cut.
     private func drainAllowance(_ exchange: Exchange) -> Int {
         max(exchange.bodyLimit, configuration.minDrainBytes)
-    }
-
-    /// A body must keep up `minBodyBytesPerSecond` on average once the connection timeout
-    /// has passed since its head arrived; MHD's own timeout sees only total silence.
-    private func isTrickling(_ exchange: Exchange) -> Bool {
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - exchange.started) / 1e9
-        guard elapsed > Double(configuration.connectionTimeout) else { return false }
-        return Double(exchange.received) < elapsed * Double(configuration.minBodyBytesPerSecond)
     }
 
     private func isMultipart(_ headers: HTTPHeaders) -> Bool {

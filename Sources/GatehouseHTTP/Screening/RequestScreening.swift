@@ -9,10 +9,11 @@ enum RequestScreening {
     /// refused (400). Checked on the decoded text, so `%00` counts.
     static func head(_ request: Request, version: String) -> HTTPError? {
         let hosts = request.headers.values("Host")
-        if hosts.count > 1 || (hosts.isEmpty && version == "HTTP/1.1") {
+        // Every HTTP/1.x but 1.0 is read as 1.1 (RFC 9112 §2.3).
+        if hosts.count > 1 || (hosts.isEmpty && version.hasPrefix("HTTP/1.") && version != "HTTP/1.0") {
             return HTTPError(status: 400, code: "invalid_host", message: "HTTP/1.1 requests carry exactly one Host header")
         }
-        if request.rawPath.utf8.contains(UInt8(ascii: "%")), hasControlCharacter(request.path) { return .notFound() }
+        if hasControlCharacter(request.path) { return .notFound() }
         for (name, value) in request.query where hasControlCharacter(name) || hasControlCharacter(value) {
             return .invalidQuery
         }

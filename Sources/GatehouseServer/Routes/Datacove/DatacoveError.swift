@@ -61,9 +61,14 @@ struct DatacoveError: HTTPResponseError {
         case 401: return "Unauthorized"
         case 403: return "Forbidden"
         case 404: return "Not Found"
+        case 405: return "Method Not Allowed"
         case 409: return "Conflict"
         case 413: return "Payload Too Large"
+        case 415: return "Unsupported Media Type"
+        case 422: return "Unprocessable Entity"
         case 429: return "Too Many Requests"
+        case 431: return "Request Header Fields Too Large"
+        case 503: return "Service Unavailable"
         default: return status >= 500 ? "Internal Server Error" : "Error"
         }
     }

@@ -10,7 +10,10 @@ import GatehouseWire
 enum AppleWebhookRoutes {
     static func register(on router: Router, commerce: CommerceEngine, logger: Logger) {
         router.renderErrors(under: "/webhooks") { error, path, context in
-            DatacoveError(status: error.status, code: DatacoveError.code(of: error), message: error.message, path: path).response(context: context)
+            var response = DatacoveError(status: error.status, code: DatacoveError.code(of: error), message: error.message, path: path)
+                .response(context: context)
+            for (name, value) in error.headers { response.headers.set(name, value) }
+            return response
         }
         router.post("/webhooks/apple", .async { request, context in
             do {
