@@ -8,7 +8,8 @@ import FoundationNetworking
 #endif
 
 /// Every route of every dialect, with a NUL in each path parameter, each string field of a
-/// valid body and a query argument, with valid credentials: never a 5xx, and the same answer
+/// valid body and a query argument, a number past 64 bits in each numeric field, and the body
+/// nested past the limit, with valid credentials: never a 5xx, and the same answer
 /// on SQLite and PostgreSQL (which refuses NUL in text).
 @Suite struct HostileTextSweepTests {
     /// A valid body for every route that reads one, keyed `METHOD template`. A route added
@@ -102,6 +103,23 @@ import FoundationNetworking
         }
     }
 
+    /// Every way to put a number past 64 bits where the sample has a number: the sentinel
+    /// string is swapped for the literal after serialising, since no Swift number holds it.
+    static let big = "18446744073709551616"
+    static func oversized(_ value: Any) -> [Any] {
+        switch value {
+        case is Bool: return []
+        case is NSNumber: return ["__BIG__"]
+        case let object as [String: Any]:
+            return object.flatMap { key, member in oversized(member).map { variant -> Any in
+                var copy = object
+                copy[key] = variant
+                return copy
+            } }
+        default: return []
+        }
+    }
+
     @Test(arguments: TestDatabaseKind.available)
     func nulIsNeverA5xx(_ kind: TestDatabaseKind) async throws {
         let store = try await StoreFixture.start(kind)
@@ -149,6 +167,20 @@ import FoundationNetworking
                 #expect(status == validation, "\(name) with \(variant): \(status)")
                 probes += 1
             }
+            guard let sample else { continue }
+            // Numbers past 64 bits: refused or read, never a 5xx.
+            for variant in Self.oversized(sample) {
+                let text = String(decoding: try JSONSerialization.data(withJSONObject: variant), as: UTF8.self)
+                    .replacingOccurrences(of: "\"__BIG__\"", with: Self.big)
+                let status = try await probe.send(route.method.rawValue, probe.path(route.template), body: Data(text.utf8))
+                #expect(status < 500, "\(name) with \(text): \(status)")
+                probes += 1
+            }
+            // Nested past the limit around the sample: the body's syntax, refused.
+            let deep = String(repeating: #"{"a":"#, count: 40) + String(decoding: body ?? Data("{}".utf8), as: UTF8.self)
+                + String(repeating: "}", count: 40)
+            let nested = try await probe.send(route.method.rawValue, probe.path(route.template), body: Data(deep.utf8))
+            #expect(nested == 400, "\(name) nested 41 deep: \(nested)")
         }
         #expect(probes > 80)
         #expect(!live.logs.lines.contains { $0.contains("\"level\":\"error\"") })
