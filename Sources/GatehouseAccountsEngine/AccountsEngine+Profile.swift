@@ -26,7 +26,7 @@ extension AccountsEngine {
     public func updateProfile(_ principal: SessionPrincipal, name: String?, timezone: String?) async throws -> Profile {
         let cleanName = try name.map(Self.validName)
         if let timezone, TimeZone(identifier: timezone) == nil || !timezone.contains("/") && timezone != "UTC" {
-            throw AccountsError(.validationFailed, "timezone must be an IANA time zone such as America/Toronto")
+            throw AccountsError(.timezoneInvalid)
         }
         try await database.write { db in
             try db.execute(

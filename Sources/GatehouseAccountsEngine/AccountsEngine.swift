@@ -44,7 +44,7 @@ public final class AccountsEngine: Sendable {
         do {
             try await verification.sendInternalCode(application: app, channel: identifier.verificationChannel, destination: identifier.value)
         } catch let failure as VerificationFailure where failure.codes.first == .destinationInCooldown {
-            throw AccountsError(.rateLimited, "A code was sent moments ago. Wait before asking for another.", retryAfter: failure.retryAfter)
+            throw AccountsError(.codeSentRecently, retryAfter: failure.retryAfter)
         }
     }
 
@@ -54,7 +54,7 @@ public final class AccountsEngine: Sendable {
     {
         let identifier = try Identifier(channel, raw)
         guard code.count == policy.codeLength, code.allSatisfy(\.isASCII), code.allSatisfy(\.isNumber) else {
-            throw AccountsError(.otpInvalid, "The code is not valid.")
+            throw AccountsError(.codeInvalid)
         }
         let now = environment.clock.now
         let failureKey = "signin-fail:\(tenantID):\(identifier.value)"
@@ -81,16 +81,16 @@ public final class AccountsEngine: Sendable {
         }
         switch outcome {
         case .locked(let retryAfter):
-            throw AccountsError(.otpTooManyAttempts, "Too many wrong codes. Try again later.", retryAfter: retryAfter)
+            throw AccountsError(.tooManyWrongCodes, retryAfter: retryAfter)
         case .verified(let accountID):
-            guard let accountID else { throw AccountsError(.otpInvalid, "The code is not valid.") }
+            guard let accountID else { throw AccountsError(.codeInvalid) }
             return try await sessions.signIn(tenantID: tenantID, accountID: accountID, device: device)
         case .refused(.expired):
-            throw AccountsError(.otpExpired, "The code has expired. Ask for a new one.")
+            throw AccountsError(.codeExpired)
         case .refused(.tooManyAttempts):
-            throw AccountsError(.otpTooManyAttempts, "Too many wrong codes for this code. Ask for a new one.")
+            throw AccountsError(.codeAttemptsUsed)
         case .refused:
-            throw AccountsError(.otpInvalid, "The code is not valid.")
+            throw AccountsError(.codeInvalid)
         }
     }
 
@@ -111,7 +111,7 @@ public final class AccountsEngine: Sendable {
     static func validName(_ raw: String) throws -> String {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...100).contains(name.count), !name.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
-            throw AccountsError(.validationFailed, "name must be 1 to 100 characters")
+            throw AccountsError(.nameInvalid)
         }
         return name
     }

@@ -1,31 +1,33 @@
-/// A refused sign-in or account request; the raw values are Datacove `error.code`s.
+/// A refused sign-in or account request, in the engine's own terms; each dialect maps a
+/// code to its envelope, status and text.
 public struct AccountsError: Error, Equatable, Sendable {
-    public enum Code: String, Sendable {
-        case otpInvalid = "OTP_INVALID"
-        case otpExpired = "OTP_EXPIRED"
-        case otpTooManyAttempts = "OTP_TOO_MANY_ATTEMPTS"
-        case rateLimited = "RATE_LIMITED"
-        case validationFailed = "VALIDATION_FAILED"
-        case accountDeleted = "ACCOUNT_DELETED"
+    public enum Code: Sendable, CaseIterable {
+        /// The code is wrong, malformed, or not for this identifier.
+        case codeInvalid
+        /// The code's lifetime has passed.
+        case codeExpired
+        /// The code used up its attempts; a new one must be asked for.
+        case codeAttemptsUsed
+        /// Too many wrong codes for this identifier in the hour; `retryAfter` says how long.
+        case tooManyWrongCodes
+        /// A code was sent moments ago; `retryAfter` says how long to wait.
+        case codeSentRecently
+        /// The phone number is not a possible international number.
+        case phoneNumberInvalid
+        /// The email address is not one.
+        case emailInvalid
+        /// The display name is empty, too long or holds control characters.
+        case nameInvalid
+        /// The time zone is not an IANA zone.
+        case timezoneInvalid
     }
 
     public let code: Code
-    public let message: String
-    /// Seconds to wait, for the 429s.
+    /// Seconds to wait, for the limits.
     public let retryAfter: Int?
 
-    public init(_ code: Code, _ message: String, retryAfter: Int? = nil) {
+    public init(_ code: Code, retryAfter: Int? = nil) {
         self.code = code
-        self.message = message
         self.retryAfter = retryAfter
-    }
-
-    /// The HTTP status of the Datacove envelope.
-    public var status: Int {
-        switch code {
-        case .otpInvalid, .otpExpired, .validationFailed: return 400
-        case .otpTooManyAttempts, .rateLimited: return 429
-        case .accountDeleted: return 401
-        }
     }
 }

@@ -49,5 +49,16 @@ public enum AccountsMigrations {
                 );
                 """)
         },
+        // Revoked sessions keep the engine's own reason, not a dialect's error code.
+        Migration(id: "accounts.002_session_reason_names") { db in
+            try db.executeScript("""
+                UPDATE account_sessions SET revoked_reason = CASE revoked_reason
+                    WHEN 'SESSION_EVICTED' THEN 'evicted' WHEN 'TOKEN_REUSED' THEN 'refresh_reused'
+                    WHEN 'TOKEN_EXPIRED' THEN 'expired' WHEN 'TOKEN_INVALID' THEN 'invalid'
+                    WHEN 'SESSION_NOT_FOUND' THEN 'ended' WHEN 'ACCOUNT_DELETED' THEN 'account_deleted'
+                    ELSE revoked_reason END
+                WHERE revoked_reason IS NOT NULL;
+                """)
+        },
     ]
 }

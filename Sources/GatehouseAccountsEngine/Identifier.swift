@@ -15,7 +15,7 @@ struct Identifier {
         case .phone:
             // Possible, not necessarily assigned: apps and tests use fictional 555 numbers.
             guard let number = try? PhoneNumber.parse(raw.trimmingCharacters(in: .whitespaces)), number.isPossible else {
-                throw AccountsError(.validationFailed, "phoneNumber must be an international number such as +14165550199")
+                throw AccountsError(.phoneNumberInvalid)
             }
             value = String(number.e164.dropFirst())
             country = number.region
@@ -25,7 +25,7 @@ struct Identifier {
             guard email.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
                 !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
                 !email.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) || CharacterSet.controlCharacters.contains($0) })
-            else { throw AccountsError(.validationFailed, "email must be an email address") }
+            else { throw AccountsError(.emailInvalid) }
             value = email
             country = nil
         }

@@ -33,7 +33,7 @@ struct SessionRow {
         appVersion = try row.get("app_version")
     }
 
-    /// `TOKEN_EXPIRED` once the refresh token, the idle limit or the absolute limit has passed.
+    /// `.tokenExpired` once the refresh token, the idle limit or the absolute limit has passed.
     func expiry(at now: Date, settings: SessionSettings) -> SessionErrorCode? {
         if now >= refreshExpiresAt || now >= absoluteExpiresAt || now.timeIntervalSince(lastUsedAt) >= settings.idleLifetime {
             return .tokenExpired

@@ -1,5 +1,6 @@
-/// What sign-in, activate and refresh return: `{accessToken, refreshToken, expiresIn}`.
-public struct TokenPair: Sendable, Equatable, Codable {
+/// What sign-in, activate and refresh return: an access token, a refresh token and the
+/// access token's lifetime in seconds.
+public struct TokenPair: Sendable, Equatable {
     public let accessToken: String
     public let refreshToken: String
     public let expiresIn: Int

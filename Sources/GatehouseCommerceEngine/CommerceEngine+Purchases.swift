@@ -26,21 +26,30 @@ public enum PurchaseOutcome: Sendable, Equatable {
     case serviceEntitlement(EntitlementState, transferred: Bool)
 }
 
-/// A purchase the server will not take; `code` is the Datacove `error.code`.
+/// A purchase the commerce engine will not take, in its own terms.
 public struct PurchaseError: Error, Equatable, Sendable {
-    public enum Code: String, Sendable {
-        case storeNotConfigured = "STORE_NOT_CONFIGURED"
-        case purchaseInvalid = "PURCHASE_INVALID"
-        case productUnknown = "PRODUCT_UNKNOWN"
-        case purchaseRevoked = "PURCHASE_REVOKED"
-        case linkedToAnotherAccount = "PURCHASE_LINKED_TO_ANOTHER_ACCOUNT"
-        case storeUnavailable = "STORE_UNAVAILABLE"
-        case entitlementInactive = "ENTITLEMENT_INACTIVE"
-        case trialUnavailable = "TRIAL_UNAVAILABLE"
+    public enum Code: Sendable, CaseIterable {
+        /// The tenant's App Store connection is missing what this needs.
+        case storeNotConfigured
+        /// The transaction is malformed, unverifiable or not what was reported.
+        case purchaseInvalid
+        /// The product is not sold by this tenant.
+        case productUnknown
+        /// The purchase was refunded or revoked.
+        case purchaseRevoked
+        /// The purchase or plan belongs to another account.
+        case linkedToAnotherAccount
+        /// The App Store could not be reached, or the change collided; retry.
+        case storeUnavailable
+        /// No active trial or subscription covers this.
+        case entitlementInactive
+        /// No trial is available for this account.
+        case trialUnavailable
     }
     public let code: Code
+    /// What went wrong, in words.
     public let message: String
-    /// For `PURCHASE_LINKED_TO_ANOTHER_ACCOUNT`: whether a move may be offered.
+    /// For `.linkedToAnotherAccount`: whether a move may be offered.
     public let canTransfer: Bool?
     public init(_ code: Code, _ message: String, canTransfer: Bool? = nil) {
         self.code = code

@@ -1,13 +1,19 @@
-/// A failure of the core domain, with a stable code that each dialect maps to its envelope.
+/// A failure of the core domain, with a stable code of its own meaning that each dialect
+/// maps to its envelope.
 public struct CoreError: Error, Equatable, CustomStringConvertible, Sendable {
-    public enum Code: String, Sendable {
-        case notFound = "not_found"
-        case invalidArgument = "invalid_argument"
-        case conflict = "conflict"
-        case unauthenticated = "unauthenticated"
-        case unavailable = "unavailable"
+    public enum Code: Sendable, CaseIterable {
+        /// No such thing in this scope.
+        case notFound
+        /// A value fails its check.
+        case invalidArgument
+        /// The change contradicts something that already exists.
+        case conflict
+        /// The caller could not be authenticated.
+        case unauthenticated
+        /// A dependency is not available.
+        case unavailable
         /// A sum of money (a balance after a credit, say) would leave the range it is kept in.
-        case amountOutOfRange = "amount_out_of_range"
+        case amountOutOfRange
     }
 
     public let code: Code
@@ -18,5 +24,5 @@ public struct CoreError: Error, Equatable, CustomStringConvertible, Sendable {
         self.message = message
     }
 
-    public var description: String { "\(code.rawValue): \(message)" }
+    public var description: String { "\(code): \(message)" }
 }

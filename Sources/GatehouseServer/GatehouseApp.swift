@@ -46,7 +46,7 @@ public final class GatehouseApp: @unchecked Sendable {
 
         let metrics = HTTPMetrics()
         SystemRoutes.register(on: router, database: database, metrics: metrics)
-        let admin = AdminRoutes.register(on: router, directory: directory, configuredToken: settings.adminToken)
+        let admin = AdminRoutes.register(on: router, directory: directory, configuredToken: settings.adminToken, logger: logger)
         AdminVerificationRoutes.register(on: admin, engine: verification, database: database)
         admin.post("/tenants/:tenantId/token-keys/rotate", .async { [accounts] _, context in
             try await accounts.sessions.rotateSigningKey(tenantID: context.parameter("tenantId"))

@@ -57,7 +57,7 @@ struct ValidStart {
         var channel: VerificationChannel?
         if let method = request.deliveryMethod, !method.isEmpty {
             channel = VerificationChannel(deliveryMethod: method)
-            if channel == nil { errors.append(.deliveryMethodInclusion) }
+            if channel == nil { errors.append(.deliveryMethodUnknown) }
         } else {
             errors.append(.deliveryMethodBlank)
         }

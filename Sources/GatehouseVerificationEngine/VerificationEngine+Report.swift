@@ -31,7 +31,7 @@ extension VerificationEngine {
         var channel: VerificationChannel?
         if let method, !method.isEmpty {
             channel = VerificationChannel(deliveryMethod: method)
-            if channel == nil { errors.append(.deliveryMethodInclusion) }
+            if channel == nil { errors.append(.deliveryMethodUnknown) }
         } else {
             errors.append(.deliveryMethodBlank)
         }
@@ -67,7 +67,7 @@ extension VerificationEngine {
     static func applyCode(_ db: any DatabaseConnection, record: VerificationRecord, channel: VerificationChannel, matches: Bool, now: Date)
         throws -> ReportOutcome
     {
-        if record.channel != channel { return .refused(.deliveryMethodInvalid) }
+        if record.channel != channel { return .refused(.deliveryMethodMismatch) }
         if record.dispatchedAt == nil { return .refused(.notReadyToReport) }
         if record.attempts >= record.maxAttempts {
             try db.execute(

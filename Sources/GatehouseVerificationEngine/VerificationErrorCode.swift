@@ -1,114 +1,61 @@
-/// A slug of the verification error envelope `{"errors":[{"code","detail"}]}` (wire note §11,
-/// plus the SDK 1.2 codes), with its fixed `detail` text and HTTP status.
-public enum VerificationErrorCode: String, CaseIterable, Sendable {
-    /// `destination` absent, null or blank.
-    case destinationBlank = "destination_blank"
-    /// `destination` does not match `^\+?[0-9]{8,15}$` after separators are removed.
-    case destinationInvalid = "destination_invalid"
-    /// `delivery_method` absent or blank.
-    case deliveryMethodBlank = "delivery_method_blank"
-    /// `delivery_method` is neither `sms` nor `callout`.
-    case deliveryMethodInclusion = "delivery_method_inclusion"
+/// Why the verification engine refused a request, in the engine's own terms. It carries no
+/// HTTP status, slug or text: each dialect maps a code to its own envelope (the DIDWW dialect
+/// in `DIDWWError.swift`).
+public enum VerificationErrorCode: CaseIterable, Sendable {
+    /// No destination was given.
+    case destinationBlank
+    /// The destination is not a phone number of 8 to 15 digits.
+    case destinationInvalid
+    /// No delivery method was given.
+    case deliveryMethodBlank
+    /// The delivery method is not one the engine knows.
+    case deliveryMethodUnknown
     /// A report's method differs from the verification's own.
-    case deliveryMethodInvalid = "delivery_method_invalid"
-    /// `languages` is not an array of well-formed tags.
-    case languagesInvalid = "languages_invalid"
-    /// `sms.app_hash` does not match `^[A-Za-z0-9+/]{11}$`.
-    case appHashInvalid = "app_hash_invalid"
-    /// A report without `code`.
-    case codeBlank = "code_blank"
-    /// The channel cannot reach the destination (older servers' 422 form).
-    case destinationNotSupportedForChannel = "destination_not_supported_for_channel"
+    case deliveryMethodMismatch
+    /// A language is not a well-formed tag.
+    case languagesInvalid
+    /// The app hash is not 11 base64 characters.
+    case appHashInvalid
+    /// A report without a code.
+    case codeBlank
+    /// The channel cannot reach the destination.
+    case destinationNotSupportedForChannel
     /// A wrong code while attempts remain.
-    case codeInvalid = "code_invalid"
+    case codeInvalid
     /// A different value reported against a verified verification.
-    case alreadyVerified = "already_verified"
+    case alreadyVerified
     /// A report before the code was dispatched; temporary.
-    case notReadyToReport = "not_ready_to_report"
-    /// The body is not an object holding a `data` object.
-    case parameterMissing = "parameter_missing"
+    case notReadyToReport
     /// No such verification for this application.
-    case notFound = "not_found"
-    /// Any authentication failure; deliberately says nothing more.
-    case unauthorized = "unauthorized"
-    /// The account balance is exhausted (the wire's slug for it).
-    case balanceInsufficient = "balance_insufficient"
+    case notFound
+    /// The caller could not be authenticated; deliberately says nothing more.
+    case unauthorized
+    /// The account balance does not cover the fee.
+    case balanceInsufficient
     /// A start too soon after the last non-denied start for this number.
-    case destinationInCooldown = "destination_in_cooldown"
-    /// Generic validation fallback.
-    case validationFailed = "validation_failed"
-    /// An unexpected server failure.
-    case internalError = "internal_error"
-    /// `custom` longer than 4096 characters.
-    case customTooLong = "custom_too_long"
-    /// An unknown `template_group` name.
-    case templateGroupNotFound = "template_group_not_found"
+    case destinationInCooldown
+    /// A value that fails its check and has no more specific code.
+    case validationFailed
+    /// The custom value is longer than 4096 characters.
+    case customTooLong
+    /// An unknown template group.
+    case templateGroupNotFound
     /// Domain autofill requested but the application has no SMS domain.
-    case smsDomainNotConfigured = "sms_domain_not_configured"
-    /// Too many requests from one IP address.
-    case rateLimitPerIP = "rate_limit_per_ip"
-    /// Too many failed authentications from one IP address.
-    case rateLimitFailedAuth = "rate_limit_failed_auth"
+    case smsDomainNotConfigured
+    /// Too many requests from one address.
+    case rateLimitPerIP
+    /// Too many failed authentications from one address.
+    case rateLimitFailedAuth
     /// Too many requests for one account.
-    case rateLimitPerAccount = "rate_limit_per_account"
-    /// Too many public-mode requests for one account.
-    case rateLimitPublicPerAccount = "rate_limit_public_per_account"
-    /// The application's daily or monthly verification limit is used up.
-    case volumeLimitReached = "volume_limit_reached"
-    /// The SDK's name for a 402; the wire sends `balance_insufficient`.
-    case insufficientBalance = "insufficient_balance"
-
-    /// The fixed text sent beside the code; it never describes the particular request.
-    public var detail: String {
-        switch self {
-        case .destinationBlank: "destination can't be blank"
-        case .destinationInvalid: "destination is invalid"
-        case .deliveryMethodBlank: "delivery method can't be blank"
-        case .deliveryMethodInclusion: "delivery method is not included in the list"
-        case .deliveryMethodInvalid: "delivery method is invalid"
-        case .languagesInvalid: "languages are invalid"
-        case .appHashInvalid: "app hash is invalid"
-        case .codeBlank: "code can't be blank"
-        case .destinationNotSupportedForChannel: "destination not supported for provided delivery method"
-        case .codeInvalid: "code is invalid"
-        case .alreadyVerified: "verification is already verified; provided value is invalid"
-        case .notReadyToReport: "verification is not ready to be reported"
-        case .parameterMissing: "request body must contain a valid data object"
-        case .notFound: "not found"
-        case .unauthorized: "unauthorized"
-        case .balanceInsufficient: "insufficient balance"
-        case .destinationInCooldown: "verification for this destination was requested too recently"
-        case .validationFailed: "request is invalid"
-        case .internalError: "internal server error"
-        case .customTooLong: "custom is too long"
-        case .templateGroupNotFound: "template group not found"
-        case .smsDomainNotConfigured: "application has no sms domain"
-        case .rateLimitPerIP: "too many requests from this ip address"
-        case .rateLimitFailedAuth: "too many failed authentication attempts"
-        case .rateLimitPerAccount: "too many requests for this account"
-        case .rateLimitPublicPerAccount: "too many public requests for this account"
-        case .volumeLimitReached: "verification volume limit reached"
-        case .insufficientBalance: "insufficient balance"
-        }
-    }
-
-    /// The HTTP status of a response carrying this code; 422 unless the note says otherwise.
-    public var httpStatus: Int {
-        switch self {
-        case .parameterMissing: 400
-        case .unauthorized: 401
-        case .balanceInsufficient, .insufficientBalance: 402
-        case .notFound: 404
-        case .destinationInCooldown, .rateLimitPerIP, .rateLimitFailedAuth, .rateLimitPerAccount,
-             .rateLimitPublicPerAccount, .volumeLimitReached: 429
-        case .internalError: 500
-        default: 422
-        }
-    }
+    case rateLimitPerAccount
+    /// Too many public-mode starts for one account.
+    case rateLimitPublicPerAccount
+    /// The application's daily or monthly volume is used up.
+    case volumeLimitReached
 }
 
-/// An outcome slug of a finished verification (`error_code` on 200/201 bodies, wire note §10
-/// plus the SDK 1.2 reasons), with its fixed `error_detail` and the status it comes with.
+/// Why a finished verification did not succeed, and the status it comes with. The raw value
+/// is what the engine stores; each dialect maps an outcome to its own slug and text.
 public enum VerificationOutcome: String, CaseIterable, Sendable {
     /// Delivery failed.
     case dispatchFailed = "dispatch_failed"
@@ -137,28 +84,9 @@ public enum VerificationOutcome: String, CaseIterable, Sendable {
     /// Delivery failed (SDK 1.2's name; replaces `stale_dispatch`).
     case failedToDeliver = "failed_to_deliver"
 
-    /// The terminal, unsuccessful statuses an outcome can come with (raw value on the wire).
+    /// The terminal, unsuccessful statuses an outcome can come with.
     public enum Status: String, CaseIterable, Sendable {
         case failed, expired, denied
-    }
-
-    /// The fixed `error_detail` text.
-    public var detail: String {
-        switch self {
-        case .dispatchFailed: "failed to deliver"
-        case .expired: "expired"
-        case .tooManyAttempts: "too many attempts"
-        case .staleDispatch: "number unreachable"
-        case .applicationDeleted: "application deleted"
-        case .superseded: "superseded"
-        case .deniedMissingCallbackURL: "application has no callback_url"
-        case .deniedByCallback: "your callback denied the request"
-        case .deniedInvalidCallbackResponse: "callback response was invalid"
-        case .applicationPaused: "application is paused"
-        case .destinationCountryDisabled: "destination country is disabled"
-        case .destinationNotSupportedForChannel: "destination not supported for provided delivery method"
-        case .failedToDeliver: "failed to deliver"
-        }
     }
 
     /// The status a verification with this outcome has.

@@ -1,5 +1,5 @@
-/// A refused verification request: one or more coded errors (validation reports every
-/// failing field) and, for limits, how many seconds to wait.
+/// A refused verification request: one or more codes (validation reports every failing
+/// field together) and, for limits, how many seconds to wait.
 public struct VerificationFailure: Error, Equatable, Sendable {
     public let codes: [VerificationErrorCode]
     public let retryAfter: Int?
@@ -13,7 +13,4 @@ public struct VerificationFailure: Error, Equatable, Sendable {
     public init(_ code: VerificationErrorCode, retryAfter: Int? = nil) {
         self.init([code], retryAfter: retryAfter)
     }
-
-    /// The HTTP status of the first code; all codes of one failure share it.
-    public var status: Int { codes[0].httpStatus }
 }

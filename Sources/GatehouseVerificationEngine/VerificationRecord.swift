@@ -65,14 +65,14 @@ public struct VerificationRecord: Sendable, Equatable {
         storedStatus == .pending && now >= expiresAt ? .expired : storedStatus
     }
 
-    /// The outcome slug at `now`; `nil` while pending and once verified.
+    /// The outcome at `now`; `nil` while pending and once verified.
     public func outcome(at now: Date) -> VerificationOutcome? {
         if storedStatus == .pending { return now >= expiresAt ? .expired : nil }
         return storedErrorCode.flatMap(VerificationOutcome.init(rawValue:))
     }
 
-    /// The raw stored outcome slug (kept even if this binary does not know it).
-    public func outcomeCode(at now: Date) -> String? {
+    /// The stored outcome as written (kept even if this binary does not know it).
+    public func storedOutcome(at now: Date) -> String? {
         if storedStatus == .pending { return now >= expiresAt ? VerificationOutcome.expired.rawValue : nil }
         return storedErrorCode
     }

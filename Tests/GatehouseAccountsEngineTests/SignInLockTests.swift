@@ -76,13 +76,13 @@ final class KeptMessages: MessageDelivery, @unchecked Sendable {
         defer { harness.close() }
         let first = try await harness.requestCode()
         for _ in 0..<5 {
-            await #expect(throws: AccountsError(.otpInvalid, "The code is not valid.")) { try await harness.verify(Self.wrong(first)) }
+            await #expect(throws: AccountsError(.codeInvalid)) { try await harness.verify(Self.wrong(first)) }
         }
         harness.clock.advance(by: 61)
         let code = try await harness.requestCode()
         let outcomes = await Self.burst(50, of: Self.wrong(code), harness)
-        #expect(outcomes[.otpInvalid] == 5)
-        #expect(outcomes[.otpTooManyAttempts] == 45)
+        #expect(outcomes["\(AccountsError.Code.codeInvalid)"] == 5)
+        #expect(outcomes["\(AccountsError.Code.tooManyWrongCodes)"] == 45)
         #expect(outcomes.values.reduce(0, +) == 50)
         // The new code saw exactly five attempts: the other forty-five were never compared.
         let attempts: [Int] = try await harness.store.database.read { db in
@@ -94,7 +94,7 @@ final class KeptMessages: MessageDelivery, @unchecked Sendable {
             try await harness.verify(code)
             Issue.record("the right code was accepted while locked")
         } catch let error as AccountsError {
-            #expect(error.code == .otpTooManyAttempts && (error.retryAfter ?? 0) > 0)
+            #expect(error.code == .tooManyWrongCodes && (error.retryAfter ?? 0) > 0)
         }
         // The next hour lifts the lock; a new code works.
         harness.clock.advance(by: 3600)
@@ -108,30 +108,30 @@ final class KeptMessages: MessageDelivery, @unchecked Sendable {
         defer { harness.close() }
         let first = try await harness.requestCode()
         for _ in 0..<9 {
-            await #expect(throws: AccountsError(.otpInvalid, "The code is not valid.")) { try await harness.verify(Self.wrong(first)) }
+            await #expect(throws: AccountsError(.codeInvalid)) { try await harness.verify(Self.wrong(first)) }
         }
         harness.clock.advance(by: 61)
         let code = try await harness.requestCode()
         let outcomes = await Self.burst(5, of: Self.wrong(code), harness)
-        #expect(outcomes[.otpInvalid] == 1 && outcomes[.otpTooManyAttempts] == 4)
+        #expect(outcomes["\(AccountsError.Code.codeInvalid)"] == 1 && outcomes["\(AccountsError.Code.tooManyWrongCodes)"] == 4)
     }
 
     static func wrong(_ code: String) -> String { code == "000000" ? "111111" : "000000" }
 
     /// Sends `count` copies of `code` at once; counts the error codes they got.
-    static func burst(_ count: Int, of code: String, _ harness: SignInHarness) async -> [AccountsError.Code: Int] {
-        await withTaskGroup(of: AccountsError.Code?.self) { group in
+    static func burst(_ count: Int, of code: String, _ harness: SignInHarness) async -> [String: Int] {
+        await withTaskGroup(of: String?.self) { group in
             for _ in 0..<count {
                 group.addTask {
                     do {
                         try await harness.verify(code)
                         return nil
                     } catch {
-                        return (error as? AccountsError)?.code ?? .validationFailed
+                        return (error as? AccountsError).map { "\($0.code)" } ?? "unexpected: \(error)"
                     }
                 }
             }
-            return await group.reduce(into: [AccountsError.Code: Int]()) { counts, code in
+            return await group.reduce(into: [String: Int]()) { counts, code in
                 if let code { counts[code, default: 0] += 1 }
             }
         }

@@ -53,9 +53,12 @@ import Testing
 
     @Test func dialectsRenderTheirOwnRouterErrors() async throws {
         let router = Router()
+        struct Refused: Error {}
         router.get("/api/thing", .inline { _, _ in .text("x") })
+        router.get("/api/refused", .async { _, _ in throw Refused() })
         router.renderErrors(under: "/api") { error, path, context in
-            .text("api \(error.status) \(path)", status: error.status)
+            guard let error = error as? HTTPError else { return .text("api refused \(path)", status: 409) }
+            return .text("api \(error.status) \(path)", status: error.status)
         }
         let responder = Responder(router: router, errorLog: { _ in })
         let missing = await respond(responder, .GET, "/api/nope")
@@ -63,6 +66,9 @@ import Testing
         let wrong = await respond(responder, .POST, "/api/thing")
         #expect(wrong.status == 405 && wrong.headers["Allow"] == "GET, HEAD, OPTIONS")
         #expect(String(decoding: wrong.bodyData, as: UTF8.self) == "api 405 /api/thing")
+        // What a handler throws goes through the same renderer.
+        let refused = await respond(responder, .GET, "/api/refused")
+        #expect(refused.status == 409 && String(decoding: refused.bodyData, as: UTF8.self) == "api refused /api/refused")
         // Outside the prefix (and on a mere name prefix) the default envelope stays.
         #expect(String(decoding: await respond(responder, .GET, "/apix").bodyData, as: UTF8.self).contains("not_found"))
         #expect(String(decoding: await respond(responder, .GET, "/other").bodyData, as: UTF8.self).contains("not_found"))

@@ -51,7 +51,7 @@ import Testing
         defer { harness.close() }
         let caller = try await harness.caller()
         let (_, code) = try await harness.startAndDeliver(Self.mobile, caller: caller)
-        await #expect(throws: VerificationFailure(.deliveryMethodInvalid)) {
+        await #expect(throws: VerificationFailure(.deliveryMethodMismatch)) {
             try await harness.engine.report(.number(Self.mobile), method: "callout", code: code, caller: caller)
         }
         await #expect(throws: VerificationFailure([.deliveryMethodBlank, .codeBlank])) {
@@ -72,7 +72,7 @@ import Testing
         harness.clock.advance(by: 1)
         let expired = try await harness.engine.report(.id(record.id), method: "sms", code: code, caller: caller)
         #expect(expired.status(at: harness.clock.now) == .expired)
-        #expect(expired.outcomeCode(at: harness.clock.now) == "expired")
+        #expect(expired.outcome(at: harness.clock.now) == .expired)
     }
 
     @Test(arguments: TestDatabaseKind.available)
@@ -179,15 +179,15 @@ import Testing
                 group.addTask {
                     do {
                         let result = try await harness.engine.report(.id(record.id), method: "sms", code: wrong, caller: caller)
-                        return result.outcomeCode(at: harness.clock.now) ?? "none"
+                        return result.outcome(at: harness.clock.now).map { "\($0)" } ?? "none"
                     } catch let failure as VerificationFailure {
-                        return failure.codes[0].rawValue
+                        return "\(failure.codes[0])"
                     }
                 }
             }
             return try await group.reduce(into: [String]()) { $0.append($1) }
         }
-        #expect(outcomes.filter { $0 == "code_invalid" }.count == 3)
-        #expect(outcomes.filter { $0 == "too_many_attempts" }.count == 5)
+        #expect(outcomes.filter { $0 == "codeInvalid" }.count == 3)
+        #expect(outcomes.filter { $0 == "tooManyAttempts" }.count == 5)
     }
 }

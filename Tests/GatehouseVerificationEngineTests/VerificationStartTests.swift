@@ -22,7 +22,7 @@ import Testing
         let request = StartRequest(
             destination: "+371.12345678", deliveryMethod: "fax", languages: ["zh-Hans-CN"], appHash: "short",
             custom: String(repeating: "x", count: 4097))
-        await #expect(throws: VerificationFailure([.destinationInvalid, .deliveryMethodInclusion, .languagesInvalid, .appHashInvalid, .customTooLong])) {
+        await #expect(throws: VerificationFailure([.destinationInvalid, .deliveryMethodUnknown, .languagesInvalid, .appHashInvalid, .customTooLong])) {
             try await harness.engine.start(request, caller: caller)
         }
         await #expect(throws: VerificationFailure([.destinationBlank, .deliveryMethodBlank])) {

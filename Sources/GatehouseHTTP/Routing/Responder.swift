@@ -121,12 +121,10 @@ public final class Responder: @unchecked Sendable {
         return finish(response, context)
     }
 
-    /// Renders an error; only `HTTPResponseError`s reach the client, the rest are logged. A
-    /// plain `HTTPError` (from middleware, say) takes the envelope of the path's dialect.
+    /// Renders an error through the renderer of the path's dialect; where none is
+    /// registered, only `HTTPResponseError`s reach the client and the rest are logged.
     public func render(_ error: any Error, context: RequestContext, path: String? = nil) -> Response {
-        if let error = error as? HTTPError, let path, let renderer = router.errorRenderer(for: path) {
-            return renderer(error, path, context)
-        }
+        if let path, let renderer = router.errorRenderer(for: path) { return renderer(error, path, context) }
         if let error = error as? any HTTPResponseError { return error.response(context: context) }
         if let error = error as? DecodingError {
             return HTTPError.badRequest(Request.describe(error), code: "invalid_body").response(context: context)

@@ -8,15 +8,17 @@
 /// }
 /// ```
 public final class Router: @unchecked Sendable {
-    /// Renders errors the router and transport raise (404, 405, 413, …) in a dialect's own
-    /// envelope: the error, the raw path, the context.
-    public typealias ErrorRenderer = @Sendable (HTTPError, String, RequestContext) -> Response
+    /// Renders every error under a dialect's prefix in its own envelope: what handlers and
+    /// middleware throw, and what the router and transport raise (404, 405, 413, … as
+    /// `HTTPError`). Given the error, the raw path and the context; it logs what it does not know.
+    public typealias ErrorRenderer = @Sendable (any Error, String, RequestContext) -> Response
 
     private let trie = RouteTrie()
     public private(set) var routes: [Route] = []
     private var renderers: [(prefix: String, render: ErrorRenderer)] = []
 
-    /// Errors for paths under `prefix` (a path segment boundary) use `renderer`.
+    /// Errors for paths under `prefix` (a path segment boundary) use `renderer`; register
+    /// one per dialect.
     public func renderErrors(under prefix: String, _ renderer: @escaping ErrorRenderer) {
         renderers.append((Self.normalize(prefix), renderer))
         renderers.sort { $0.prefix.count > $1.prefix.count }

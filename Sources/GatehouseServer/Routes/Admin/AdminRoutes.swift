@@ -7,7 +7,8 @@ import GatehouseWire
 enum AdminRoutes {
     /// Registers the routes and returns the authenticated group for other admin routes.
     @discardableResult
-    static func register(on router: Router, directory: TenantDirectory, configuredToken: String?) -> RouteGroup {
+    static func register(on router: Router, directory: TenantDirectory, configuredToken: String?, logger: Logger) -> RouteGroup {
+        router.renderErrors(under: "/admin") { error, _, context in AdminError.render(error, context: context, logger: logger) }
         let auth = AdminAuthentication(directory: directory, configuredToken: configuredToken)
         return router.group("/admin/v1", middleware: [auth]) { admin in
             admin.post("/tenants", .async { request, _ in

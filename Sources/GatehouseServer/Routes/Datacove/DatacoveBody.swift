@@ -6,42 +6,40 @@ import GatehouseWire
 /// A Datacove JSON request body: an object whose fields are read with their types checked.
 struct DatacoveBody {
     let fields: [String: JSONValue]
-    let path: String
 
     init(_ request: Request) throws {
-        path = request.rawPath
         guard case .object(let object)? = try? JSONValue(parsing: request.body.isEmpty ? Data("{}".utf8) : request.body)
-        else { throw AccountsError(.validationFailed, "The body must be a JSON object.") }
+        else { throw DatacoveError.validation("The body must be a JSON object.") }
         fields = object
     }
 
     func string(_ key: String) throws -> String {
-        guard let value = fields[key]?.string, !value.isEmpty else { throw AccountsError(.validationFailed, "\(key) is required") }
+        guard let value = fields[key]?.string, !value.isEmpty else { throw DatacoveError.validation("\(key) is required") }
         return value
     }
 
     func optionalString(_ key: String) throws -> String? {
         guard let value = fields[key], value != .null else { return nil }
-        guard let text = value.string else { throw AccountsError(.validationFailed, "\(key) must be a string") }
+        guard let text = value.string else { throw DatacoveError.validation("\(key) must be a string") }
         return text
     }
 
     func identifier(_ channel: SignInChannel) throws -> String {
         if channel == .phone, let method = try optionalString("channel"), method != "sms" {
-            throw AccountsError(.validationFailed, "channel must be sms")
+            throw DatacoveError.validation("channel must be sms")
         }
         return try string(channel == .phone ? "phoneNumber" : "email")
     }
 
     func optionalBool(_ key: String) throws -> Bool? {
         guard let value = fields[key], value != .null else { return nil }
-        guard let flag = value.bool else { throw AccountsError(.validationFailed, "\(key) must be true or false") }
+        guard let flag = value.bool else { throw DatacoveError.validation("\(key) must be true or false") }
         return flag
     }
 
     func onlyKeys(_ allowed: Set<String>) throws {
         if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
-            throw AccountsError(.validationFailed, "\(unknown) cannot be changed here")
+            throw DatacoveError.validation("\(unknown) cannot be changed here")
         }
     }
 }
@@ -104,4 +102,16 @@ struct DatacoveSessions: Encodable {
         enum CodingKeys: String, CodingKey { case id, deviceName, platform, appVersion, createdAt, lastUsedAt, current }
     }
     let data: [Item]
+}
+
+/// Sign-in, activate and refresh: `{accessToken, refreshToken, expiresIn}`.
+struct DatacoveTokenPair: Encodable {
+    let accessToken: String
+    let refreshToken: String
+    let expiresIn: Int
+    init(_ pair: TokenPair) {
+        accessToken = pair.accessToken
+        refreshToken = pair.refreshToken
+        expiresIn = pair.expiresIn
+    }
 }

@@ -1,30 +1,34 @@
 import Foundation
-import GatehouseAccountsEngine
-import GatehouseCommerceEngine
 import GatehouseCore
 import GatehouseHTTP
 
 /// The Datacove envelope (seed 000 §08):
 /// `{statusCode, timestamp, path, error: {statusCode, error, message, code}}`.
-struct DatacoveError: HTTPResponseError {
+/// What engines throw is mapped to it in `DatacoveError+Mapping.swift`.
+struct DatacoveError: Error, Equatable {
     let status: Int
     let code: String?
     let message: String
     var retryAfter: Int?
-    let path: String
     /// Only for PURCHASE_LINKED_TO_ANOTHER_ACCOUNT: whether the app may offer to move it.
     var canTransfer: Bool?
+    /// Headers a router or transport error carries (`Allow`, say).
+    var headers: HTTPHeaders = [:]
 
-    init(status: Int, code: String?, message: String, retryAfter: Int? = nil, path: String, canTransfer: Bool? = nil) {
+    init(status: Int, code: String?, message: String, retryAfter: Int? = nil, canTransfer: Bool? = nil) {
         self.status = status
         self.code = code
         self.message = message
         self.retryAfter = retryAfter
-        self.path = path
         self.canTransfer = canTransfer
     }
 
-    func response(context: RequestContext) -> Response {
+    /// A 400 `VALIDATION_FAILED` about the request's body.
+    static func validation(_ message: String) -> DatacoveError {
+        DatacoveError(status: 400, code: "VALIDATION_FAILED", message: message)
+    }
+
+    func response(path: String) -> Response {
         struct Detail: Encodable {
             let statusCode: Int
             let error: String
@@ -52,6 +56,7 @@ struct DatacoveError: HTTPResponseError {
             error: Detail(statusCode: status, error: Self.reason(status), message: message, code: code, canTransfer: canTransfer))
         var response = (try? Response.json(body, status: status)) ?? Response(status: status)
         if let retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
+        for (name, value) in headers { response.headers.set(name, value) }
         return response
     }
 
@@ -73,46 +78,21 @@ struct DatacoveError: HTTPResponseError {
         }
     }
 
-    /// The code of a router or transport error: a body refused at the edge (not JSON, a
-    /// field named twice, a control character) is this dialect's validation failure.
-    static func code(of error: HTTPError) -> String {
-        if error.status == 404 { return "NOT_FOUND" }
-        if error.status == 413 { return "PAYLOAD_TOO_LARGE" }
-        if error.isFieldValidation || error.code == "invalid_body" { return "VALIDATION_FAILED" }
-        return error.code.uppercased()
-    }
-
     static func timestamp() -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter.string(from: Date())
     }
 
-    /// Maps what engines throw to the envelope; anything unexpected becomes a 500 that says
-    /// nothing but the request id (the details go to the log).
-    static func from(_ error: any Error, path: String, context: RequestContext, log: (LogValue) -> Void) -> DatacoveError {
-        switch error {
-        case let error as AccountsError:
-            return DatacoveError(status: error.status, code: error.code.rawValue, message: error.message, retryAfter: error.retryAfter, path: path)
-        case let error as SessionError:
-            return DatacoveError(status: 401, code: error.code.rawValue, message: error.code.message, path: path)
-        case let error as DatacoveError:
-            return error
-        case let error as PurchaseError:
-            let status: Int
-            switch error.code {
-            case .linkedToAnotherAccount, .trialUnavailable: status = 409
-            case .entitlementInactive: status = 403
-            case .storeUnavailable: status = 503
-            default: status = 400
-            }
-            return DatacoveError(status: status, code: error.code.rawValue, message: error.message, path: path, canTransfer: error.canTransfer)
-        case let error as HTTPError:
-            return DatacoveError(status: error.status, code: "VALIDATION_FAILED", message: error.message, path: path)
-        default:
-            log("datacove API error in request \(plain: context.requestID): \(String(reflecting: error))")
-            return DatacoveError(
-                status: 500, code: "INTERNAL_ERROR", message: "Something went wrong (request \(context.requestID)).", path: path)
+    /// The one renderer of the dialect (sign-in, purchases, profile and the tenant's store
+    /// setup): anything unexpected is a 500 that says nothing but the request id, and the
+    /// details go to the log.
+    static func render(_ error: any Error, path: String, context: RequestContext, logger: Logger) -> Response {
+        guard let mapped = DatacoveError(mapping: error) else {
+            logger.error("datacove API error in request \(plain: context.requestID): \(String(reflecting: error))")
+            return DatacoveError(status: 500, code: "INTERNAL_ERROR", message: "Something went wrong (request \(context.requestID)).")
+                .response(path: path)
         }
+        return mapped.response(path: path)
     }
 }

@@ -8,31 +8,13 @@ import GatehouseWire
 /// `/api/tenants/v1/:id`, authenticated with an admin token, answering in the Datacove envelope.
 enum TenantStoreRoutes {
     static func register(on router: Router, commerce: CommerceEngine, directory: TenantDirectory, adminToken: String?, logger: Logger) {
-        router.renderErrors(under: "/api/tenants") { error, path, context in
-            var response = DatacoveError(status: error.status, code: DatacoveError.code(of: error), message: error.message, path: path)
-                .response(context: context)
-            for (name, value) in error.headers { response.headers.set(name, value) }
-            return response
-        }
+        router.renderErrors(under: "/api/tenants") { error, path, context in DatacoveError.render(error, path: path, context: context, logger: logger) }
         func handler(_ body: @escaping @Sendable (Request, String) async throws -> Response) -> Handler {
             handler { request, tenantID, _ in try await body(request, tenantID) }
         }
-        /// Every route's errors go through this one mapping, in the Datacove envelope.
+        /// Hands each route its tenant id; errors go to the dialect's renderer.
         func handler(_ body: @escaping @Sendable (Request, String, RequestContext) async throws -> Response) -> Handler {
-            .async { request, context in
-                do {
-                    return try await body(request, context.parameter("tenantId"), context)
-                } catch let error as CommerceError {
-                    let status = error.code == .notFound ? 404 : error.code == .conflict ? 409 : 400
-                    return DatacoveError(status: status, code: error.code.rawValue, message: error.message, path: request.rawPath).response(context: context)
-                } catch let error as CoreError {
-                    let status = error.code == .notFound ? 404 : 400
-                    let code = error.code == .notFound ? "NOT_FOUND" : "VALIDATION_FAILED"
-                    return DatacoveError(status: status, code: code, message: error.message, path: request.rawPath).response(context: context)
-                } catch {
-                    return DatacoveError.from(error, path: request.rawPath, context: context, log: { logger.error($0) }).response(context: context)
-                }
-            }
+            .async { request, context in try await body(request, context.parameter("tenantId"), context) }
         }
         let auth = AdminAuthentication(directory: directory, configuredToken: adminToken)
         router.group("/api/tenants/v1/:tenantId", middleware: [auth]) { tenant in

@@ -9,13 +9,6 @@ enum SubscriptionFlowJSON {
         try .json(["status": JSONValue.bool(true), "data": data], status: status)
     }
 
-    static func failure(_ status: Int, code: String, message: String, retryAfter: Int? = nil) -> Response {
-        let body: [String: JSONValue] = ["status": .bool(false), "code": .string(code), "message": .string(message)]
-        var response = (try? Response.json(body, status: status)) ?? Response(status: status)
-        if let retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
-        return response
-    }
-
     static func token(_ issued: IssuedAccountToken) -> JSONValue {
         var json = token(issued.accountToken)
         if case .object(var fields) = json {

@@ -24,9 +24,9 @@ struct VerificationJSON: Encodable {
         try data.encode(record.channel.rawValue, forKey: .deliveryMethod)
         try data.encode(Money.string(record.feeMicros), forKey: .fee)
         try data.encode(record.status(at: now).rawValue, forKey: .status)
-        let code = record.outcomeCode(at: now)
-        try data.encode(code, forKey: .errorCode)
-        try data.encode(code.map { VerificationOutcome(rawValue: $0)?.detail ?? $0.replacingOccurrences(of: "_", with: " ") }, forKey: .errorDetail)
+        let outcome = DIDWWOutcome.codeAndDetail(stored: record.storedOutcome(at: now))
+        try data.encode(outcome?.code, forKey: .errorCode)
+        try data.encode(outcome?.detail, forKey: .errorDetail)
         try data.encode(Self.timestamp(record.expiresAt), forKey: .expiresAt)
         switch record.channel {
         case .sms:

@@ -9,7 +9,7 @@ import GatehouseWire
 enum VerificationRequestBody {
     static func data(_ request: Request) throws -> [String: JSONValue] {
         guard case .object(let object)? = try? JSONValue(parsing: request.body), case .object(let data)? = object["data"]
-        else { throw VerificationFailure(.parameterMissing) }
+        else { throw DIDWWError(.parameterMissing) }
         return data
     }
 
@@ -17,7 +17,7 @@ enum VerificationRequestBody {
         let data = try data(request)
         var errors: [VerificationErrorCode] = []
         let destination = field(data["destination"], invalid: .destinationInvalid, errors: &errors)
-        let method = field(data["delivery_method"], invalid: .deliveryMethodInclusion, errors: &errors)
+        let method = field(data["delivery_method"], invalid: .deliveryMethodUnknown, errors: &errors)
         var start = StartRequest(destination: destination, deliveryMethod: method)
         // Only the block of the chosen channel is read; another channel's block is ignored.
         if let method, let block = data[method] {
@@ -52,7 +52,7 @@ enum VerificationRequestBody {
     static func report(_ request: Request) throws -> (method: String?, code: String?) {
         let data = try data(request)
         var errors: [VerificationErrorCode] = []
-        let method = field(data["delivery_method"], invalid: .deliveryMethodInclusion, errors: &errors)
+        let method = field(data["delivery_method"], invalid: .deliveryMethodUnknown, errors: &errors)
         let code = field(data["code"], invalid: .codeInvalid, errors: &errors)
         if !errors.isEmpty { throw VerificationFailure(errors) }
         return (method, code)

@@ -7,32 +7,13 @@ import GatehouseVerificationEngine
 enum VerificationRoutes {
     static func register(on router: Router, engine: VerificationEngine, logger: Logger) {
         func handler(_ body: @escaping @Sendable (Request, RequestContext, VerificationCaller) async throws -> Response) -> Handler {
-            .async { request, context in
-                do {
-                    let caller = try await engine.authenticate(credentials(request, context))
-                    return try await body(request, context, caller)
-                } catch let failure as VerificationFailure {
-                    return VerificationAPIError(failure: failure).response(context: context)
-                } catch {
-                    logger.error("verification API error", ["requestId": .plain(context.requestID), "error": LogValue(String(reflecting: error))])
-                    return VerificationAPIError(failure: VerificationFailure(.internalError)).response(context: context)
-                }
-            }
+            .async { request, context in try await body(request, context, try await engine.authenticate(credentials(request, context))) }
         }
         func reply(_ record: VerificationRecord, status: Int = 200) throws -> Response {
             try .json(VerificationJSON(record: record, now: engine.currentTime), status: status)
         }
-        // Router and transport errors in the DIDWW envelope: 404 is its `not_found`; a body
-        // that is not JSON its `parameter_missing` (as the vendor answers); a field refused at
-        // the edge (named twice, a control character) its 422 `validation_failed`; anything
-        // else (405, 413, 415, …) `validation_failed` with the HTTP status kept.
         router.renderErrors(under: "/api/v1/verifications") { error, _, context in
-            let isBodyRefusal = error.code == "invalid_body" || error.isFieldValidation
-            let code: VerificationErrorCode = error.status == 404 ? .notFound : error.code == "invalid_body" ? .parameterMissing : .validationFailed
-            var response = VerificationAPIError(failure: VerificationFailure(code)).response(context: context)
-            if !isBodyRefusal { response.status = error.status }
-            for (name, value) in error.headers { response.headers.set(name, value) }
-            return response
+            DIDWWError.render(error, context: context, logger: logger)
         }
         router.group("/api/v1/verifications") { api in
             api.post("/", handler { request, _, caller in

@@ -1,5 +1,6 @@
 import Testing
-@testable import GatehouseVerificationEngine
+@testable import GatehouseServer
+import GatehouseVerificationEngine
 
 /// §11 of the wire note, copied literally: code, fixed detail, HTTP status.
 private let envelopeCatalogue: [(String, String, Int)] = [
@@ -34,7 +35,6 @@ private let extensionCatalogue: [(String, String, Int)] = [
     ("rate_limit_per_account", "too many requests for this account", 429),
     ("rate_limit_public_per_account", "too many public requests for this account", 429),
     ("volume_limit_reached", "verification volume limit reached", 429),
-    ("insufficient_balance", "insufficient balance", 402),
 ]
 
 /// §10 of the wire note (plus the SDK 1.2 reasons): code, fixed detail, status.
@@ -54,37 +54,51 @@ private let outcomeCatalogue: [(String, String, String)] = [
     ("failed_to_deliver", "failed to deliver", "failed"),
 ]
 
-@Suite struct VerificationErrorCodeTests {
+/// The DIDWW dialect's catalogue: the engine's codes carry no slug, text or status, the
+/// dialect's mapping gives each its own.
+@Suite struct DIDWWErrorCatalogueTests {
     @Test func envelopeCodesMatchTheSpecCatalogue() throws {
         #expect(envelopeCatalogue.count == 19)
         for (slug, detail, status) in envelopeCatalogue {
-            let code = try #require(VerificationErrorCode(rawValue: slug), "missing \(slug)")
+            let code = try #require(DIDWWErrorCode(rawValue: slug), "missing \(slug)")
             #expect(code.detail == detail, "\(slug)")
-            #expect(code.httpStatus == status, "\(slug)")
+            #expect(code.status == status, "\(slug)")
         }
     }
 
     @Test func extensionCodesHaveTheirTextsAndStatuses() throws {
         for (slug, detail, status) in extensionCatalogue {
-            let code = try #require(VerificationErrorCode(rawValue: slug), "missing \(slug)")
+            let code = try #require(DIDWWErrorCode(rawValue: slug), "missing \(slug)")
             #expect(code.detail == detail, "\(slug)")
-            #expect(code.httpStatus == status, "\(slug)")
+            #expect(code.status == status, "\(slug)")
         }
     }
 
     @Test func catalogueHasNoOtherCodes() {
         let expected = Set((envelopeCatalogue + extensionCatalogue).map(\.0))
-        #expect(Set(VerificationErrorCode.allCases.map(\.rawValue)) == expected)
-        #expect(VerificationErrorCode.allCases.count == 28)
+        #expect(Set(DIDWWErrorCode.allCases.map(\.rawValue)) == expected)
+        #expect(DIDWWErrorCode.allCases.count == 27)
+    }
+
+    @Test func everyEngineCodeHasItsOwnSlug() {
+        let slugs = VerificationErrorCode.allCases.map { DIDWWErrorCode($0).rawValue }
+        #expect(Set(slugs).count == VerificationErrorCode.allCases.count)
+        #expect(DIDWWErrorCode(.deliveryMethodUnknown) == .deliveryMethodInclusion)
+        #expect(DIDWWErrorCode(.deliveryMethodMismatch) == .deliveryMethodInvalid)
+        // Only the dialect's own refusals have no engine code.
+        let dialectOnly = Set(DIDWWErrorCode.allCases).subtracting(VerificationErrorCode.allCases.map(DIDWWErrorCode.init))
+        #expect(dialectOnly == [.parameterMissing, .internalError])
     }
 
     @Test func outcomesMatchTheirCatalogue() throws {
         for (slug, detail, status) in outcomeCatalogue {
-            let outcome = try #require(VerificationOutcome(rawValue: slug), "missing \(slug)")
-            #expect(outcome.detail == detail, "\(slug)")
+            let outcome = try #require(VerificationOutcome.allCases.first { DIDWWOutcome.slug($0) == slug }, "missing \(slug)")
+            #expect(DIDWWOutcome.detail(outcome) == detail, "\(slug)")
             #expect(outcome.status.rawValue == status, "\(slug)")
         }
-        #expect(Set(VerificationOutcome.allCases.map(\.rawValue)) == Set(outcomeCatalogue.map(\.0)))
+        #expect(Set(VerificationOutcome.allCases.map(DIDWWOutcome.slug)) == Set(outcomeCatalogue.map(\.0)))
         #expect(VerificationOutcome.allCases.count == 13)
+        // An outcome a newer binary stored is sent as it is.
+        #expect(DIDWWOutcome.codeAndDetail(stored: "carrier_blocked")! == ("carrier_blocked", "carrier blocked"))
     }
 }

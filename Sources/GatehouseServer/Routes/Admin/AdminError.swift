@@ -1,0 +1,28 @@
+import GatehouseCore
+import GatehouseHTTP
+
+/// The operator API's errors in Gatehouse's own envelope `{"error":{"code","message","requestId"}}`.
+enum AdminError {
+    /// The code and status of a core refusal.
+    static func httpError(_ error: CoreError) -> HTTPError {
+        switch error.code {
+        case .notFound: HTTPError(status: 404, code: "not_found", message: error.message)
+        case .invalidArgument: HTTPError(status: 400, code: "invalid_argument", message: error.message)
+        case .amountOutOfRange: HTTPError(status: 400, code: "amount_out_of_range", message: error.message)
+        case .conflict: HTTPError(status: 409, code: "conflict", message: error.message)
+        case .unauthenticated: HTTPError(status: 401, code: "unauthenticated", message: error.message)
+        case .unavailable: HTTPError(status: 503, code: "unavailable", message: error.message)
+        }
+    }
+
+    /// The one renderer under `/admin`: anything unexpected is logged and answered as a bare 500.
+    static func render(_ error: any Error, context: RequestContext, logger: Logger) -> Response {
+        switch error {
+        case let error as CoreError: return httpError(error).response(context: context)
+        case let error as HTTPError: return error.response(context: context)
+        default:
+            logger.error(LogValue("unhandled error in \(context.route): \(String(reflecting: error))"), ["requestId": .plain(context.requestID)])
+            return HTTPError.internalError.response(context: context)
+        }
+    }
+}
