@@ -101,8 +101,6 @@ public struct AppStoreServerAPI: Sendable {
     public static let defaultProductionURL = URL(string: "https://api.storekit.itunes.apple.com")!
     /// Apple's sandbox host.
     public static let defaultSandboxURL = URL(string: "https://api.storekit-sandbox.itunes.apple.com")!
-    /// The environment variable that replaces both hosts (tests, proxies).
-    public static let overrideEnvironmentVariable = "GATEHOUSE_APPSTORE_API_URL"
     /// Seconds a request token stays valid; Apple accepts at most 60 minutes.
     public static let tokenLifetime: Int64 = 300
 
@@ -127,16 +125,6 @@ public struct AppStoreServerAPI: Sendable {
         self.clock = clock
         self.productionURL = overrideURL ?? productionURL
         self.sandboxURL = overrideURL ?? sandboxURL
-    }
-
-    /// The override from `GATEHOUSE_APPSTORE_API_URL`, or nil when it is unset, empty or not an
-    /// absolute http(s) URL.
-    public static func overrideURL(from environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
-        guard let raw = environment[overrideEnvironmentVariable]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty,
-              let url = URL(string: raw), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
-              url.host != nil
-        else { return nil }
-        return url
     }
 
     /// Get Transaction Info: the signed transaction and the environment that answered.

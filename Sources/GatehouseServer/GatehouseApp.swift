@@ -31,7 +31,7 @@ public final class GatehouseApp: @unchecked Sendable {
         // The App Store root ships inside the binary; refuse to start if it is not Apple's.
         _ = try AppleRootCertificate.pinned()
         let database = try environment?.database ?? Self.openDatabase(settings)
-        let logger = Logger(minimum: Self.level(settings.logLevel), write: { logSink.write($0) })
+        let logger = Logger(minimum: settings.logLevel, write: { logSink.write($0) })
         let environment = environment ?? .live(database: database, logger: logger)
         self.environment = environment
         _ = try DatabaseMigrator(migrations: Self.migrations, now: { environment.clock.now }).migrate(database)
@@ -55,7 +55,7 @@ public final class GatehouseApp: @unchecked Sendable {
         VerificationRoutes.register(on: router, engine: verification, logger: logger)
         DatacoveRoutes.register(
             on: router, accounts: accounts, commerce: commerce, directory: directory,
-            appStoreAPI: (settings.appstoreApiURL ?? ProcessInfo.processInfo.environment["GATEHOUSE_APPSTORE_API_URL"]).flatMap(URL.init(string:)),
+            appStoreAPI: settings.appstoreApiURL,
             logger: logger)
         TenantStoreRoutes.register(on: router, commerce: commerce, directory: directory, adminToken: settings.adminToken, logger: logger)
         AppleWebhookRoutes.register(on: router, commerce: commerce, logger: logger)
@@ -64,12 +64,10 @@ public final class GatehouseApp: @unchecked Sendable {
 
         let accessLog: AccessLog?
         switch settings.accessLog {
-        case "off": accessLog = nil
-        case "stdout", "": accessLog = AccessLog(sink: logSink)
-        default:
-            guard let writer = LineWriter(path: settings.accessLog) else {
-                throw SettingsError("cannot open access log \(settings.accessLog)")
-            }
+        case .off: accessLog = nil
+        case .standardOutput: accessLog = AccessLog(sink: logSink)
+        case .file(let path):
+            guard let writer = LineWriter(path: path) else { throw SettingsError("cannot open access log \(path)") }
             accessLog = AccessLog(sink: writer)
         }
         // The transport's message may quote anything; the request id is the server's own.
@@ -91,10 +89,9 @@ public final class GatehouseApp: @unchecked Sendable {
     static func delivery(_ settings: Settings, environment: Environment, sink: any LogSink) throws -> any MessageDelivery {
         let phone = try phoneDelivery(settings, environment: environment, sink: sink)
         guard let host = settings.smtpHost else { return phone }
-        let security: SMTPDelivery.Security = settings.smtpSecurity == "none" ? .none : settings.smtpSecurity == "tls" ? .tls : .startTLS
         let email = SMTPDelivery(
             host: host, port: settings.smtpPort, from: settings.smtpFrom, username: settings.smtpUsername, password: settings.smtpPassword,
-            security: security, timeout: 15, clock: environment.clock, subject: settings.smtpSubject)
+            security: settings.smtpSecurity, timeout: 15, clock: environment.clock, subject: settings.smtpSubject)
         return ChannelDelivery(phone: phone, email: email)
     }
 
@@ -162,14 +159,5 @@ public final class GatehouseApp: @unchecked Sendable {
         configuration.trustedProxies = settings.trustedProxies
         configuration.shutdownGrace = settings.shutdownGrace
         return configuration
-    }
-
-    static func level(_ name: String) -> Logger.Level {
-        switch name {
-        case "debug": return .debug
-        case "warning": return .warning
-        case "error": return .error
-        default: return .info
-        }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One server setting, declared once: its name gives the flag `--name` and the variable
 /// `GATEHOUSE_NAME`, `apply` parses a value into `Settings`, `read` renders the current value
 /// the way it is written, and `example` is a valid value other than the default (the README
@@ -37,14 +39,30 @@ struct Setting: Sendable {
             read: { String(describing: $0[keyPath: path]) })
     }
 
-    /// One of a fixed list of words.
-    static func choice(_ name: String, _ path: Path<String>, _ allowed: [String], example: String) -> Setting {
+    /// One of a fixed list of words, each standing for a value.
+    static func choice<T: Equatable>(_ name: String, _ path: Path<T>, _ words: [(String, T)], example: String) -> Setting {
         Setting(
             name: name, example: example,
             apply: { settings, value in
-                guard allowed.contains(value) else { throw SettingsError("\(name) must be \(allowed.joined(separator: ", "))") }
-                settings[keyPath: path] = value
+                guard let match = words.first(where: { $0.0 == value }) else {
+                    throw SettingsError("\(name) must be \(words.map(\.0).joined(separator: ", "))")
+                }
+                settings[keyPath: path] = match.1
             },
-            read: { $0[keyPath: path] })
+            read: { settings in words.first { $0.1 == settings[keyPath: path] }?.0 ?? "" })
+    }
+
+    /// An absolute http(s) URL; empty means "not set".
+    static func url(_ name: String, _ path: Path<URL?>, example: String) -> Setting {
+        Setting(
+            name: name, example: example,
+            apply: { settings, value in
+                let raw = value.trimmingCharacters(in: .whitespaces)
+                guard !raw.isEmpty else { return settings[keyPath: path] = nil }
+                guard let url = URL(string: raw), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http", url.host != nil
+                else { throw SettingsError("\(name) must be an absolute http or https URL, got \(value)") }
+                settings[keyPath: path] = url
+            },
+            read: { $0[keyPath: path]?.absoluteString ?? "" })
     }
 }

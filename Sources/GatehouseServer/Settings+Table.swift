@@ -15,8 +15,19 @@ extension Settings {
             },
             read: { $0.mode.rawValue }),
         .optional("admin-token", \.adminToken, example: "ops-token"),
-        .text("access-log", \.accessLog, example: "off"),
-        .text("log-level", \.logLevel, example: "debug"),
+        Setting(
+            name: "access-log", example: "off",
+            apply: { settings, value in
+                settings.accessLog = value == "off" ? .off : value == "stdout" || value.isEmpty ? .standardOutput : .file(value)
+            },
+            read: { settings in
+                switch settings.accessLog {
+                case .standardOutput: "stdout"
+                case .off: "off"
+                case .file(let path): path
+                }
+            }),
+        .choice("log-level", \.logLevel, [("debug", .debug), ("info", .info), ("warning", .warning), ("error", .error)], example: "debug"),
         .number("threads", \.threads, example: "7"),
         .number("max-body-bytes", \.maxBodyBytes, example: "4096"),
         .number("max-header-bytes", \.maxHeaderBytes, example: "2048"),
@@ -43,12 +54,12 @@ extension Settings {
         .number("session-absolute-days", \.sessionAbsoluteDays, example: "5"),
         .optional("smtp-host", \.smtpHost, example: "smtp.example"),
         .number("smtp-port", \.smtpPort, example: "2525"),
-        .choice("smtp-security", \.smtpSecurity, ["none", "starttls", "tls"], example: "tls"),
+        .choice("smtp-security", \.smtpSecurity, [("none", .none), ("starttls", .startTLS), ("tls", .tls)], example: "tls"),
         .text("smtp-from", \.smtpFrom, example: "codes@example.com"),
         .optional("smtp-username", \.smtpUsername, example: "mailer"),
         .optional("smtp-password", \.smtpPassword, example: "mail-secret"),
         .text("smtp-subject", \.smtpSubject, example: "Your code"),
-        .optional("appstore-api-url", \.appstoreApiURL, example: "http://127.0.0.1:9/apple"),
+        .url("appstore-api-url", \.appstoreApiURL, example: "http://127.0.0.1:9/apple"),
         .number("store-client-requests-per-minute", \.storeClientRequestsPerMinute, example: "5"),
     ]
 

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseAccountsEngine
+import GatehouseCore
 import GatehouseVerificationEngine
 
 /// How the server is configured: environment variables, overridden by `--flags`.
@@ -16,9 +17,9 @@ public struct Settings: Sendable {
     public var mode = Mode.development
     /// An extra admin token accepted besides the issued ones (for automation).
     public var adminToken: String?
-    /// `stdout`, `off` or a file path.
-    public var accessLog = "stdout"
-    public var logLevel = "info"
+    /// Where access lines go: written as `stdout`, `off` or a file path.
+    public var accessLog = AccessLogTarget.standardOutput
+    public var logLevel = Logger.Level.info
     public var threads = max(2, ProcessInfo.processInfo.activeProcessorCount)
     public var maxBodyBytes = 1 << 20
     public var maxHeaderBytes = 32 * 1024
@@ -49,11 +50,11 @@ public struct Settings: Sendable {
     public var smtpFrom = "no-reply@gatehouse.invalid"
     public var smtpUsername: String?
     public var smtpPassword: String?
-    /// `none`, `starttls` or `tls`.
-    public var smtpSecurity = "starttls"
+    /// Written as `none`, `starttls` or `tls`.
+    public var smtpSecurity = SMTPDelivery.Security.startTLS
     public var smtpSubject = "Your sign-in code"
-    /// Replaces both App Store Server API hosts (tests, proxies).
-    public var appstoreApiURL: String?
+    /// Replaces both App Store Server API hosts (tests, proxies); an absolute http(s) URL.
+    public var appstoreApiURL: URL?
     public var sessionAbsoluteDays = 90
     /// SubscriptionFlow app endpoints: requests per account token per minute.
     public var storeClientRequestsPerMinute = 60
@@ -123,6 +124,13 @@ public struct Settings: Sendable {
         if !databaseURL.isEmpty { return databaseURL }
         return (dataDir as NSString).appendingPathComponent("gatehouse.sqlite")
     }
+}
+
+/// Where the access log goes.
+public enum AccessLogTarget: Sendable, Equatable {
+    case standardOutput
+    case off
+    case file(String)
 }
 
 /// A setting that could not be understood.

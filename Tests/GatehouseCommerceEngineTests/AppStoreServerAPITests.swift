@@ -348,11 +348,6 @@ import FoundationNetworking
         let defaults = AppStoreServerAPI(credentials: Self.credentials(keys), http: UnimplementedOutboundHTTP(), clock: SystemClock())
         #expect(defaults.productionURL.absoluteString == "https://api.storekit.itunes.apple.com")
         #expect(defaults.sandboxURL.absoluteString == "https://api.storekit-sandbox.itunes.apple.com")
-        #expect(AppStoreServerAPI.overrideURL(from: ["GATEHOUSE_APPSTORE_API_URL": "http://127.0.0.1:8443/apple"])
-            == URL(string: "http://127.0.0.1:8443/apple"))
-        #expect(AppStoreServerAPI.overrideURL(from: ["GATEHOUSE_APPSTORE_API_URL": ""]) == nil)
-        #expect(AppStoreServerAPI.overrideURL(from: ["GATEHOUSE_APPSTORE_API_URL": "not a url"]) == nil)
-        #expect(AppStoreServerAPI.overrideURL(from: [:]) == nil)
         await standIn.stop()
     }
 }

@@ -16,7 +16,7 @@ import Testing
             live = try await LiveServer.start(.sqlite) {
                 $0.smtpHost = "127.0.0.1"
                 $0.smtpPort = port
-                $0.smtpSecurity = "none"
+                $0.smtpSecurity = .none
                 $0.smtpFrom = "login@gatehouse.test"
             }
         } catch {

@@ -84,4 +84,17 @@ import Testing
         // Other tools' variables are not ours to refuse.
         #expect(try Settings.load(environment: ["GATEHOUSE_URL": "http://x"], arguments: []).port == 8080)
     }
+
+    /// Values are typed when read, so a bad one stops the server at start instead of being
+    /// ignored later.
+    @Test func valuesAreParsedIntoTheirTypes() throws {
+        let url = try Settings.load(environment: ["GATEHOUSE_APPSTORE_API_URL": "http://127.0.0.1:8443/apple"], arguments: [])
+        #expect(url.appstoreApiURL == URL(string: "http://127.0.0.1:8443/apple"))
+        #expect(try Settings.load(environment: ["GATEHOUSE_APPSTORE_API_URL": ""], arguments: []).appstoreApiURL == nil)
+        #expect(throws: SettingsError.self) { try Settings.load(environment: ["GATEHOUSE_APPSTORE_API_URL": "not a url"], arguments: []) }
+        #expect(throws: SettingsError.self) { try Settings.load(environment: [:], arguments: ["--log-level", "loud"]) }
+        #expect(try Settings.load(environment: [:], arguments: ["--log-level=warning"]).logLevel == .warning)
+        #expect(try Settings.load(environment: [:], arguments: ["--smtp-security", "none"]).smtpSecurity == .none)
+        #expect(try Settings.load(environment: [:], arguments: ["--access-log", "/tmp/a.log"]).accessLog == .file("/tmp/a.log"))
+    }
 }
