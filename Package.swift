@@ -58,9 +58,16 @@ var targets: [Target] = [
         swiftSettings: swiftSettings
     ),
 
+    // Test support in two layers: the domain one (clock, databases, certificates, raw
+    // sockets) that engine tests link, and the live server on top of it for end-to-end tests.
     .target(
-        name: "GatehouseTesting", dependencies: ["GatehouseServer", "GatehouseCore", "GatehouseCrypto"], path: "Tests/GatehouseTesting",
-        swiftSettings: swiftSettings
+        name: "GatehouseTesting",
+        dependencies: ["GatehouseCore", "GatehouseCrypto", "GatehouseDatabase", "GatehouseSQLite", "GatehousePostgres"],
+        path: "Tests/GatehouseTesting", swiftSettings: swiftSettings
+    ),
+    .target(
+        name: "GatehouseServerTesting", dependencies: ["GatehouseTesting", "GatehouseServer", "GatehouseCore", "GatehouseCrypto", "GatehouseHTTP"],
+        path: "Tests/GatehouseServerTesting", swiftSettings: swiftSettings
     ),
     .testTarget(name: "GatehouseHTTPTests", dependencies: ["GatehouseHTTP", "GatehouseTesting"], swiftSettings: swiftSettings),
     .testTarget(
@@ -98,7 +105,7 @@ var targets: [Target] = [
     .testTarget(
         name: "GatehouseEndToEndTests",
         dependencies: [
-            "GatehouseTesting", "GatehouseClientCore", "GatehouseServer", "GatehouseWire", "GatehouseVerification", "GatehouseAuth",
+            "GatehouseTesting", "GatehouseServerTesting", "GatehouseClientCore", "GatehouseServer", "GatehouseWire", "GatehouseVerification", "GatehouseAuth",
             "GatehousePurchases", "GatehouseVerificationEngine", "GatehouseCrypto", "GatehouseHTTP", "GatehouseCore",
         ],
         swiftSettings: swiftSettings

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import GatehouseClientCore
+import GatehouseServerTesting
 import GatehouseTesting
 import GatehouseWire
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import GatehouseAuth
 import GatehouseCore
 import GatehouseServer
+import GatehouseServerTesting
 import GatehouseTesting
 import Testing
 

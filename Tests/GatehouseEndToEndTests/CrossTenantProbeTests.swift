@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseServer
+import GatehouseServerTesting
 import GatehouseTesting
 import Testing
 

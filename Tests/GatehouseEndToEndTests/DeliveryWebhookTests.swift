@@ -3,6 +3,7 @@ import GatehouseClientCore
 import GatehouseCore
 import GatehouseCrypto
 import GatehouseHTTP
+import GatehouseServerTesting
 import GatehouseTesting
 import GatehouseWire
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseClientCore
 import GatehouseServer
+import GatehouseServerTesting
 import GatehouseTesting
 import GatehouseWire
 import Testing

@@ -3,6 +3,7 @@ import GatehouseClientCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import GatehouseServerTesting
 import GatehouseTesting
 import Testing
 @testable import GatehouseServer

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseClientCore
+import GatehouseServerTesting
 import GatehouseTesting
 import GatehouseWire
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import GatehouseAuth
 import GatehouseCore
 import GatehousePurchases
+import GatehouseServerTesting
 import GatehouseTesting
 import Testing
 

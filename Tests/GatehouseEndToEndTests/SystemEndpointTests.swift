@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import GatehouseClientCore
 import GatehouseServer
+import GatehouseServerTesting
 import GatehouseTesting
 import Testing
 

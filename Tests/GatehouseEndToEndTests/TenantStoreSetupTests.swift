@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCrypto
+import GatehouseServerTesting
 import GatehouseTesting
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseServerTesting
 import GatehouseTesting
 import Testing
 

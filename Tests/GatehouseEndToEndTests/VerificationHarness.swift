@@ -3,6 +3,7 @@ import GatehouseClientCore
 import GatehouseCrypto
 import GatehouseHTTP
 import GatehouseServer
+import GatehouseServerTesting
 import GatehouseTesting
 import GatehouseVerificationEngine
 import GatehouseWire

@@ -2,6 +2,7 @@ import Foundation
 import GatehouseClientCore
 import GatehouseCore
 import GatehouseServer
+import GatehouseServerTesting
 import GatehouseTesting
 import GatehouseVerification
 import GatehouseVerificationEngine

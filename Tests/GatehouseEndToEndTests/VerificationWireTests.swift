@@ -2,6 +2,7 @@ import Foundation
 import Foundation
 import GatehouseCrypto
 import GatehouseServer
+import GatehouseServerTesting
 import GatehouseTesting
 import GatehouseVerificationEngine
 import Testing

@@ -3,6 +3,7 @@ import GatehouseCore
 import GatehouseCrypto
 import GatehouseHTTP
 import GatehouseServer
+import GatehouseTesting
 
 /// The real server on 127.0.0.1:0 with a fresh database and data folder, in development
 /// mode, for end-to-end tests that drive it over loopback.
