@@ -51,21 +51,9 @@ extension AccountsEngine {
     }
 }
 
-/// Who an account is, for other engines: whether it was deleted, and its phone and email.
-public struct AccountIdentity: Sendable, Equatable {
-    public let deleted: Bool
-    public let phone: String?
-    public let email: String?
-}
-
-extension AccountsEngine {
-    /// The identity of an account of the tenant, or nil when there is no such account.
-    public func identity(tenantID: String, accountID: String) async throws -> AccountIdentity? {
-        try await database.read { db in
-            guard let row = try db.queryOne("SELECT phone, email, deleted_at FROM accounts WHERE id = ? AND tenant_id = ?", accountID, tenantID)
-            else { return nil }
-            return AccountIdentity(
-                deleted: try row.get("deleted_at", as: Date?.self) != nil, phone: try row.get("phone"), email: try row.get("email"))
-        }
-    }
+/// Who an account is: whether it was deleted, and its phone and email.
+struct AccountIdentity: Sendable, Equatable {
+    let deleted: Bool
+    let phone: String?
+    let email: String?
 }

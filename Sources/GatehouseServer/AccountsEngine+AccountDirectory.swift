@@ -1,14 +1,14 @@
 import GatehouseAccountsEngine
 import GatehouseCommerceEngine
 
-/// The commerce engine asks the accounts engine whether a plan may move without asking.
+/// The commerce engine asks the accounts engine whether a plan may move without asking; the
+/// rule is the accounts engine's own, this only translates the answer.
 extension AccountsEngine: AccountDirectory {
     public func relation(tenantID: String, holder: String, reporter: String) async throws -> AccountRelation {
-        guard let old = try await identity(tenantID: tenantID, accountID: holder) else { return .deleted }
-        if old.deleted { return .deleted }
-        guard let new = try await identity(tenantID: tenantID, accountID: reporter) else { return .unrelated }
-        let sharesPhone = old.phone != nil && old.phone == new.phone
-        let sharesEmail = old.email != nil && old.email == new.email
-        return sharesPhone || sharesEmail ? .sameOwner : .unrelated
+        switch try await ownership(tenantID: tenantID, holder: holder, reporter: reporter) {
+        case .holderDeleted: .deleted
+        case .sameOwner: .sameOwner
+        case .unrelated: .unrelated
+        }
     }
 }
