@@ -2,6 +2,7 @@ import Foundation
 import GatehouseCore
 import GatehouseHTTP
 import GatehouseVerificationEngine
+import GatehouseWire
 
 /// A refusal in the DIDWW envelope `{"errors":[{"code","detail"}]}`, with `Retry-After` in
 /// whole seconds on limits. Every error under the dialect's prefix is rendered through
@@ -25,9 +26,7 @@ struct DIDWWError: Error, Equatable {
     var status: Int { codes[0].status }
 
     func response() -> Response {
-        struct Item: Encodable { let code: String; let detail: String }
-        struct Envelope: Encodable { let errors: [Item] }
-        let body = Envelope(errors: codes.map { Item(code: $0.rawValue, detail: $0.detail) })
+        let body = DIDWWWire.ErrorEnvelope(errors: codes.map { DIDWWWire.ErrorItem(code: $0.rawValue, detail: $0.detail) })
         var response = (try? Response.json(body, status: status)) ?? Response(status: status)
         if let retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
         return response

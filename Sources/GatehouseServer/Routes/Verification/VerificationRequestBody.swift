@@ -3,42 +3,43 @@ import GatehouseHTTP
 import GatehouseVerificationEngine
 import GatehouseWire
 
-/// Reads `{"data": {...}}` bodies the way the vendor's server does: the body must hold a
-/// `data` object (else 400 `parameter_missing`), unknown keys are dropped, and a known key
-/// with a value of the wrong type fails that field's validation.
+/// Reads `{"data": {...}}` bodies through the shared wire types, the way the vendor's server
+/// does: the body must hold a `data` object (else 400 `parameter_missing`), unknown keys are
+/// dropped, and a known key with a value of the wrong type fails that field's validation.
 enum VerificationRequestBody {
-    static func data(_ request: Request) throws -> [String: JSONValue] {
-        guard case .object(let object)? = try? JSONValue(parsing: request.body), case .object(let data)? = object["data"]
-        else { throw DIDWWError(.parameterMissing) }
-        return data
+    static func data<T: Decodable & Sendable>(_ type: T.Type, _ request: Request) throws -> T {
+        guard let envelope = try? JSONDecoder().decode(DIDWWWire.Envelope<T>.self, from: request.body) else {
+            throw DIDWWError(.parameterMissing)
+        }
+        return envelope.data
     }
 
     static func start(_ request: Request) throws -> StartRequest {
-        let data = try data(request)
+        let data = try data(DIDWWWire.StartRequest.self, request)
         var errors: [VerificationErrorCode] = []
-        let destination = field(data["destination"], invalid: .destinationInvalid, errors: &errors)
-        let method = field(data["delivery_method"], invalid: .deliveryMethodUnknown, errors: &errors)
-        var start = StartRequest(destination: destination, deliveryMethod: method)
+        var start = StartRequest(
+            destination: value(data.destination, invalid: .destinationInvalid, errors: &errors),
+            deliveryMethod: value(data.deliveryMethod, invalid: .deliveryMethodUnknown, errors: &errors))
         // Only the block of the chosen channel is read; another channel's block is ignored.
-        if let method, let block = data[method] {
-            if case .object(let block) = block {
-                if let languages = block["languages"], languages != .null {
-                    if let list = languages.strings {
-                        start.languages = list
-                    } else {
-                        errors.append(.languagesInvalid)
-                    }
-                }
-                if method == "sms" {
-                    start.appHash = field(block["app_hash"], invalid: .appHashInvalid, errors: &errors)
-                    start.autofill = autofill(block["autofill"], errors: &errors)
-                }
-                start.templateGroup = field(block["template_group"], invalid: .validationFailed, errors: &errors)
-            } else if block != .null {
-                errors.append(.validationFailed)
+        switch data.deliveryMethod.value {
+        case "sms":
+            if data.sms.isInvalid { errors.append(.validationFailed) }
+            if let block = data.sms.value {
+                start.languages = value(block.languages, invalid: .languagesInvalid, errors: &errors)
+                start.appHash = value(block.appHash, invalid: .appHashInvalid, errors: &errors)
+                start.autofill = autofill(block.autofill, errors: &errors)
+                start.templateGroup = value(block.templateGroup, invalid: .validationFailed, errors: &errors)
             }
+        case "callout":
+            if data.callout.isInvalid { errors.append(.validationFailed) }
+            if let block = data.callout.value {
+                start.languages = value(block.languages, invalid: .languagesInvalid, errors: &errors)
+                start.templateGroup = value(block.templateGroup, invalid: .validationFailed, errors: &errors)
+            }
+        default:
+            break
         }
-        start.custom = field(data["custom"], invalid: .validationFailed, errors: &errors)
+        start.custom = value(data.custom, invalid: .validationFailed, errors: &errors)
         if !errors.isEmpty {
             // Report type errors together with the engine's own field checks.
             do { _ = try ValidStartProbe.validate(start) } catch let failure as VerificationFailure {
@@ -50,43 +51,36 @@ enum VerificationRequestBody {
     }
 
     static func report(_ request: Request) throws -> (method: String?, code: String?) {
-        let data = try data(request)
+        let data = try data(DIDWWWire.ReportRequest.self, request)
         var errors: [VerificationErrorCode] = []
-        let method = field(data["delivery_method"], invalid: .deliveryMethodUnknown, errors: &errors)
-        let code = field(data["code"], invalid: .codeInvalid, errors: &errors)
+        let method = value(data.deliveryMethod, invalid: .deliveryMethodUnknown, errors: &errors)
+        let code = value(data.code, invalid: .codeInvalid, errors: &errors)
         if !errors.isEmpty { throw VerificationFailure(errors) }
         return (method, code)
     }
 
-    /// `sms.autofill` in either form: the object `{"type", "value"}` that SDK 1.2 sends and
-    /// responses echo, or the older string `"domain"` / `"none"`. `null` or absence is `nil`.
-    /// A `type` that is not a string is `validation_failed`; a `value` that is not a string is
-    /// `app_hash_invalid` for a hash and `validation_failed` otherwise. Other keys are
-    /// dropped, like unknown keys anywhere in the body; a `value` beside `domain` or `none`
-    /// is ignored (the domain is the application's own).
-    private static func autofill(_ value: JSONValue?, errors: inout [VerificationErrorCode]) -> AutofillRequest? {
-        guard let value, value != .null else { return nil }
-        if let text = value.string { return AutofillRequest(type: text, value: nil) }
-        guard let object = value.object, let type = object["type"]?.string else {
+    /// `sms.autofill` in either form. A `value` that is not a string is `app_hash_invalid`
+    /// for a hash and `validation_failed` otherwise; a `value` beside `domain` or `none` is
+    /// ignored (the domain is the application's own).
+    private static func autofill(_ field: DIDWWWire.Field<DIDWWWire.AutofillRequest>, errors: inout [VerificationErrorCode]) -> AutofillRequest? {
+        switch field {
+        case .missing: return nil
+        case .invalid:
             errors.append(.validationFailed)
             return nil
+        case .value(let autofill):
+            if autofill.value.isInvalid {
+                errors.append(autofill.type == "app_hash" ? .appHashInvalid : .validationFailed)
+                return nil
+            }
+            return AutofillRequest(type: autofill.type, value: autofill.value.value)
         }
-        let raw = object["value"].flatMap { $0 == .null ? nil : $0 }
-        if let raw, raw.string == nil {
-            errors.append(type == "app_hash" ? .appHashInvalid : .validationFailed)
-            return nil
-        }
-        return AutofillRequest(type: type, value: raw?.string)
     }
 
-    /// A string field; `null` or absence is `nil`; another type records `invalid`.
-    private static func field(_ value: JSONValue?, invalid: VerificationErrorCode, errors: inout [VerificationErrorCode]) -> String? {
-        guard let value, value != .null else { return nil }
-        guard let text = value.string else {
-            errors.append(invalid)
-            return nil
-        }
-        return text
+    /// A field's value; another type records `invalid`.
+    private static func value<T>(_ field: DIDWWWire.Field<T>, invalid: VerificationErrorCode, errors: inout [VerificationErrorCode]) -> T? {
+        if field.isInvalid { errors.append(invalid) }
+        return field.value
     }
 }
 

@@ -10,7 +10,7 @@ enum VerificationRoutes {
             .async { request, context in try await body(request, context, try await engine.authenticate(credentials(request, context))) }
         }
         func reply(_ record: VerificationRecord, status: Int = 200) throws -> Response {
-            try .json(VerificationJSON(record: record, now: engine.currentTime), status: status)
+            try .json(VerificationJSON.envelope(record, now: engine.currentTime), status: status)
         }
         router.renderErrors(under: "/api/v1/verifications") { error, _, context in
             DIDWWError.render(error, context: context, logger: logger)
