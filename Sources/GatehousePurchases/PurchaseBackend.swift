@@ -7,7 +7,7 @@ public enum ReportVerdict: Sendable, Equatable {
     /// Datacove 409 with `canTransfer: true`: the plan is active on another account; ask the user.
     case transferOffered(message: String)
     /// Refused for good (Datacove 409/400 refusals, SubscriptionFlow 409/422). Finish, so it is not redelivered.
-    case refused(status: Int, code: String?, message: String)
+    case refused(status: Int, code: PurchasesErrorCode?, message: String)
     /// 401, 429, 5xx, offline: leave it unfinished; StoreKit delivers it again.
     case retryLater(reason: String, retryAfter: TimeInterval?)
 }

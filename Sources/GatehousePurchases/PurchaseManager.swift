@@ -5,7 +5,7 @@ public enum TransactionOutcome: Sendable, Equatable {
     /// The server granted or linked it; it was finished.
     case completed(PurchaseReceipt)
     /// Refused for good (or the user declined a move); finished so StoreKit stops offering it.
-    case refused(status: Int?, code: String?, message: String)
+    case refused(status: Int?, code: PurchasesErrorCode?, message: String)
     /// Not confirmed (401, 429, 5xx, offline, finish failed): left unfinished for the next launch.
     case willRetry(String)
     /// StoreKit could not verify it: never sent, never finished.
@@ -114,7 +114,7 @@ public actor PurchaseManager {
         if case .transferOffered(let message) = verdict {
             guard await confirmTransfer(message) else {
                 // Declined: the plan stays where it is; nothing more is sent for this transaction.
-                return await finish(transaction, then: .refused(status: 409, code: "PURCHASE_LINKED_TO_ANOTHER_ACCOUNT", message: message))
+                return await finish(transaction, then: .refused(status: 409, code: .purchaseLinkedToAnotherAccount, message: message))
             }
             verdict = await backend.report(transaction, transferToCurrentAccount: true)
         }

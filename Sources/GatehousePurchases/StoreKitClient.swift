@@ -30,7 +30,8 @@ public enum StoreVerificationResult: Sendable, Equatable {
     case verified(StoreTransaction)
     case unverified(StoreTransaction, reason: String)
 
-    var verified: StoreTransaction? {
+    /// The transaction, only when StoreKit verified it.
+    public var verified: StoreTransaction? {
         if case .verified(let transaction) = self { return transaction }
         return nil
     }
