@@ -14,9 +14,11 @@ public enum TransactionOutcome: Sendable, Equatable {
 
 /// What `buy` came to.
 public enum BuyOutcome: Sendable, Equatable {
+    /// The purchase went through and the transaction was handled.
     case handled(TransactionOutcome)
     /// Ask to Buy or SCA: it arrives later through `Transaction.updates`.
     case pending
+    /// The user cancelled.
     case cancelled
 }
 
@@ -69,6 +71,7 @@ public actor PurchaseManager {
         for result in await store.unfinished() { _ = await handle(result) }
     }
 
+    /// Stops listening to `Transaction.updates`.
     public func stop() {
         listener?.cancel()
         listener = nil
