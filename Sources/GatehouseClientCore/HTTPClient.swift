@@ -99,23 +99,3 @@ package struct HTTPClient: Sendable {
         return request
     }
 }
-
-/// An HTTP answer: the body and the response it came with.
-package struct HTTPResponse: Sendable {
-    package let data: Data
-    package let response: HTTPURLResponse
-
-    package init(data: Data, response: HTTPURLResponse) {
-        self.data = data
-        self.response = response
-    }
-
-    package var status: Int { response.statusCode }
-
-    package func header(_ name: String) -> String? { response.value(forHTTPHeaderField: name) }
-
-    /// Whole or fractional seconds of `Retry-After`, spaces trimmed; an HTTP-date gives `nil`.
-    package var retryAfter: TimeInterval? {
-        header("Retry-After").flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }
-    }
-}

@@ -7,7 +7,7 @@ enum DatacoveVerdict {
     /// Only a 200 with a known `kind` is accepted and only the purchase refusals are final; anything
     /// else (a proxy's 404, a 413, a 5xx, a body that is not ours) leaves the transaction for a retry.
     static func verdict(status: Int, data: Data, retryAfter: String?) -> ReportVerdict {
-        let wait = retryAfter.flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }
+        let wait = HTTPResponse.retryAfterSeconds(retryAfter)
         if status == 200 {
             guard let result = try? JSONDecoder().decode(DatacoveWire.PurchaseResult.self, from: data),
                   let kind = PurchaseReceipt.Kind(rawValue: result.kind), kind != .linked

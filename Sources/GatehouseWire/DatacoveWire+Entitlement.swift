@@ -87,7 +87,7 @@ extension DatacoveWire {
             }
         }
 
-        /// A plan as the paywall shows it; `gatedWorkflowId` is always sent, `null` when none.
+        /// A plan as the paywall shows it.
         public struct Plan: Codable, Sendable, Equatable {
             /// The catalog id.
             public var productId: String
@@ -97,8 +97,8 @@ extension DatacoveWire {
             public var displayName: String
             /// `monthly`, `annual` or `one_time_year`.
             public var interval: String
-            /// The workflow the plan unlocks, if any.
-            public var gatedWorkflowId: String?
+            /// The workflow the plan unlocks; sent as `null` when none.
+            @ExplicitNull public var gatedWorkflowId: String?
 
             /// A plan.
             public init(productId: String, platformProductId: String, displayName: String, interval: String, gatedWorkflowId: String? = nil) {
@@ -107,18 +107,6 @@ extension DatacoveWire {
                 self.displayName = displayName
                 self.interval = interval
                 self.gatedWorkflowId = gatedWorkflowId
-            }
-
-            enum CodingKeys: String, CodingKey { case productId, platformProductId, displayName, interval, gatedWorkflowId }
-
-            /// Writes `gatedWorkflowId` as `null` when there is none, as the server does.
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(productId, forKey: .productId)
-                try container.encode(platformProductId, forKey: .platformProductId)
-                try container.encode(displayName, forKey: .displayName)
-                try container.encode(interval, forKey: .interval)
-                try container.encode(gatedWorkflowId, forKey: .gatedWorkflowId)
             }
         }
     }

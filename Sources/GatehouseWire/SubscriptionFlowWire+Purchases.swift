@@ -46,7 +46,7 @@ extension SubscriptionFlowWire {
         /// The subscription granting it.
         public var subscriptionId: String
         /// When it ends (`2026-11-28T09:00:00+00:00`); sent as `null` when it does not.
-        public var expiresAt: String?
+        @ExplicitNull public var expiresAt: String?
         /// Each subscription granting it.
         public var grants: [Grant]
 
@@ -65,17 +65,6 @@ extension SubscriptionFlowWire {
             case subscriptionId = "subscription_id"
             case expiresAt = "expires_at"
         }
-
-        /// Writes `expires_at` as `null` when there is none, as the server does.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(key, forKey: .key)
-            try container.encode(name, forKey: .name)
-            try container.encode(source, forKey: .source)
-            try container.encode(subscriptionId, forKey: .subscriptionId)
-            try container.encode(expiresAt, forKey: .expiresAt)
-            try container.encode(grants, forKey: .grants)
-        }
     }
 
     /// One subscription behind an entitlement.
@@ -87,7 +76,7 @@ extension SubscriptionFlowWire {
         /// Its state (`Active`).
         public var status: String
         /// When it ends; sent as `null` when it does not.
-        public var expiresAt: String?
+        @ExplicitNull public var expiresAt: String?
 
         /// A grant.
         public init(source: String, subscriptionId: String, status: String, expiresAt: String?) {
@@ -101,15 +90,6 @@ extension SubscriptionFlowWire {
             case source, status
             case subscriptionId = "subscription_id"
             case expiresAt = "expires_at"
-        }
-
-        /// Writes `expires_at` as `null` when there is none, as the server does.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(source, forKey: .source)
-            try container.encode(subscriptionId, forKey: .subscriptionId)
-            try container.encode(status, forKey: .status)
-            try container.encode(expiresAt, forKey: .expiresAt)
         }
     }
 }

@@ -42,6 +42,10 @@ import Testing
              "canExecuteGatedWorkflow":true,"serverTime":"2026-10-02T09:30:00.000Z"}
             """#)
         #expect(summary.trialOffer.durationDays == 7 && summary.entitlement.productId == nil && summary.plans[0].gatedWorkflowId == nil)
+        // A key sent as `null` may also be missing (an older server): it still decodes, as `nil`.
+        let plan = try JSONDecoder().decode(DatacoveWire.EntitlementSummary.Plan.self,
+                                            from: Data(#"{"productId":"p","platformProductId":"x","displayName":"d","interval":"monthly"}"#.utf8))
+        #expect(plan.gatedWorkflowId == nil)
         // A plan held without a period end still sends the key, as `null`.
         try WireContract.roundTrip(DatacoveWire.EntitlementSummary.Entitlement.self,
                                    #"{"status":"expired","productId":"p","platform":"apple","currentPeriodEnd":null}"#)
