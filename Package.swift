@@ -88,7 +88,7 @@ var targets: [Target] = [
         name: "GatehouseAuthTests", dependencies: ["GatehouseAuth", "GatehouseClientCore", "GatehouseWire"], swiftSettings: swiftSettings
     ),
     .testTarget(
-        name: "GatehousePurchasesTests", dependencies: ["GatehousePurchases", "GatehousePurchasesTesting", "GatehouseWire"],
+        name: "GatehousePurchasesTests", dependencies: ["GatehousePurchases", "GatehousePurchasesTesting", "GatehouseClientCore", "GatehouseWire"],
         swiftSettings: swiftSettings
     ),
     .testTarget(
