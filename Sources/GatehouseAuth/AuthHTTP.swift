@@ -16,7 +16,7 @@ enum AuthHTTP {
 
     static let hooks = ErrorHooks(
         status: { apiError(status: $0.status, data: $0.data, response: $0.response) },
-        transport: map,
+        transport: { map($0) },
         decoding: { type, error in AuthError.unexpectedResponse("cannot decode \(type): \(error)") },
         encoding: { type, error in AuthError.invalidRequest("cannot encode \(type): \(error)") })
 

@@ -46,7 +46,7 @@ public actor PurchaseManager {
     ///   - offlineWindow: how long a cached entitlement is trusted without reaching the server (3 days).
     ///   - cacheStore: keeps the last entitlement across launches (none: memory only).
     public init(store: any StoreKitClient, backend: any PurchaseBackend, offlineWindow: TimeInterval = 3 * 86_400,
-                cacheStore: (any EntitlementCacheStore)? = nil, now: @escaping @Sendable () -> Date = Date.init,
+                cacheStore: (any EntitlementCacheStore)? = nil, now: @escaping @Sendable () -> Date = { Date() },
                 confirmTransfer: @escaping @Sendable (String) async -> Bool) {
         self.store = store
         self.backend = backend
