@@ -15,10 +15,8 @@ let engines = [
     "GatehouseVerificationEngine", "GatehouseAccountsEngine", "GatehouseCommerceEngine",
     "GatehouseWorkflowsEngine", "GatehouseManagedAPIsEngine", "GatehousePossessionEngine",
 ]
-let sdkProducts = [
-    "GatehouseVerification", "GatehouseAuth", "GatehousePurchases",
-    "GatehouseWorkflows", "GatehouseManagedAPI", "GatehousePossession",
-]
+// SDK products, none importing another; Workflows, ManagedAPI and Possession join once they hold something.
+let sdkProducts = ["GatehouseVerification", "GatehouseAuth", "GatehousePurchases"]
 
 var targets: [Target] = [
     system("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"], brew: ["libmicrohttpd"]),
@@ -54,7 +52,7 @@ var targets: [Target] = [
     .target(name: "GatehouseClientCore", dependencies: ["GatehouseWire"], swiftSettings: swiftSettings),
     .executableTarget(
         name: "gatehouse-cli",
-        dependencies: ["GatehouseClientCore"] + sdkProducts.map { .byName(name: $0) },
+        dependencies: ["GatehouseClientCore", "GatehouseWire"] + sdkProducts.map { .byName(name: $0) },
         swiftSettings: swiftSettings
     ),
 
@@ -96,7 +94,10 @@ var targets: [Target] = [
     .testTarget(
         name: "GatehouseAuthTests", dependencies: ["GatehouseAuth", "GatehouseClientCore", "GatehouseWire"], swiftSettings: swiftSettings
     ),
-    .testTarget(name: "GatehousePurchasesTests", dependencies: ["GatehousePurchases"], swiftSettings: swiftSettings),
+    .testTarget(
+        name: "GatehousePurchasesTests", dependencies: ["GatehousePurchases", "GatehousePurchasesTesting", "GatehouseClientCore", "GatehouseWire"],
+        swiftSettings: swiftSettings
+    ),
     .testTarget(
         name: "GatehouseVerificationTests",
         dependencies: ["GatehouseVerification", "GatehouseClientCore", "GatehouseWire"],
@@ -106,7 +107,7 @@ var targets: [Target] = [
         name: "GatehouseEndToEndTests",
         dependencies: [
             "GatehouseTesting", "GatehouseServerTesting", "GatehouseClientCore", "GatehouseServer", "GatehouseWire", "GatehouseVerification", "GatehouseAuth",
-            "GatehousePurchases", "GatehouseVerificationEngine", "GatehouseCrypto", "GatehouseHTTP", "GatehouseCore",
+            "GatehousePurchases", "GatehousePurchasesTesting", "GatehouseVerificationEngine", "GatehouseCrypto", "GatehouseHTTP", "GatehouseCore",
         ],
         swiftSettings: swiftSettings
     ),
@@ -118,10 +119,10 @@ targets += engines.map { engine in
         name: engine, dependencies: ["GatehouseCore", "GatehouseDatabase", "GatehouseCrypto"] + extra, swiftSettings: swiftSettings)
 }
 targets += sdkProducts.map { sdk in
-    // Purchases are reported with the signed-in session of GatehouseAuth (Datacove dialect).
-    let extra: [Target.Dependency] = sdk == "GatehousePurchases" ? ["GatehouseAuth"] : []
-    return .target(name: sdk, dependencies: ["GatehouseClientCore", "GatehouseWire"] + extra, swiftSettings: swiftSettings)
+    .target(name: sdk, dependencies: ["GatehouseClientCore", "GatehouseWire"], swiftSettings: swiftSettings)
 }
+// The scripted StoreKit, for this package's tests and an app's own, kept out of the shipping module.
+targets.append(.target(name: "GatehousePurchasesTesting", dependencies: ["GatehousePurchases"], swiftSettings: swiftSettings))
 
 let package = Package(
     name: "Gatehouse",
@@ -130,7 +131,7 @@ let package = Package(
         .executable(name: "gatehouse", targets: ["gatehouse"]),
         .executable(name: "gatehouse-cli", targets: ["gatehouse-cli"]),
         .library(name: "GatehouseServer", targets: ["GatehouseServer"]),
-    ] + sdkProducts.map { .library(name: $0, targets: [$0]) },
+    ] + (sdkProducts + ["GatehousePurchasesTesting"]).map { .library(name: $0, targets: [$0]) },
     targets: targets,
     swiftLanguageModes: [.v5]
 )

@@ -10,7 +10,7 @@ import FoundationNetworking
 public struct AuthClient: Sendable {
     /// The session manager that holds the tokens and refreshes them.
     public let session: SessionManager
-    let http: AuthHTTP
+    let http: HTTPClient
     let apiKey: String
     let deviceName: String?
 
@@ -20,7 +20,7 @@ public struct AuthClient: Sendable {
         appVersion: String? = nil, deviceName: String? = nil, refreshMargin: TimeInterval = 60,
         now: @escaping @Sendable () -> Date = { Date() }, logger: (@Sendable (String) -> Void)? = nil
     ) {
-        let http = AuthHTTP(baseURL: baseURL, transport: transport, appVersion: appVersion, logger: logger)
+        let http = AuthHTTP.client(baseURL: baseURL, transport: transport, appVersion: appVersion, logger: logger)
         self.http = http
         self.apiKey = apiKey
         self.deviceName = deviceName
@@ -30,7 +30,7 @@ public struct AuthClient: Sendable {
     /// Texts a six-digit code to `phone` (E.164); `name` names a new account. A repeat within 60 s answers 429.
     public func requestMobileOtp(phone: String, name: String? = nil) async throws {
         let body = MobileOtpRequest(phoneNumber: phone, name: name, channel: "sms")
-        _ = try await http.send(keyed(try AuthHTTP.request("POST", "auth/v1/mobile/request-otp", body: body)))
+        try await http.success(keyed(try AuthHTTP.request("POST", "auth/v1/mobile/request-otp", body: body)))
     }
 
     /// Exchanges the texted code for a token pair and stores it.
@@ -43,7 +43,7 @@ public struct AuthClient: Sendable {
     /// Emails a six-digit code to `email`; `name` names a new account. A repeat within 60 s answers 429.
     public func requestEmailOtp(email: String, name: String? = nil) async throws {
         let body = EmailOtpRequest(email: email, name: name)
-        _ = try await http.send(keyed(try AuthHTTP.request("POST", "auth/v1/email/request-otp", body: body)))
+        try await http.success(keyed(try AuthHTTP.request("POST", "auth/v1/email/request-otp", body: body)))
     }
 
     /// Exchanges the emailed code for a token pair and stores it.

@@ -33,14 +33,3 @@ public enum AuthError: Error, Equatable, Sendable {
         return nil
     }
 }
-
-/// The error envelope every Datacove-dialect endpoint answers with on a status of 400 or more.
-struct ErrorEnvelope: Decodable {
-    struct Detail: Decodable {
-        let message: String?
-        let code: String?
-        let error: String?
-    }
-
-    let error: Detail
-}

@@ -5,90 +5,42 @@ import GatehouseWire
 import FoundationNetworking
 #endif
 
-/// Resolves relative requests against the base URL, adds the common headers, sends them through the
-/// `Transport` and turns every failure into `AuthError` or `CancellationError`.
-struct AuthHTTP: Sendable {
-    let baseURL: URL
-    let transport: any Transport
-    let appVersion: String?
-    let logger: (@Sendable (String) -> Void)?
+/// GatehouseAuth's setup of the SDK's one HTTP client (Datacove dialect): `X-App-Version`, JSON,
+/// contract paths relative to the `/api` base, and every failure as `AuthError` or `CancellationError`.
+enum AuthHTTP {
+    static func client(baseURL: URL, transport: any Transport, appVersion: String?, logger: (@Sendable (String) -> Void)?) -> HTTPClient {
+        HTTPClient(
+            baseURL: baseURL, transport: transport, headers: appVersion.map { ["X-App-Version": $0] } ?? [:], accept: "application/json",
+            logger: logger, hooks: hooks)
+    }
 
-    /// A relative request with an optional JSON body, for `send`.
+    static let hooks = ErrorHooks(
+        status: { apiError(status: $0.status, data: $0.data, response: $0.response) },
+        transport: { map($0) },
+        decoding: { type, error in AuthError.unexpectedResponse("cannot decode \(type): \(error)") },
+        encoding: { type, error in AuthError.invalidRequest("cannot encode \(type): \(error)") })
+
+    /// A relative request with an optional JSON body, resolved under the base when sent.
     static func request(_ method: String, _ path: String, body: (some Encodable)? = nil as String?) throws -> URLRequest {
-        guard let url = URL(string: path) else { throw AuthError.invalidRequest(path) }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
+        var data: Data?
         if let body {
             do {
-                request.httpBody = try JSONEncoder().encode(body)
+                data = try JSONEncoder().encode(body)
             } catch {
-                throw AuthError.invalidRequest("cannot encode \(type(of: body)): \(error)")
+                throw hooks.encoding(type(of: body), error)
             }
         }
+        guard let request = HTTPClient.request(method, path: path, body: data) else { throw AuthError.invalidRequest(path) }
         return request
-    }
-
-    /// Sends `request` (relative to the base URL, or absolute) and returns a 2xx answer; throws `AuthError.api` otherwise,
-    /// unless `anyStatus` asks for every HTTP answer as it came.
-    func send(_ request: URLRequest, bearer: String? = nil, anyStatus: Bool = false) async throws -> (Data, HTTPURLResponse) {
-        var request = request
-        request.url = resolve(request.url)
-        if let appVersion { request.setValue(appVersion, forHTTPHeaderField: "X-App-Version") }
-        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
-        if request.httpBody != nil, request.value(forHTTPHeaderField: "Content-Type") == nil {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        if request.value(forHTTPHeaderField: "Accept") == nil {
-            request.setValue("application/json", forHTTPHeaderField: "Accept")
-        }
-        // Method and URL only: headers and bodies carry keys, tokens and codes.
-        logger?(Redactor.redact("→ \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")"))
-        let data: Data
-        let response: HTTPURLResponse
-        do {
-            (data, response) = try await transport.send(request)
-        } catch {
-            throw Self.map(error)
-        }
-        logger?("← \(response.statusCode)")
-        guard anyStatus || (200..<300).contains(response.statusCode) else {
-            throw Self.apiError(status: response.statusCode, data: data, response: response)
-        }
-        return (data, response)
-    }
-
-    /// Sends `request` and decodes its JSON answer.
-    func send<Reply: Decodable>(_ request: URLRequest, bearer: String? = nil, as reply: Reply.Type) async throws -> Reply {
-        let (data, _) = try await send(request, bearer: bearer)
-        return try Self.decode(Reply.self, from: data)
     }
 
     /// Decodes a JSON answer; dates are ISO 8601 with or without milliseconds.
     static func decode<Reply: Decodable>(_ type: Reply.Type, from data: Data) throws -> Reply {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let container = try decoder.singleValueContainer()
-            let text = try container.decode(String.self)
-            guard let date = WireDate.parse(text) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an ISO 8601 date: \(text)")
-            }
-            return date
-        }
         do {
-            return try decoder.decode(Reply.self, from: data)
+            return try HTTPClient.decoder().decode(Reply.self, from: data)
         } catch {
-            throw AuthError.unexpectedResponse("cannot decode \(Reply.self): \(error)")
+            throw hooks.decoding(Reply.self, error)
         }
-    }
-
-    /// Contract paths are relative to the `/api` base, so a leading `/` is dropped rather than escaping it.
-    private func resolve(_ url: URL?) -> URL? {
-        guard let url, url.scheme == nil else { return url }
-        var base = baseURL.absoluteString
-        if !base.hasSuffix("/") { base += "/" }
-        var relative = url.relativeString
-        while relative.hasPrefix("/") { relative.removeFirst() }
-        return URL(string: base + relative) ?? url
     }
 
     /// Cancellation stays `CancellationError` so callers never mistake it for a failure worth reporting.
@@ -100,11 +52,10 @@ struct AuthHTTP: Sendable {
     }
 
     static func apiError(status: Int, data: Data, response: HTTPURLResponse) -> AuthError {
-        let retryAfter = response.value(forHTTPHeaderField: "Retry-After")
-            .flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }
-        let envelope = try? JSONDecoder().decode(ErrorEnvelope.self, from: data)
+        let answer = HTTPResponse(data: data, response: response)
+        let envelope = try? JSONDecoder().decode(DatacoveWire.ErrorEnvelope.self, from: data)
         let message = envelope?.error.message ?? envelope?.error.error ?? "HTTP \(status)"
         let code = envelope?.error.code.map(AuthErrorCode.init(rawValue:))
-        return .api(status: status, code: code, message: message, retryAfter: retryAfter)
+        return .api(status: status, code: code, message: message, retryAfter: answer.retryAfter)
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
+import GatehouseClientCore
 
 /// One refresh, done under the store's cross-process lock: re-read, call the server, persist.
 ///
 /// Runs outside the `SessionManager` actor so the actor stays free while the network call is out.
 struct Refresher: Sendable {
-    let http: AuthHTTP
+    let http: HTTPClient
     let store: any TokenStore
     let now: @Sendable () -> Date
 

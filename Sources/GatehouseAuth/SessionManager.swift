@@ -9,7 +9,7 @@ import FoundationNetworking
 /// Every trigger (a call finding the token about to expire, a 401, `refreshIfNeeded()` on a timer or on
 /// foreground) goes through one in-flight refresh task. Across processes the store's lock does the same.
 public actor SessionManager {
-    let http: AuthHTTP
+    let http: HTTPClient
     /// Where the token pair lives.
     public nonisolated let store: any TokenStore
     /// Seconds before local expiry at which the access token is refreshed.
@@ -24,11 +24,11 @@ public actor SessionManager {
         refreshMargin: TimeInterval = 60, now: @escaping @Sendable () -> Date = { Date() },
         logger: (@Sendable (String) -> Void)? = nil
     ) {
-        let http = AuthHTTP(baseURL: baseURL, transport: transport, appVersion: appVersion, logger: logger)
+        let http = AuthHTTP.client(baseURL: baseURL, transport: transport, appVersion: appVersion, logger: logger)
         self.init(http: http, store: store, refreshMargin: refreshMargin, now: now)
     }
 
-    init(http: AuthHTTP, store: any TokenStore, refreshMargin: TimeInterval, now: @escaping @Sendable () -> Date) {
+    init(http: HTTPClient, store: any TokenStore, refreshMargin: TimeInterval, now: @escaping @Sendable () -> Date) {
         self.http = http
         self.store = store
         self.refreshMargin = refreshMargin
@@ -89,20 +89,17 @@ public actor SessionManager {
     /// Like `authorizedRequest(_:)`, but returns every answer other than a 401 as it came, for
     /// callers that read fields of an error body (the purchase transfer offer's `canTransfer`).
     public nonisolated func authorizedResponse(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let token = try await validAccessToken()
-        let first = try await http.send(request, bearer: token, anyStatus: true)
-        guard first.1.statusCode == 401 else { return first }
-        let fresh = try await validAccessToken(rejected: token)
-        let second = try await http.send(request, bearer: fresh, anyStatus: true)
-        if second.1.statusCode == 401 {
+        let bearer = CredentialInterceptor.bearer { rejected in try await self.validAccessToken(rejected: rejected) }
+        let (answer, token) = try await bearer.send(request, through: http)
+        if answer.status == 401 {
             // A fresh token was still refused: only a code saying the session is gone ends it; no second retry.
-            let refusal = AuthHTTP.apiError(status: 401, data: second.0, response: second.1)
+            let refusal = AuthHTTP.apiError(status: 401, data: answer.data, response: answer.response)
             if let code = refusal.code, AuthErrorCode.sessionEndedCodes.contains(code) {
-                try await clearTokens(ifAccessToken: fresh)
+                try await clearTokens(ifAccessToken: token)
                 throw AuthError.signedOut(code: code)
             }
         }
-        return second
+        return (answer.data, answer.response)
     }
 
     /// Sends an authorized request and decodes its JSON answer.

@@ -19,8 +19,8 @@ public struct TokenPair: Codable, Sendable, Equatable {
         self.receivedAt = receivedAt
     }
 
-    /// When the access token expires by the local clock, or `nil` when the receive time is unknown.
     // Local receive time + expiresIn, never the JWT's `exp`: the device clock may be off by minutes.
+    /// When the access token expires by the local clock, or `nil` when the receive time is unknown.
     public var expiresAt: Date? { receivedAt.map { $0.addingTimeInterval(TimeInterval(expiresIn)) } }
 
     /// Whether the access token should be refreshed at `now`, `margin` seconds before it expires.

@@ -3,8 +3,9 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Sends one HTTP request; SDK products reach the network only through this.
+/// Sends one HTTP request; SDK products reach the network only through this, so tests and apps can replace it.
 public protocol Transport: Sendable {
+    /// Sends `request` and returns the body and response of whatever status the server answered.
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
 }
 
@@ -12,6 +13,7 @@ public protocol Transport: Sendable {
 public struct URLSessionTransport: Transport {
     private let session: URLSession
 
+    /// A transport over `session`, or over an ephemeral session with a `timeout` per request when none is given.
     public init(session: URLSession? = nil, timeout: TimeInterval = 30) {
         if let session {
             self.session = session
@@ -22,6 +24,7 @@ public struct URLSessionTransport: Transport {
         }
     }
 
+    /// Sends `request` through the session.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let (data, response) = try await session.data(for: request)
         guard let http = response as? HTTPURLResponse else { throw GatehouseClientError.unexpectedResponse("no HTTP response") }

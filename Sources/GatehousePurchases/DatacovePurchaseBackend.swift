@@ -1,75 +1,53 @@
 import Foundation
-import GatehouseAuth
+import GatehouseClientCore
 import GatehouseWire
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// Reports to the Datacove dialect with the signed-in `GatehouseAuth` session (seed 000 §07).
+/// Reports to the Datacove dialect with the signed-in session of the app (seed 000 §07).
+///
+/// The session is a closure, so this module needs no sign-in module; with `GatehouseAuth`:
+///
+///     let backend = DatacovePurchaseBackend { try await auth.session.authorizedResponse($0) }
 public struct DatacovePurchaseBackend: PurchaseBackend {
-    let session: SessionManager
+    /// Sends a request whose URL is relative to the Datacove `/api` base with the session's bearer
+    /// token, and answers every status but a session-ending 401 as it came.
+    public typealias AuthorizedSend = @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
 
-    public init(session: SessionManager) {
-        self.session = session
+    let send: AuthorizedSend
+
+    /// A backend sending through the signed-in session's `send`.
+    public init(send: @escaping AuthorizedSend) {
+        self.send = send
     }
 
-    public init(auth: AuthClient) {
-        self.init(session: auth.session)
-    }
-
+    /// Datacove tags no purchase with an account token: the session says whose it is.
     public func appAccountToken() async -> UUID? { nil }
 
+    /// Sends the transaction to verify-purchase; never throws, the verdict says what to do.
     public func report(_ transaction: StoreTransaction, transferToCurrentAccount: Bool) async -> ReportVerdict {
-        var body: [String: JSONValue] = [
-            "platform": .string("apple"), "platformProductId": .string(transaction.productID), "transactionId": .string(transaction.id),
-        ]
         // With the JWS the server verifies offline; without it, it asks the App Store Server API by id.
-        if !transaction.jwsRepresentation.isEmpty { body["signedTransaction"] = .string(transaction.jwsRepresentation) }
-        if transferToCurrentAccount { body["transferToCurrentAccount"] = .bool(true) }
-        let data: Data
-        let response: HTTPURLResponse
+        let body = DatacoveWire.VerifyPurchase(
+            platformProductId: transaction.productID, transactionId: transaction.id,
+            signedTransaction: transaction.jwsRepresentation.isEmpty ? nil : transaction.jwsRepresentation,
+            transferToCurrentAccount: transferToCurrentAccount ? true : nil)
+        let answer: HTTPResponse
         do {
-            var request = URLRequest(url: URL(string: "purchases/v1/verify-purchase")!)
-            request.httpMethod = "POST"
-            request.httpBody = try JSONEncoder().encode(body)
-            (data, response) = try await session.authorizedResponse(request)
+            answer = try await authorized("POST", "purchases/v1/verify-purchase", body: try JSONEncoder().encode(body))
         } catch {
             // Signed out, offline, cancelled: the transaction stays unfinished for the next try.
             return .retryLater(reason: String(describing: error), retryAfter: nil)
         }
-        return Self.verdict(status: response.statusCode, data: data, retryAfter: response.value(forHTTPHeaderField: "Retry-After"))
+        return DatacoveVerdict.verdict(status: answer.status, data: answer.data, retryAfter: answer.header("Retry-After"))
     }
 
-    /// Maps an answer of `verify-purchase` to what the manager does with the transaction: only a
-    /// 200 with a known `kind` is accepted and only the purchase refusals are final; anything else
-    /// (a proxy's 404, a 413, a 5xx, a body that is not ours) leaves the transaction for a retry.
+    /// Maps an answer of `verify-purchase` to what the manager does with the transaction; see ``DatacoveVerdict``.
     static func verdict(status: Int, data: Data, retryAfter: String?) -> ReportVerdict {
-        let json = (try? JSONDecoder().decode(JSONValue.self, from: data))?.object ?? [:]
-        let wait = retryAfter.flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }
-        if status == 200 {
-            guard let kind = json["kind"]?.string.flatMap(PurchaseReceipt.Kind.init(rawValue:)), kind != .linked else {
-                return .retryLater(reason: "unexpected answer", retryAfter: nil)
-            }
-            return .accepted(PurchaseReceipt(
-                kind: kind, creditsGranted: json["creditsGranted"]?.int, entitlementStatus: json["entitlementStatus"]?.string,
-                currentPeriodEnd: json["currentPeriodEnd"]?.string.flatMap(WireDate.parse), transferred: json["transferred"]?.bool ?? false))
-        }
-        let error = json["error"]?.object ?? [:]
-        let code = error["code"]?.string
-        let message = error["message"]?.string ?? "HTTP \(status)"
-        switch (status, code) {
-        case (409, "PURCHASE_LINKED_TO_ANOTHER_ACCOUNT"?):
-            return error["canTransfer"]?.bool == true ? .transferOffered(message: message) : .refused(status: status, code: code, message: message)
-        case (400, let code?) where finalRefusals.contains(code):
-            return .refused(status: status, code: code, message: message)
-        default:
-            return .retryLater(reason: code ?? "HTTP \(status)", retryAfter: wait)
-        }
+        DatacoveVerdict.verdict(status: status, data: data, retryAfter: retryAfter)
     }
 
-    /// The refusals no retry can change: the transaction itself is not acceptable here.
-    static let finalRefusals: Set<String> = ["PURCHASE_INVALID", "PRODUCT_UNKNOWN", "PURCHASE_REVOKED"]
-
+    /// Reads the account's entitlement, trial and plans.
     public func entitlement() async throws -> EntitlementSnapshot {
         try await snapshot("GET", "purchases/v1/entitlement")
     }
@@ -80,33 +58,41 @@ public struct DatacovePurchaseBackend: PurchaseBackend {
     }
 
     private func snapshot(_ method: String, _ path: String) async throws -> EntitlementSnapshot {
-        var request = URLRequest(url: URL(string: path)!)
-        request.httpMethod = method
-        let (data, _) = try await session.authorizedRequest(request)
-        return try Self.snapshot(data)
+        let answer = try await authorized(method, path, body: nil)
+        guard (200..<300).contains(answer.status) else { throw DatacoveVerdict.error(answer) }
+        return try Self.snapshot(answer.data)
     }
 
-    /// Reads the seed's entitlement answer (`trial`, `trialOffer`, `entitlement`, `plans`, `canExecuteGatedWorkflow`, `serverTime`).
+    private func authorized(_ method: String, _ path: String, body: Data?) async throws -> HTTPResponse {
+        guard let request = HTTPClient.request(method, path: path, body: body) else { throw PurchasesError.unexpectedResponse(path) }
+        let (data, response) = try await send(request)
+        return HTTPResponse(data: data, response: response)
+    }
+
+    /// Reads the seed's entitlement answer into what the paywall and gated features need.
     static func snapshot(_ data: Data) throws -> EntitlementSnapshot {
-        guard let json = (try? JSONDecoder().decode(JSONValue.self, from: data))?.object,
-              let serverTime = json["serverTime"]?.string.flatMap(WireDate.parse)
-        else { throw AuthError.unexpectedResponse("not an entitlement answer") }
-        let entitlement = json["entitlement"]?.object ?? [:]
-        let trial = json["trial"]?.object ?? [:]
-        let canExecute = json["canExecuteGatedWorkflow"]?.bool ?? false
+        let summary: DatacoveWire.EntitlementSummary
+        do {
+            summary = try JSONDecoder().decode(DatacoveWire.EntitlementSummary.self, from: data)
+        } catch {
+            throw PurchasesError.unexpectedResponse("not an entitlement answer: \(error)")
+        }
+        guard let serverTime = WireDate.parse(summary.serverTime) else {
+            throw PurchasesError.unexpectedResponse("not an entitlement answer: serverTime \(summary.serverTime)")
+        }
+        let canExecute = summary.canExecuteGatedWorkflow
         var ends: [Date] = []
-        if ["active", "in_grace"].contains(entitlement["status"]?.string), let end = entitlement["currentPeriodEnd"]?.string.flatMap(WireDate.parse) {
+        if ["active", "in_grace"].contains(summary.entitlement.status), let end = summary.entitlement.currentPeriodEnd.flatMap(WireDate.parse) {
             ends.append(end)
         }
-        if trial["status"]?.string == "active", let end = trial["endsAt"]?.string.flatMap(WireDate.parse) { ends.append(end) }
-        let plans = (json["plans"]?.array ?? []).compactMap { $0.object }.map { plan in
+        if summary.trial.status == "active", let end = summary.trial.endsAt.flatMap(WireDate.parse) { ends.append(end) }
+        let plans = summary.plans.map { plan in
             EntitlementSnapshot.Plan(
-                productId: plan["productId"]?.string ?? "", platformProductId: plan["platformProductId"]?.string ?? "",
-                displayName: plan["displayName"]?.string ?? "", interval: plan["interval"]?.string ?? "", gatedWorkflowId: plan["gatedWorkflowId"]?.string)
+                productId: plan.productId, platformProductId: plan.platformProductId, displayName: plan.displayName, interval: plan.interval,
+                gatedWorkflowId: plan.gatedWorkflowId)
         }
         return EntitlementSnapshot(
-            canExecuteGatedWorkflow: canExecute, validUntil: canExecute ? ends.max() : nil, entitlementStatus: entitlement["status"]?.string ?? "none",
-            trialStatus: trial["status"]?.string, trialOfferAvailable: json["trialOffer"]?.object?["available"]?.bool ?? false, plans: plans,
-            serverTime: serverTime)
+            canExecuteGatedWorkflow: canExecute, validUntil: canExecute ? ends.max() : nil, entitlementStatus: summary.entitlement.status,
+            trialStatus: summary.trial.status, trialOfferAvailable: summary.trialOffer.available, plans: plans, serverTime: serverTime)
     }
 }

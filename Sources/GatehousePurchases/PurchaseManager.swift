@@ -5,7 +5,7 @@ public enum TransactionOutcome: Sendable, Equatable {
     /// The server granted or linked it; it was finished.
     case completed(PurchaseReceipt)
     /// Refused for good (or the user declined a move); finished so StoreKit stops offering it.
-    case refused(status: Int?, code: String?, message: String)
+    case refused(status: Int?, code: PurchasesErrorCode?, message: String)
     /// Not confirmed (401, 429, 5xx, offline, finish failed): left unfinished for the next launch.
     case willRetry(String)
     /// StoreKit could not verify it: never sent, never finished.
@@ -14,9 +14,11 @@ public enum TransactionOutcome: Sendable, Equatable {
 
 /// What `buy` came to.
 public enum BuyOutcome: Sendable, Equatable {
+    /// The purchase went through and the transaction was handled.
     case handled(TransactionOutcome)
     /// Ask to Buy or SCA: it arrives later through `Transaction.updates`.
     case pending
+    /// The user cancelled.
     case cancelled
 }
 
@@ -44,7 +46,7 @@ public actor PurchaseManager {
     ///   - offlineWindow: how long a cached entitlement is trusted without reaching the server (3 days).
     ///   - cacheStore: keeps the last entitlement across launches (none: memory only).
     public init(store: any StoreKitClient, backend: any PurchaseBackend, offlineWindow: TimeInterval = 3 * 86_400,
-                cacheStore: (any EntitlementCacheStore)? = nil, now: @escaping @Sendable () -> Date = Date.init,
+                cacheStore: (any EntitlementCacheStore)? = nil, now: @escaping @Sendable () -> Date = { Date() },
                 confirmTransfer: @escaping @Sendable (String) async -> Bool) {
         self.store = store
         self.backend = backend
@@ -69,6 +71,7 @@ public actor PurchaseManager {
         for result in await store.unfinished() { _ = await handle(result) }
     }
 
+    /// Stops listening to `Transaction.updates`.
     public func stop() {
         listener?.cancel()
         listener = nil
@@ -114,7 +117,7 @@ public actor PurchaseManager {
         if case .transferOffered(let message) = verdict {
             guard await confirmTransfer(message) else {
                 // Declined: the plan stays where it is; nothing more is sent for this transaction.
-                return await finish(transaction, then: .refused(status: 409, code: "PURCHASE_LINKED_TO_ANOTHER_ACCOUNT", message: message))
+                return await finish(transaction, then: .refused(status: 409, code: .purchaseLinkedToAnotherAccount, message: message))
             }
             verdict = await backend.report(transaction, transferToCurrentAccount: true)
         }

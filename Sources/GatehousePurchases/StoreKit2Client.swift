@@ -5,8 +5,10 @@ import StoreKit
 /// The real StoreKit 2 behind `StoreKitClient` (Apple platforms only).
 @available(iOS 15.0, macOS 12.0, *)
 public struct StoreKit2Client: StoreKitClient {
+    /// The client; StoreKit itself needs no setup.
     public init() {}
 
+    /// Buys through `Product.purchase(options:)`, tagged with `appAccountToken` when given.
     public func purchase(productID: String, appAccountToken: UUID?) async throws -> StorePurchaseResult {
         guard let product = try await Product.products(for: [productID]).first else { throw StoreKit2ClientError.unknownProduct(productID) }
         var options: Set<Product.PurchaseOption> = []
@@ -19,6 +21,7 @@ public struct StoreKit2Client: StoreKitClient {
         }
     }
 
+    /// `Transaction.updates`, converted.
     public func updates() -> AsyncStream<StoreVerificationResult> {
         AsyncStream { continuation in
             let task = Task {
@@ -29,18 +32,21 @@ public struct StoreKit2Client: StoreKitClient {
         }
     }
 
+    /// `Transaction.unfinished`, converted.
     public func unfinished() async -> [StoreVerificationResult] {
         var results: [StoreVerificationResult] = []
         for await verification in Transaction.unfinished { results.append(Self.convert(verification)) }
         return results
     }
 
+    /// `Transaction.currentEntitlements`, converted.
     public func currentEntitlements() async -> [StoreVerificationResult] {
         var results: [StoreVerificationResult] = []
         for await verification in Transaction.currentEntitlements { results.append(Self.convert(verification)) }
         return results
     }
 
+    /// Finishes StoreKit's own transaction with this id.
     public func finish(_ transaction: StoreTransaction) async throws {
         // Finishing needs StoreKit's own transaction: find it among the unfinished ones.
         for await verification in Transaction.unfinished {
@@ -51,6 +57,7 @@ public struct StoreKit2Client: StoreKitClient {
         }
     }
 
+    /// `AppStore.sync()`.
     public func sync() async throws {
         try await AppStore.sync()
     }
@@ -78,7 +85,9 @@ public struct StoreKit2Client: StoreKitClient {
     }
 }
 
+/// What `StoreKit2Client` throws itself.
 public enum StoreKit2ClientError: Error, Equatable {
+    /// The App Store knows no product with this id.
     case unknownProduct(String)
 }
 #endif

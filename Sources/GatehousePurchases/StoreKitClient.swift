@@ -2,19 +2,31 @@ import Foundation
 
 /// A StoreKit 2 transaction as the purchase manager needs it.
 public struct StoreTransaction: Sendable, Equatable, Hashable {
+    /// StoreKit's product type.
     public enum ProductType: String, Sendable {
-        case consumable, nonConsumable, autoRenewable, nonRenewable
+        /// Bought again and again (credit packages).
+        case consumable
+        /// Bought once.
+        case nonConsumable
+        /// An auto-renewable subscription.
+        case autoRenewable
+        /// A subscription that does not renew.
+        case nonRenewable
     }
     /// `Transaction.id`, as the decimal string the servers use.
     public let id: String
+    /// `Transaction.originalID`: the first purchase of a subscription's chain of renewals.
     public let originalID: String
+    /// The App Store product id.
     public let productID: String
+    /// The product's type.
     public let productType: ProductType
     /// The App Store's signed transaction (`VerificationResult.jwsRepresentation`).
     public let jwsRepresentation: String
     /// The UUID passed at purchase (SubscriptionFlow's account token), if any.
     public let appAccountToken: UUID?
 
+    /// A transaction.
     public init(id: String, originalID: String, productID: String, productType: ProductType, jwsRepresentation: String, appAccountToken: UUID?) {
         self.id = id
         self.originalID = originalID
@@ -27,10 +39,13 @@ public struct StoreTransaction: Sendable, Equatable, Hashable {
 
 /// StoreKit's `VerificationResult<Transaction>`: only `.verified` transactions are ever reported or finished.
 public enum StoreVerificationResult: Sendable, Equatable {
+    /// StoreKit verified the App Store's signature.
     case verified(StoreTransaction)
+    /// StoreKit could not verify it; never reported, never finished.
     case unverified(StoreTransaction, reason: String)
 
-    var verified: StoreTransaction? {
+    /// The transaction, only when StoreKit verified it.
+    public var verified: StoreTransaction? {
         if case .verified(let transaction) = self { return transaction }
         return nil
     }
@@ -38,9 +53,11 @@ public enum StoreVerificationResult: Sendable, Equatable {
 
 /// What `Product.purchase()` answered.
 public enum StorePurchaseResult: Sendable, Equatable {
+    /// Bought: the transaction to handle.
     case success(StoreVerificationResult)
     /// Ask to Buy or SCA: the transaction arrives later through `updates`.
     case pending
+    /// The user cancelled.
     case userCancelled
 }
 

@@ -9,82 +9,83 @@ import FoundationNetworking
 public struct SubscriptionFlowPurchaseBackend: PurchaseBackend {
     /// The pair the app's backend issued for the signed-in customer.
     public struct Pair: Sendable, Equatable {
+        /// Sent as `X-SF-Account-Token`; also the purchases' `appAccountToken`.
         public let accountToken: String
+        /// Sent as `X-SF-Client-Secret`.
         public let clientSecret: String
+        /// A pair.
         public init(accountToken: String, clientSecret: String) {
             self.accountToken = accountToken
             self.clientSecret = clientSecret
         }
     }
 
-    let baseURL: URL
-    let transport: any Transport
+    let http: HTTPClient
+    /// The pair on every request; on a 401 the current one is fetched once and the request sent again.
+    let credentials: CredentialInterceptor<Pair>
     /// Returns the pair; `refresh: true` asks the app's backend for the current one (after a 401).
     let pair: @Sendable (_ refresh: Bool) async throws -> Pair
 
+    /// A backend for the server at `baseURL` (before `/api/v1`); `pair(refresh:)` supplies the account token pair.
     public init(baseURL: URL, transport: any Transport = URLSessionTransport(), pair: @escaping @Sendable (_ refresh: Bool) async throws -> Pair) {
-        self.baseURL = baseURL
-        self.transport = transport
+        http = HTTPClient(
+            baseURL: baseURL, transport: transport, accept: "application/json",
+            hooks: PurchasesError.hooks { answer in
+                let failure = try? JSONDecoder().decode(SubscriptionFlowWire.Failure.self, from: answer.data)
+                return .api(
+                    status: answer.status, code: failure.map { PurchasesErrorCode(rawValue: $0.code) }, message: failure?.message ?? "HTTP \(answer.status)",
+                    retryAfter: answer.retryAfter)
+            })
         self.pair = pair
+        credentials = CredentialInterceptor(credential: { rejected in try await pair(rejected != nil) }) { pair, request in
+            request.setValue(pair.accountToken, forHTTPHeaderField: "X-SF-Account-Token")
+            request.setValue(pair.clientSecret, forHTTPHeaderField: "X-SF-Client-Secret")
+        }
     }
 
+    /// The account token of the current pair, to tag purchases with.
     public func appAccountToken() async -> UUID? {
         (try? await pair(false)).flatMap { UUID(uuidString: $0.accountToken) }
     }
 
+    /// Sends the signed transaction; never throws, the verdict says what to do.
     public func report(_ transaction: StoreTransaction, transferToCurrentAccount: Bool) async -> ReportVerdict {
-        let body = try? JSONEncoder().encode(["store": "apple", "signed_transaction": transaction.jwsRepresentation])
-        let answer: (Data, HTTPURLResponse)
+        let body = try? JSONEncoder().encode(SubscriptionFlowWire.PurchaseReport(signedTransaction: transaction.jwsRepresentation))
+        let answer: HTTPResponse
         do {
             answer = try await send("POST", "api/v1/mobile-stores/client/purchases", body: body)
         } catch {
             return .retryLater(reason: String(describing: error), retryAfter: nil)
         }
-        let (data, response) = answer
-        let json = (try? JSONDecoder().decode(JSONValue.self, from: data))?.object ?? [:]
-        switch response.statusCode {
+        switch answer.status {
         case 200:
-            let sandbox = json["data"]?.object?["sandbox"]?.bool ?? false
-            return .accepted(PurchaseReceipt(kind: .linked, sandbox: sandbox))
+            let link = try? JSONDecoder().decode(SubscriptionFlowWire.Envelope<SubscriptionFlowWire.PurchaseLink>.self, from: answer.data)
+            return .accepted(PurchaseReceipt(kind: .linked, sandbox: link?.data.sandbox ?? false))
         case 409, 422:
-            return .refused(status: response.statusCode, code: json["code"]?.string, message: json["message"]?.string ?? "refused")
+            let failure = try? JSONDecoder().decode(SubscriptionFlowWire.Failure.self, from: answer.data)
+            return .refused(status: answer.status, code: failure.map { PurchasesErrorCode(rawValue: $0.code) }, message: failure?.message ?? "refused")
         default:
             // 401 after one fresh pair, 429, 5xx: leave it unfinished and try again later.
-            return .retryLater(reason: "HTTP \(response.statusCode)", retryAfter: response.value(forHTTPHeaderField: "Retry-After").flatMap { TimeInterval($0) })
+            return .retryLater(reason: "HTTP \(answer.status)", retryAfter: answer.retryAfter)
         }
     }
 
+    /// The customer's entitlements: usable while any is listed, until the latest `expires_at`.
     public func entitlement() async throws -> EntitlementSnapshot {
-        let (data, response) = try await send("GET", "api/v1/mobile-stores/client/entitlements", body: nil)
-        guard response.statusCode == 200, let list = (try? JSONDecoder().decode(JSONValue.self, from: data))?.object?["data"]?.array else {
-            throw GatehouseClientError.unexpectedResponse("entitlements unavailable: HTTP \(response.statusCode)")
-        }
-        let ends = list.compactMap { $0.object?["expires_at"]?.string.flatMap(WireDate.parse) }
+        let answer = try await send("GET", "api/v1/mobile-stores/client/entitlements", body: nil)
+        guard answer.status == 200 else { throw http.hooks.status(answer) }
+        let list = try http.decode(SubscriptionFlowWire.Envelope<[SubscriptionFlowWire.Entitlement]>.self, from: answer.data).data
+        let ends = list.compactMap { $0.expiresAt.flatMap(WireDate.parse) }
         // SubscriptionFlow sends no serverTime: the HTTP Date header is the server's clock.
-        let serverTime = response.value(forHTTPHeaderField: "Date").flatMap(Self.httpDate) ?? Date()
+        let serverTime = answer.header("Date").flatMap(Self.httpDate) ?? Date()
         return EntitlementSnapshot(
             canExecuteGatedWorkflow: !list.isEmpty, validUntil: ends.max(), entitlementStatus: list.isEmpty ? "none" : "active",
             trialStatus: nil, trialOfferAvailable: false, plans: [], serverTime: serverTime)
     }
 
-    /// Sends with the pair; on a 401 fetches the current pair once and tries again.
-    private func send(_ method: String, _ path: String, body: Data?) async throws -> (Data, HTTPURLResponse) {
-        var answer = try await attempt(method, path, body: body, pair: try await pair(false))
-        if answer.1.statusCode == 401 {
-            answer = try await attempt(method, path, body: body, pair: try await pair(true))
-        }
-        return answer
-    }
-
-    private func attempt(_ method: String, _ path: String, body: Data?, pair: Pair) async throws -> (Data, HTTPURLResponse) {
-        var request = URLRequest(url: baseURL.appendingPathComponent(path))
-        request.httpMethod = method
-        request.httpBody = body
-        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.setValue(pair.accountToken, forHTTPHeaderField: "X-SF-Account-Token")
-        request.setValue(pair.clientSecret, forHTTPHeaderField: "X-SF-Client-Secret")
-        return try await transport.send(request)
+    private func send(_ method: String, _ path: String, body: Data?) async throws -> HTTPResponse {
+        guard let url = http.url(path: path) else { throw PurchasesError.unexpectedResponse(path) }
+        return try await credentials.send(HTTPClient.request(method, url, body: body), through: http).answer
     }
 
     static func httpDate(_ text: String) -> Date? {

@@ -1,18 +1,10 @@
 import Foundation
 
-/// Turns an HTTP status, body and `Retry-After` header into a verification or an `APIError`.
+/// The DIDWW dialect's error decoding, the hook GatehouseVerification gives the SDK's HTTP client:
+/// an HTTP status, body and `Retry-After` header become an `APIError`.
 enum ResponseDecoder {
     /// The statuses every call treats as success.
     static let successStatuses: Set<Int> = [200, 201]
-
-    /// The `data` object of a success response, or `unexpectedResponse`.
-    static func verification(from body: Data) throws -> VerificationWire.VerificationDTO {
-        do {
-            return try JSONDecoder().decode(VerificationWire.Envelope.self, from: body).data
-        } catch {
-            throw APIError.unexpectedResponse("could not decode response body: \(error)")
-        }
-    }
 
     /// The error for an unsuccessful status; never throws while reading the body.
     static func error(status: Int, body: Data, retryAfterHeader: String?) -> APIError {

@@ -1,35 +1,23 @@
 import Foundation
 import GatehouseClientCore
-import GatehouseWire
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 extension VerificationClient {
-    /// Sends one request, logs it, and returns the decoded verification or throws the mapped error.
+    /// Sends one request through the SDK's HTTP client and returns the decoded verification or throws the mapped error.
     func send(_ request: URLRequest) async throws -> VerificationWire.VerificationDTO {
         try Task.checkCancellation()
-        log("→ \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")")
-        let data: Data
-        let response: HTTPURLResponse
-        do {
-            (data, response) = try await transport.send(request)
-        } catch {
-            throw Self.translate(error)
-        }
-        log("← \(response.statusCode)")
+        let http = factory.http
+        let answer = try await http.response(request)
         // The caller has gone: do not hand it a result it no longer waits for.
         try Task.checkCancellation()
-        guard ResponseDecoder.successStatuses.contains(response.statusCode) else {
-            throw ResponseDecoder.error(
-                status: response.statusCode, body: data,
-                retryAfterHeader: response.value(forHTTPHeaderField: "Retry-After"))
-        }
-        return try ResponseDecoder.verification(from: data)
+        guard http.hooks.isSuccess(answer.status) else { throw http.hooks.status(answer) }
+        return try http.decode(VerificationWire.Envelope.self, from: answer.data).data
     }
 
     /// Maps a transport failure: cancellation to `CancellationError`, `URLError` to `.transport`.
-    static func translate(_ error: any Error) -> any Error {
+    @Sendable static func translate(_ error: any Error) -> any Error {
         switch error {
         case is CancellationError, is APIError, is VerificationError:
             return error
@@ -40,9 +28,5 @@ extension VerificationClient {
         default:
             return Task.isCancelled ? CancellationError() : APIError.transport(URLError(.unknown))
         }
-    }
-
-    private func log(_ line: String) {
-        logger?.log(Redactor.redact(line))
     }
 }

@@ -6,8 +6,9 @@ import GatehouseClientCore
 /// Each method sends one request and never retries. Cancelling the calling task cancels the
 /// request and throws `CancellationError`.
 public struct VerificationClient: Sendable {
+    /// This dialect's setup of the SDK's one HTTP client.
     let factory: RequestFactory
-    let transport: any Transport
+    /// The configured logger, kept as given (the client logs through `factory.http`).
     let logger: (any VerificationLogger)?
 
     /// Creates a client for `environment` (default `.production`, see ``VerifyEnvironment``).
@@ -24,8 +25,8 @@ public struct VerificationClient: Sendable {
 
     /// Test hook: a client for a base URL (before `/api/v1`) over any transport.
     init(baseURL: URL, auth: AuthorizationMethod, configuration: Configuration = .init(), transport: any Transport) {
-        factory = RequestFactory(baseURL: baseURL, auth: auth, timeout: configuration.timeout)
-        self.transport = transport
+        factory = RequestFactory(
+            baseURL: baseURL, auth: auth, timeout: configuration.timeout, transport: transport, logger: configuration.logger)
         logger = configuration.logger
     }
 

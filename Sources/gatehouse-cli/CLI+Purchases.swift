@@ -65,7 +65,9 @@ extension CLI {
     }
 
     static func purchases(_ words: [String], url: URL, credentials: [String: Any]?, logger: (@Sendable (String) -> Void)?) async throws {
-        let backend = DatacovePurchaseBackend(auth: authClient(url: url, credentials: credentials, logger: logger).0)
+        // The wiring an app writes: GatehousePurchases reports with GatehouseAuth's signed-in session.
+        let auth = authClient(url: url, credentials: credentials, logger: logger).0
+        let backend = DatacovePurchaseBackend { try await auth.session.authorizedResponse($0) }
         let options = Options(Array(words.dropFirst()))
         switch words.first {
         case "entitlement":

@@ -23,7 +23,7 @@ extension CLI {
         let auth: AuthorizationMethod = secret.map { .basic(appKey: appKey, secret: $0) } ?? .public(appKey: appKey)
         let client = VerificationClient(
             environment: .custom(url), auth: auth, configuration: Configuration(timeout: 30, logger: logger.map(CLILogger.init)))
-        var options = Options(Array(words.dropFirst()))
+        let options = Options(Array(words.dropFirst()))
         let method = try options.method()
         switch words.first {
         case "start":

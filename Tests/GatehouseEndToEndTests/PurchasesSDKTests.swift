@@ -2,6 +2,7 @@ import Foundation
 import GatehouseAuth
 import GatehouseCore
 import GatehousePurchases
+import GatehousePurchasesTesting
 import GatehouseServerTesting
 import GatehouseTesting
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GatehousePurchases
+import GatehousePurchasesTesting
 
 /// The manager's rules against a scripted backend, and the mapping of Datacove answers.
 @Suite struct PurchaseManagerTests {

@@ -1,4 +1,5 @@
 import Foundation
+import GatehousePurchases
 
 /// A scripted StoreKit for tests and previews: purchases answer what was scripted, verified
 /// transactions stay unfinished until `finish`, and updates are delivered on demand.
@@ -13,6 +14,7 @@ public final class ScriptedStoreKit: StoreKitClient, @unchecked Sendable {
     private var tokens: [UUID?] = []
     private var syncs = 0
 
+    /// A store with nothing scripted.
     public init() {}
 
     /// The next `purchase(productID:)` of this product answers `result`.
@@ -48,6 +50,7 @@ public final class ScriptedStoreKit: StoreKitClient, @unchecked Sendable {
     /// Transactions not finished yet.
     public var pending: [StoreVerificationResult] { lock.withLock { unfinishedResults } }
 
+    /// Answers the next scripted result of `productID`, recording the token; throws when none is scripted.
     public func purchase(productID: String, appAccountToken: UUID?) async throws -> StorePurchaseResult {
         try lock.withLock {
             tokens.append(appAccountToken)
@@ -59,6 +62,7 @@ public final class ScriptedStoreKit: StoreKitClient, @unchecked Sendable {
         }
     }
 
+    /// A stream of what `deliverUpdate(_:)` delivers from now on.
     public func updates() -> AsyncStream<StoreVerificationResult> {
         let id = UUID()
         return AsyncStream { continuation in
@@ -70,10 +74,13 @@ public final class ScriptedStoreKit: StoreKitClient, @unchecked Sendable {
         }
     }
 
+    /// Verified transactions not finished yet.
     public func unfinished() async -> [StoreVerificationResult] { lock.withLock { unfinishedResults } }
 
+    /// What `setCurrentEntitlements(_:)` set.
     public func currentEntitlements() async -> [StoreVerificationResult] { lock.withLock { entitlements } }
 
+    /// Finishes a transaction, unless `failNextFinish(_:)` scripted a failure.
     public func finish(_ transaction: StoreTransaction) async throws {
         try lock.withLock {
             if !finishFailures.isEmpty { throw finishFailures.removeFirst() }
@@ -82,9 +89,12 @@ public final class ScriptedStoreKit: StoreKitClient, @unchecked Sendable {
         }
     }
 
+    /// Counts the call.
     public func sync() async throws { lock.withLock { syncs += 1 } }
 }
 
+/// What the scripted store throws.
 public enum ScriptedStoreKitError: Error, Equatable {
+    /// `purchase` of a product with no scripted answer left.
     case notScripted(String)
 }

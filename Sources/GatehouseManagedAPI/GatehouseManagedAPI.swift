@@ -1,2 +1,0 @@
-/// The GatehouseManagedAPI module; it fills in with the issue that builds it.
-public enum GatehouseManagedAPIModule {}
