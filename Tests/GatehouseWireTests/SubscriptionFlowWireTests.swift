@@ -58,4 +58,26 @@ import Testing
                                                  #"{"status":false,"code":"PURCHASE_REFUSED","message":"This purchase cannot be linked to this account."}"#)
         #expect(!refused.status && refused.code == "PURCHASE_REFUSED")
     }
+
+    /// Seed 003's "Response 201" of `POST /account-tokens`, and a revoke's answer without the secret.
+    @Test func accountTokenOfTheIssueSection() throws {
+        let issued = try WireContract.roundTrip(SubscriptionFlowWire.Envelope<SubscriptionFlowWire.AccountToken>.self, #"""
+            {
+              "status": true,
+              "data": {
+                "account_token": "72b8598b-8706-4a5e-96a2-52abbd0400cb",
+                "customer_id": "9f1c2e0a-5b7d-4c1e-8a64-0d3b2f7a9e11",
+                "created_at": "2026-11-03T09:00:00+00:00",
+                "revoked_at": null,
+                "client_secret": "OOkXxkYIfion1fcWJqL1GIR5tdbVqMFI5wlABZafEJKlI8EO",
+                "reused": false
+              }
+            }
+            """#)
+        #expect(issued.data.reused == false && issued.data.revokedAt == nil && issued.data.clientSecret?.count == 48)
+        try WireContract.roundTrip(SubscriptionFlowWire.Envelope<SubscriptionFlowWire.AccountToken>.self, #"""
+            {"status":true,"data":{"account_token":"72b8598b-8706-4a5e-96a2-52abbd0400cb","customer_id":"c",
+             "created_at":"2026-11-03T09:00:00+00:00","revoked_at":"2026-11-04T09:00:00+00:00"}}
+            """#)
+    }
 }

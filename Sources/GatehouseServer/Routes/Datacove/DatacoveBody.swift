@@ -44,74 +44,23 @@ struct DatacoveBody {
     }
 }
 
-/// `GET users/v1/profile`: every key present, nulls written out.
-struct DatacoveProfile: Encodable {
-    let profile: Profile
-    /// Credits by kind, from the commerce engine.
-    let wallet: [String: Int]
-    init(_ profile: Profile, wallet: [String: Int]) {
-        self.profile = profile
-        self.wallet = wallet
+/// The Datacove session answers in the shared wire types.
+enum SessionJSON {
+    static func profile(_ profile: Profile, wallet: [String: Int]) -> DatacoveWire.Profile {
+        DatacoveWire.Profile(
+            name: profile.name, phone: profile.phone, email: profile.email, country: profile.country, timezone: profile.timezone,
+            status: profile.status, wallet: wallet)
     }
 
-    enum CodingKeys: String, CodingKey { case name, phone, email, country, timezone, status, wallet }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(profile.name, forKey: .name)
-        try container.encode(profile.phone, forKey: .phone)
-        try container.encode(profile.email, forKey: .email)
-        try container.encode(profile.country, forKey: .country)
-        try container.encode(profile.timezone, forKey: .timezone)
-        try container.encode(profile.status, forKey: .status)
-        try container.encode(wallet, forKey: .wallet)
+    static func sessions(_ list: [SessionInfo], current: String) -> DatacoveWire.Sessions {
+        DatacoveWire.Sessions(data: list.map { session in
+            DatacoveWire.Session(
+                id: session.id, deviceName: session.deviceName, platform: session.platform, appVersion: session.appVersion,
+                createdAt: WireDate.string(session.createdAt), lastUsedAt: WireDate.string(session.lastUsedAt), current: session.id == current)
+        })
     }
-}
 
-/// `GET auth/v1/sessions`.
-struct DatacoveSessions: Encodable {
-    struct Item: Encodable {
-        let id: String
-        let deviceName: String?
-        let platform: String?
-        let appVersion: String?
-        let createdAt: String
-        let lastUsedAt: String
-        let current: Bool
-
-        init(_ session: SessionInfo, current: Bool) {
-            id = session.id
-            deviceName = session.deviceName
-            platform = session.platform
-            appVersion = session.appVersion
-            createdAt = WireDate.string(session.createdAt)
-            lastUsedAt = WireDate.string(session.lastUsedAt)
-            self.current = current
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(deviceName, forKey: .deviceName)
-            try container.encode(platform, forKey: .platform)
-            try container.encode(appVersion, forKey: .appVersion)
-            try container.encode(createdAt, forKey: .createdAt)
-            try container.encode(lastUsedAt, forKey: .lastUsedAt)
-            try container.encode(current, forKey: .current)
-        }
-        enum CodingKeys: String, CodingKey { case id, deviceName, platform, appVersion, createdAt, lastUsedAt, current }
-    }
-    let data: [Item]
-}
-
-/// Sign-in, activate and refresh: `{accessToken, refreshToken, expiresIn}`.
-struct DatacoveTokenPair: Encodable {
-    let accessToken: String
-    let refreshToken: String
-    let expiresIn: Int
-    init(_ pair: TokenPair) {
-        accessToken = pair.accessToken
-        refreshToken = pair.refreshToken
-        expiresIn = pair.expiresIn
+    static func tokens(_ pair: TokenPair) -> DatacoveWire.TokenPair {
+        DatacoveWire.TokenPair(accessToken: pair.accessToken, refreshToken: pair.refreshToken, expiresIn: pair.expiresIn)
     }
 }

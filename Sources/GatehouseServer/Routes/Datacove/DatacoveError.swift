@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehouseHTTP
+import GatehouseWire
 
 /// The Datacove envelope (seed 000 §08):
 /// `{statusCode, timestamp, path, error: {statusCode, error, message, code}}`.
@@ -29,31 +30,9 @@ struct DatacoveError: Error, Equatable {
     }
 
     func response(path: String) -> Response {
-        struct Detail: Encodable {
-            let statusCode: Int
-            let error: String
-            let message: String
-            let code: String?
-            let canTransfer: Bool?
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(statusCode, forKey: .statusCode)
-                try container.encode(error, forKey: .error)
-                try container.encode(message, forKey: .message)
-                try container.encodeIfPresent(code, forKey: .code)
-                try container.encodeIfPresent(canTransfer, forKey: .canTransfer)
-            }
-            enum CodingKeys: String, CodingKey { case statusCode, error, message, code, canTransfer }
-        }
-        struct Envelope: Encodable {
-            let statusCode: Int
-            let timestamp: String
-            let path: String
-            let error: Detail
-        }
-        let body = Envelope(
+        let body = DatacoveWire.ErrorEnvelope(
             statusCode: status, timestamp: Self.timestamp(), path: path,
-            error: Detail(statusCode: status, error: Self.reason(status), message: message, code: code, canTransfer: canTransfer))
+            error: .init(statusCode: status, error: Self.reason(status), message: message, code: code, canTransfer: canTransfer))
         var response = (try? Response.json(body, status: status)) ?? Response(status: status)
         if let retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
         for (name, value) in headers { response.headers.set(name, value) }

@@ -24,8 +24,7 @@ enum DatacoveRoutes {
             DeviceInfo(name: request.headers["X-Device-Name"].map { String($0.prefix(100)) }, platform: platform,
                        appVersion: request.headers["X-App-Version"].map { String($0.prefix(40)) })
         }
-        let success = Data(#"{"success":true}"#.utf8)
-        // Every error under the dialect's prefixes answers in its envelope, through one renderer.
+                // Every error under the dialect's prefixes answers in its envelope, through one renderer.
         for prefix in ["/api/auth", "/api/users", "/api/purchases"] {
             router.renderErrors(under: prefix) { error, path, context in DatacoveError.render(error, path: path, context: context, logger: logger) }
         }
@@ -38,7 +37,7 @@ enum DatacoveRoutes {
                     let body = try DatacoveBody(request)
                     try await accounts.requestCode(
                         tenantID: tenantID, channel: channel, identifier: try body.identifier(channel), name: try body.optionalString("name"))
-                    return .json(raw: success)
+                    return try .json(DatacoveWire.Success())
                 })
                 auth.post(prefix + "/verify-otp", .async { request, _ in
                     let (tenantID, platform) = try tenant(request)
@@ -46,12 +45,12 @@ enum DatacoveRoutes {
                     let pair = try await accounts.verifyCode(
                         tenantID: tenantID, channel: channel, identifier: try body.identifier(channel), code: try body.string("otp"),
                         device: device(request, platform: platform))
-                    return try .json(DatacoveTokenPair(pair))
+                    return try .json(SessionJSON.tokens(pair))
                 })
             }
-            auth.post("/activate", .async { request, _ in try .json(DatacoveTokenPair(try await accounts.activate(try await principal(request)))) })
+            auth.post("/activate", .async { request, _ in try .json(SessionJSON.tokens(try await accounts.activate(try await principal(request)))) })
             auth.post("/refresh", .async { request, _ in
-                try .json(DatacoveTokenPair(try await accounts.sessions.refresh(try DatacoveBody(request).string("refreshToken"))))
+                try .json(SessionJSON.tokens(try await accounts.sessions.refresh(try DatacoveBody(request).string("refreshToken"))))
             })
             auth.post("/logout", .async { request, _ in
                 let who = try await principal(request)
@@ -61,7 +60,7 @@ enum DatacoveRoutes {
             auth.get("/sessions", .async { request, _ in
                 let who = try await principal(request)
                 let list = try await accounts.sessions.sessions(accountID: who.accountId)
-                return try .json(DatacoveSessions(data: list.map { DatacoveSessions.Item($0, current: $0.id == who.sessionId) }))
+                return try .json(SessionJSON.sessions(list, current: who.sessionId))
             })
             auth.delete("/sessions/:id", .async { request, context in
                 let who = try await principal(request)
@@ -94,14 +93,14 @@ enum DatacoveRoutes {
         router.group("/api/users/v1") { users in
             users.get("/profile", .async { request, _ in
                 let who = try await principal(request)
-                return try .json(DatacoveProfile(try await accounts.profile(who), wallet: try await commerce.wallet(tenantID: who.tenantId, accountID: who.accountId)))
+                return try .json(SessionJSON.profile(try await accounts.profile(who), wallet: try await commerce.wallet(tenantID: who.tenantId, accountID: who.accountId)))
             })
             users.patch("/profile", .async { request, _ in
                 let who = try await principal(request)
                 let body = try DatacoveBody(request)
                 try body.onlyKeys(["name", "timezone"])
                 let profile = try await accounts.updateProfile(who, name: try body.optionalString("name"), timezone: try body.optionalString("timezone"))
-                return try .json(DatacoveProfile(profile, wallet: try await commerce.wallet(tenantID: who.tenantId, accountID: who.accountId)))
+                return try .json(SessionJSON.profile(profile, wallet: try await commerce.wallet(tenantID: who.tenantId, accountID: who.accountId)))
             })
             users.delete("/account", .async { request, _ in
                 try await accounts.deleteAccount(try await principal(request))

@@ -2,49 +2,42 @@ import Foundation
 import GatehouseCommerceEngine
 import GatehouseWire
 
-/// The Datacove purchase answers (seed 000 §07), built field by field so the wire stays exact.
+/// The Datacove purchase answers (seed 000 §07), from the commerce engine's results into the
+/// shared wire types.
 enum PurchaseJSON {
-    static func outcome(_ outcome: PurchaseOutcome) -> [String: JSONValue] {
+    static func outcome(_ outcome: PurchaseOutcome) -> DatacoveWire.PurchaseResult {
         switch outcome {
         case .creditPackage(let credits):
-            return ["kind": .string("credit_package"), "creditsGranted": .number(Double(credits))]
+            return DatacoveWire.PurchaseResult(kind: "credit_package", creditsGranted: credits)
         case .serviceEntitlement(let state, let transferred):
-            var json: [String: JSONValue] = [
-                "kind": .string("service_entitlement"), "entitlementStatus": .string(state.status.rawValue),
-                "currentPeriodEnd": date(state.currentPeriodEnd),
-            ]
-            if transferred { json["transferred"] = .bool(true) }
-            return json
+            return DatacoveWire.PurchaseResult(
+                kind: "service_entitlement", entitlementStatus: state.status.rawValue, currentPeriodEnd: date(state.currentPeriodEnd),
+                transferred: transferred ? true : nil)
         }
     }
 
-    static func summary(_ summary: EntitlementSummary) -> [String: JSONValue] {
-        var trial: [String: JSONValue] = ["status": .string(summary.trial.status.rawValue)]
-        if let started = summary.trial.startedAt { trial["startedAt"] = date(started) }
-        if let ends = summary.trial.endsAt { trial["endsAt"] = date(ends) }
-        var offer: [String: JSONValue] = ["available": .bool(summary.trialOfferAvailable)]
-        if summary.trialOfferAvailable, let days = summary.trialDurationDays { offer["durationDays"] = .number(Double(days)) }
-        var entitlement: [String: JSONValue] = ["status": .string(summary.entitlement.state.status.rawValue)]
+    static func summary(_ summary: EntitlementSummary) -> DatacoveWire.EntitlementSummary {
+        let trial = DatacoveWire.EntitlementSummary.Trial(
+            status: summary.trial.status.rawValue, startedAt: date(summary.trial.startedAt), endsAt: date(summary.trial.endsAt))
+        let offer = DatacoveWire.EntitlementSummary.TrialOffer(
+            available: summary.trialOfferAvailable, durationDays: summary.trialOfferAvailable ? summary.trialDurationDays : nil)
+        var entitlement = DatacoveWire.EntitlementSummary.Entitlement(status: summary.entitlement.state.status.rawValue)
         if let plan = summary.entitlement.planId {
-            entitlement["productId"] = .string(plan)
-            entitlement["platform"] = .string("apple")
-            entitlement["currentPeriodEnd"] = date(summary.entitlement.state.currentPeriodEnd)
+            entitlement.productId = plan
+            entitlement.platform = "apple"
+            entitlement.currentPeriodEnd = date(summary.entitlement.state.currentPeriodEnd)
         }
-        return [
-            "trial": .object(trial), "trialOffer": .object(offer), "entitlement": .object(entitlement),
-            "plans": .array(summary.plans.map(plan)), "canExecuteGatedWorkflow": .bool(summary.canExecuteGatedWorkflow),
-            "serverTime": date(summary.serverTime),
-        ]
+        return DatacoveWire.EntitlementSummary(
+            trial: trial, trialOffer: offer, entitlement: entitlement, plans: summary.plans.map(plan),
+            canExecuteGatedWorkflow: summary.canExecuteGatedWorkflow, serverTime: WireDate.string(summary.serverTime))
     }
 
     /// A plan as the paywall shows it.
-    static func plan(_ plan: Plan) -> JSONValue {
-        .object([
-            "productId": .string(plan.productId), "platformProductId": .string(plan.applePlatformProductId),
-            "displayName": .string(plan.displayName), "interval": .string(plan.interval.rawValue),
-            "gatedWorkflowId": plan.gatedWorkflowId.map(JSONValue.string) ?? .null,
-        ])
+    static func plan(_ plan: Plan) -> DatacoveWire.EntitlementSummary.Plan {
+        DatacoveWire.EntitlementSummary.Plan(
+            productId: plan.productId, platformProductId: plan.applePlatformProductId, displayName: plan.displayName,
+            interval: plan.interval.rawValue, gatedWorkflowId: plan.gatedWorkflowId)
     }
 
-    static func date(_ date: Date?) -> JSONValue { date.map { .string(WireDate.string($0)) } ?? .null }
+    static func date(_ date: Date?) -> String? { date.map(WireDate.string) }
 }

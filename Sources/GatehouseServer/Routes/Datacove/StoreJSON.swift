@@ -35,40 +35,28 @@ struct StoreBody {
     }
 }
 
-/// The store setup's answers; the private key is never among them.
+/// The store setup's answers in the shared wire types; the private key is never among them.
 enum StoreJSON {
-    static func apple(_ config: AppleConfig) -> [String: JSONValue] {
-        [
-            "bundleId": config.bundleId.map(JSONValue.string) ?? .null, "issuerId": config.issuerId.map(JSONValue.string) ?? .null,
-            "keyId": config.keyId.map(JSONValue.string) ?? .null, "appAppleId": config.appAppleId.map { .number(Double($0)) } ?? .null,
-            "hasPrivateKey": .bool(config.hasPrivateKey), "production": .bool(config.production),
-            "extraTrustedRootPEM": config.extraTrustedRootPEM.map(JSONValue.string) ?? .null,
-            "xcodeCertificatePEM": config.xcodeCertificatePEM.map(JSONValue.string) ?? .null,
-            "claimUntaggedPurchases": .bool(config.claimUntaggedPurchases),
-        ]
+    static func apple(_ config: AppleConfig) -> DatacoveWire.AppleConfig {
+        DatacoveWire.AppleConfig(
+            bundleId: config.bundleId, issuerId: config.issuerId, keyId: config.keyId, appAppleId: config.appAppleId,
+            hasPrivateKey: config.hasPrivateKey, production: config.production, extraTrustedRootPEM: config.extraTrustedRootPEM,
+            xcodeCertificatePEM: config.xcodeCertificatePEM, claimUntaggedPurchases: config.claimUntaggedPurchases)
     }
 
-    static func pricing(_ packages: [CreditPackage]) -> [String: JSONValue] {
-        [
-            "provider": .string("apple"),
-            "iapCreditPackages": .array(packages.map { package in
-                .object([
-                    "platformProductId": .string(package.platformProductId), "credits": .number(Double(package.credits)),
-                    "displayName": package.displayName.map(JSONValue.string) ?? .null,
-                ])
-            }),
-        ]
+    static func pricing(_ packages: [CreditPackage]) -> DatacoveWire.PricingConfig {
+        DatacoveWire.PricingConfig(iapCreditPackages: packages.map {
+            DatacoveWire.CreditPackage(platformProductId: $0.platformProductId, credits: $0.credits, displayName: $0.displayName)
+        })
     }
 
-    static func plan(_ plan: Plan) -> JSONValue {
-        .object([
-            "productId": .string(plan.productId), "displayName": .string(plan.displayName), "interval": .string(plan.interval.rawValue),
-            "platformProductIds": .object(["apple": .string(plan.applePlatformProductId)]),
-            "gatedWorkflowId": plan.gatedWorkflowId.map(JSONValue.string) ?? .null,
-        ])
+    static func plan(_ plan: Plan) -> DatacoveWire.StorePlan {
+        DatacoveWire.StorePlan(
+            productId: plan.productId, displayName: plan.displayName, interval: plan.interval.rawValue,
+            platformProductIds: ["apple": plan.applePlatformProductId], gatedWorkflowId: plan.gatedWorkflowId)
     }
 
-    static func trial(_ config: TrialConfig) -> [String: JSONValue] {
-        ["ios": .object(["enabled": .bool(config.iosEnabled), "durationDays": .number(Double(config.iosDurationDays))])]
+    static func trial(_ config: TrialConfig) -> DatacoveWire.TrialConfig {
+        DatacoveWire.TrialConfig(ios: .init(enabled: config.iosEnabled, durationDays: config.iosDurationDays))
     }
 }

@@ -65,7 +65,7 @@ enum TenantStoreRoutes {
                 return try .json(StoreJSON.plan(plan), status: 201)
             })
             tenant.get("/service-entitlement-products", handler { _, tenantID in
-                try .json(["data": try await commerce.plans(tenantID: tenantID).map(StoreJSON.plan)])
+                try .json(DatacoveWire.StorePlans(data: try await commerce.plans(tenantID: tenantID).map(StoreJSON.plan)))
             })
             tenant.delete("/service-entitlement-products/:productId", handler { _, tenantID, context in
                 try await commerce.deletePlan(tenantID: tenantID, productID: context.parameter("productId"))

@@ -1,6 +1,7 @@
 import GatehouseCommerceEngine
 import GatehouseCore
 import GatehouseHTTP
+import GatehouseWire
 
 /// SubscriptionFlow's failure envelope `{"status": false, "code", "message"}`, and how the
 /// engines' refusals read in it.
@@ -58,8 +59,8 @@ struct SubscriptionFlowError: Error, Equatable {
     }
 
     func response() -> Response {
-        struct Envelope: Encodable { let status: Bool; let code: String; let message: String }
-        var response = (try? Response.json(Envelope(status: false, code: code, message: message), status: status)) ?? Response(status: status)
+        let body = SubscriptionFlowWire.Failure(code: code, message: message)
+        var response = (try? Response.json(body, status: status)) ?? Response(status: status)
         if let retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
         for (name, value) in headers { response.headers.set(name, value) }
         return response

@@ -21,9 +21,9 @@ enum SubscriptionFlowRoutes {
         func outcome(_ outcome: CustomerPurchaseOutcome) throws -> Response {
             switch outcome {
             case .linked(let list):
-                return try SubscriptionFlowJSON.success(.object(["linked": .bool(true), "sandbox": .bool(false), "entitlements": SubscriptionFlowJSON.entitlements(list)]))
+                return try SubscriptionFlowJSON.success(SubscriptionFlowJSON.link(list, sandbox: false))
             case .sandbox(let list):
-                return try SubscriptionFlowJSON.success(.object(["linked": .bool(false), "sandbox": .bool(true), "entitlements": SubscriptionFlowJSON.entitlements(list)]))
+                return try SubscriptionFlowJSON.success(SubscriptionFlowJSON.link(list, sandbox: true))
             case .conflict: throw SubscriptionFlowError.taggedForAnotherAccount
             case .refused: throw SubscriptionFlowError.purchaseRefused
             }

@@ -1,0 +1,123 @@
+extension DatacoveWire {
+    /// The tenant's App Store connection, as `PATCH`/`GET tenants/v1/{id}/apple-config` answer it
+    /// (seed 000 §07 "Store setup"); the private key itself is never sent back.
+    public struct AppleConfig: Codable, Sendable, Equatable {
+        /// The app's bundle id; `null` until set.
+        @ExplicitNull public var bundleId: String?
+        /// The App Store Connect API issuer; `null` until set.
+        @ExplicitNull public var issuerId: String?
+        /// The API key's id; `null` until set.
+        @ExplicitNull public var keyId: String?
+        /// The app's numeric Apple ID; `null` until set.
+        @ExplicitNull public var appAppleId: Int64?
+        /// Whether a private key is stored.
+        public var hasPrivateKey: Bool
+        /// Whether this is the production connection.
+        public var production: Bool
+        /// An extra trusted root (sandbox tenants only); `null` when none.
+        @ExplicitNull public var extraTrustedRootPEM: String?
+        /// The certificate Xcode signs local StoreKit purchases with; `null` when none.
+        @ExplicitNull public var xcodeCertificatePEM: String?
+        /// Whether purchases without an account token may be claimed.
+        public var claimUntaggedPurchases: Bool
+
+        /// An App Store connection.
+        public init(
+            bundleId: String?, issuerId: String?, keyId: String?, appAppleId: Int64?, hasPrivateKey: Bool, production: Bool,
+            extraTrustedRootPEM: String?, xcodeCertificatePEM: String?, claimUntaggedPurchases: Bool
+        ) {
+            self.bundleId = bundleId
+            self.issuerId = issuerId
+            self.keyId = keyId
+            self.appAppleId = appAppleId
+            self.hasPrivateKey = hasPrivateKey
+            self.production = production
+            self.extraTrustedRootPEM = extraTrustedRootPEM
+            self.xcodeCertificatePEM = xcodeCertificatePEM
+            self.claimUntaggedPurchases = claimUntaggedPurchases
+        }
+    }
+
+    /// `tenants/v1/{id}/pricing-config`: the credit packages on sale.
+    public struct PricingConfig: Codable, Sendable, Equatable {
+        /// Always `apple`.
+        public var provider: String
+        /// The packages.
+        public var iapCreditPackages: [CreditPackage]
+
+        /// A pricing configuration.
+        public init(provider: String = "apple", iapCreditPackages: [CreditPackage]) {
+            self.provider = provider
+            self.iapCreditPackages = iapCreditPackages
+        }
+    }
+
+    /// A consumable that adds credits to the wallet.
+    public struct CreditPackage: Codable, Sendable, Equatable {
+        /// The App Store product id.
+        public var platformProductId: String
+        /// Credits it adds.
+        public var credits: Int
+        /// A name for people; `null` when none.
+        @ExplicitNull public var displayName: String?
+
+        /// A credit package.
+        public init(platformProductId: String, credits: Int, displayName: String?) {
+            self.platformProductId = platformProductId
+            self.credits = credits
+            self.displayName = displayName
+        }
+    }
+
+    /// A plan of `tenants/v1/{id}/service-entitlement-products`.
+    public struct StorePlan: Codable, Sendable, Equatable {
+        /// The catalog id.
+        public var productId: String
+        /// The name shown to users.
+        public var displayName: String
+        /// `monthly`, `annual` or `one_time_year`.
+        public var interval: String
+        /// Store product ids by platform (`{"apple": …}`).
+        public var platformProductIds: [String: String]
+        /// The workflow the plan unlocks; `null` when none.
+        @ExplicitNull public var gatedWorkflowId: String?
+
+        /// A plan.
+        public init(productId: String, displayName: String, interval: String, platformProductIds: [String: String], gatedWorkflowId: String?) {
+            self.productId = productId
+            self.displayName = displayName
+            self.interval = interval
+            self.platformProductIds = platformProductIds
+            self.gatedWorkflowId = gatedWorkflowId
+        }
+    }
+
+    /// `{"data": [StorePlan]}`.
+    public struct StorePlans: Codable, Sendable, Equatable {
+        /// The plans.
+        public var data: [StorePlan]
+        /// A plan list.
+        public init(data: [StorePlan]) { self.data = data }
+    }
+
+    /// `tenants/v1/{id}/trial-config`: `{"ios": {"enabled", "durationDays"}}`.
+    public struct TrialConfig: Codable, Sendable, Equatable {
+        /// The iOS trial.
+        public var ios: Platform
+        /// A trial configuration.
+        public init(ios: Platform) { self.ios = ios }
+
+        /// One platform's trial.
+        public struct Platform: Codable, Sendable, Equatable {
+            /// Whether new accounts get the trial.
+            public var enabled: Bool
+            /// How long it lasts.
+            public var durationDays: Int
+            /// A platform's trial.
+            public init(enabled: Bool, durationDays: Int) {
+                self.enabled = enabled
+                self.durationDays = durationDays
+            }
+        }
+    }
+}
