@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseWire
 import GatehouseClientCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -29,34 +30,34 @@ public struct AuthClient: Sendable {
 
     /// Texts a six-digit code to `phone` (E.164); `name` names a new account. A repeat within 60 s answers 429.
     public func requestMobileOtp(phone: String, name: String? = nil) async throws {
-        let body = MobileOtpRequest(phoneNumber: phone, name: name, channel: "sms")
+        let body = DatacoveWire.PhoneCodeRequest(phoneNumber: phone, name: name)
         try await http.success(keyed(try AuthHTTP.request("POST", "auth/v1/mobile/request-otp", body: body)))
     }
 
     /// Exchanges the texted code for a token pair and stores it.
     @discardableResult
     public func verifyMobileOtp(phone: String, otp: String) async throws -> TokenPair {
-        let body = MobileOtpVerify(phoneNumber: phone, otp: otp, channel: "sms")
+        let body = DatacoveWire.PhoneCodeCheck(phoneNumber: phone, otp: otp)
         return try await signIn(try AuthHTTP.request("POST", "auth/v1/mobile/verify-otp", body: body))
     }
 
     /// Emails a six-digit code to `email`; `name` names a new account. A repeat within 60 s answers 429.
     public func requestEmailOtp(email: String, name: String? = nil) async throws {
-        let body = EmailOtpRequest(email: email, name: name)
+        let body = DatacoveWire.EmailCodeRequest(email: email, name: name)
         try await http.success(keyed(try AuthHTTP.request("POST", "auth/v1/email/request-otp", body: body)))
     }
 
     /// Exchanges the emailed code for a token pair and stores it.
     @discardableResult
     public func verifyEmailOtp(email: String, otp: String) async throws -> TokenPair {
-        let body = EmailOtpVerify(email: email, otp: otp)
+        let body = DatacoveWire.EmailCodeCheck(email: email, otp: otp)
         return try await signIn(try AuthHTTP.request("POST", "auth/v1/email/verify-otp", body: body))
     }
 
     /// Moves a new account from CREATED to ACTIVE and stores the fresh pair; idempotent, so retry it when unsure.
     @discardableResult
     public func activate() async throws -> TokenPair {
-        let pair = try await session.authorized(try AuthHTTP.request("POST", "auth/v1/activate"), as: TokenPair.self)
+        let pair = try await session.authorized(try AuthHTTP.request("POST", "auth/v1/activate"), as: DatacoveWire.TokenPair.self)
             .received(at: session.now())
         try await session.save(pair)
         return pair
@@ -69,7 +70,7 @@ public struct AuthClient: Sendable {
 
     /// Changes the name and/or time zone; `nil` leaves a field as it is.
     public func updateProfile(name: String? = nil, timezone: String? = nil) async throws -> Profile {
-        let body = ProfileUpdate(name: name, timezone: timezone)
+        let body = DatacoveWire.ProfileUpdate(name: name, timezone: timezone)
         return try await session.authorized(try AuthHTTP.request("PATCH", "users/v1/profile", body: body), as: Profile.self)
     }
 
@@ -121,35 +122,8 @@ public struct AuthClient: Sendable {
     private func signIn(_ request: URLRequest) async throws -> TokenPair {
         var request = keyed(request)
         if let deviceName { request.setValue(deviceName, forHTTPHeaderField: "X-Device-Name") }
-        let pair = try await http.send(request, as: TokenPair.self).received(at: session.now())
+        let pair = try await http.send(request, as: DatacoveWire.TokenPair.self).received(at: session.now())
         try await session.save(pair)
         return pair
     }
-}
-
-struct MobileOtpRequest: Encodable {
-    let phoneNumber: String
-    let name: String?
-    let channel: String
-}
-
-struct MobileOtpVerify: Encodable {
-    let phoneNumber: String
-    let otp: String
-    let channel: String
-}
-
-struct EmailOtpRequest: Encodable {
-    let email: String
-    let name: String?
-}
-
-struct EmailOtpVerify: Encodable {
-    let email: String
-    let otp: String
-}
-
-struct ProfileUpdate: Encodable {
-    let name: String?
-    let timezone: String?
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseWire
 
 /// The signed-in user's profile from `GET users/v1/profile`.
 public struct Profile: Codable, Sendable, Equatable {
@@ -30,6 +31,11 @@ public struct Profile: Codable, Sendable, Equatable {
         self.status = status
         self.wallet = wallet
     }
+
+    /// Reads the server's profile through the shared wire type.
+    public init(from decoder: any Decoder) throws {
+        self = try DatacoveWire.Profile(from: decoder).model
+    }
 }
 
 /// One signed-in device from `GET auth/v1/sessions`.
@@ -50,7 +56,11 @@ public struct DeviceSession: Codable, Sendable, Equatable, Identifiable {
     public var current: Bool
 }
 
-/// The `{"data": [...]}` wrapper around the sessions list.
+/// The `{"data": [...]}` wrapper around the sessions list, read through the shared wire type.
 struct SessionList: Decodable {
     let data: [DeviceSession]
+
+    init(from decoder: any Decoder) throws {
+        data = try DatacoveWire.Sessions(from: decoder).data.map { try $0.model() }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseWire
 import GatehouseClientCore
 
 /// One refresh, done under the store's cross-process lock: re-read, call the server, persist.
@@ -18,8 +19,8 @@ struct Refresher: Sendable {
 
             let fresh: TokenPair
             do {
-                let request = try AuthHTTP.request("POST", "auth/v1/refresh", body: RefreshBody(refreshToken: seen))
-                fresh = try await http.send(request, as: TokenPair.self).received(at: now())
+                let request = try AuthHTTP.request("POST", "auth/v1/refresh", body: DatacoveWire.RefreshRequest(refreshToken: seen))
+                fresh = try await http.send(request, as: DatacoveWire.TokenPair.self).received(at: now())
             } catch let error as AuthError where Self.endsSession(error) {
                 // Compare before deleting: a newer pair written meanwhile belongs to a session that is still alive.
                 if let latest = try store.read(), latest.refreshToken != seen { return latest }
@@ -51,6 +52,3 @@ struct Refresher: Sendable {
 }
 
 /// The body of `POST auth/v1/refresh`.
-struct RefreshBody: Encodable {
-    let refreshToken: String
-}

@@ -73,14 +73,14 @@ extension DatacoveWire {
         @ExplicitNull public var appVersion: String?
         /// When the session began (RFC 3339).
         public var createdAt: String
-        /// When the session was last used, to the minute.
-        public var lastUsedAt: String
+        /// When the session was last used, to the minute (the server always sends it).
+        public var lastUsedAt: String?
         /// Whether this is the session of the calling token.
         public var current: Bool
 
         /// A session.
         public init(
-            id: String, deviceName: String?, platform: String?, appVersion: String?, createdAt: String, lastUsedAt: String, current: Bool
+            id: String, deviceName: String?, platform: String?, appVersion: String?, createdAt: String, lastUsedAt: String?, current: Bool
         ) {
             self.id = id
             self.deviceName = deviceName
