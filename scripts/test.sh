@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh test
+# Every public SDK symbol carries a one-line doc comment.
+python3 scripts/undocumented-public.py
 swift build --build-tests
 scripts/test-postgres.sh start
 trap 'scripts/test-postgres.sh stop' EXIT
