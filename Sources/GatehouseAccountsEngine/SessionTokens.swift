@@ -40,9 +40,9 @@ enum SessionTokens {
     }
 
     static func access(_ claims: Claims, key: SigningKeys.Key) throws -> String {
-        let header = try JSONSerialization.data(withJSONObject: ["alg": "HS256", "typ": "JWT", "kid": key.id], options: [.sortedKeys])
+        struct Header: Encodable { let alg = "HS256"; let kid: String; let typ = "JWT" }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        return try JWT.signHS256(headerJSON: header, payloadJSON: encoder.encode(claims), key: key.secret)
+        return try JWT.signHS256(headerJSON: encoder.encode(Header(kid: key.id)), payloadJSON: encoder.encode(claims), key: key.secret)
     }
 }

@@ -21,6 +21,14 @@ public struct Logger: Sendable {
         self.write = write
     }
 
+    /// One line of sorted keys; `JSONEncoder` is thread-safe and several times cheaper than
+    /// `JSONSerialization` on Linux.
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
     /// Drops everything; for tools and tests that do not care.
     public static let silent = Logger(minimum: .error, write: { _ in })
 
@@ -31,7 +39,7 @@ public struct Logger: Sendable {
         var entry: [String: String] = ["level": level.name, "message": message.rendered]
         for (key, value) in fields { entry[key] = value.rendered }
         entry["ts"] = ISO8601DateFormatter.gatehouse.string(from: clock.now)
-        guard let data = try? JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys]) else { return }
+        guard let data = try? Self.encoder.encode(entry) else { return }
         write(String(decoding: data, as: UTF8.self))
     }
 

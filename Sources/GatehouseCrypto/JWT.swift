@@ -67,10 +67,9 @@ public enum JWT {
             let exp: Double?
             let nbf: Double?
         }
-        _ = try jws.claims()
-        guard let times = try? JSONDecoder().decode(TimeClaims.self, from: Data(jws.payload)) else {
-            throw JWTError.malformed
-        }
+        // Decoding the time claims also proves the payload is one JSON object without
+        // duplicate members, without building a dictionary of the whole payload.
+        guard let times = try? jws.decodePayload(TimeClaims.self) else { throw JWTError.malformed }
         let instant = now.timeIntervalSince1970
         if let exp = times.exp, instant >= exp + leeway { throw JWTError.expired }
         if let nbf = times.nbf, instant < nbf - leeway { throw JWTError.notYetValid }
