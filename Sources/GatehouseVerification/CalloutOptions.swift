@@ -13,8 +13,4 @@ public struct CalloutOptions: Sendable, Equatable {
 
     /// True when nothing would be sent, so the block is omitted.
     var isEmpty: Bool { languages == nil && templateGroup == nil }
-
-    var wireBlock: VerificationWire.CalloutBlock {
-        VerificationWire.CalloutBlock(languages: languages, templateGroup: templateGroup)
-    }
 }

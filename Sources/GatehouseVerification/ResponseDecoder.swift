@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseWire
 
 /// The DIDWW dialect's error decoding, the hook GatehouseVerification gives the SDK's HTTP client:
 /// an HTTP status, body and `Retry-After` header become an `APIError`.
@@ -10,7 +11,7 @@ enum ResponseDecoder {
     static func error(status: Int, body: Data, retryAfterHeader: String?) -> APIError {
         if status == 401 { return .unauthorized }
         let retryAfter = retryAfterSeconds(retryAfterHeader)
-        let items = ((try? JSONDecoder().decode(VerificationWire.ErrorEnvelope.self, from: body))?.errors ?? [])
+        let items = ((try? JSONDecoder().decode(DIDWWWire.ErrorEnvelope.self, from: body))?.errors ?? [])
             .map { APIErrorItem(code: $0.code, detail: $0.detail, retryAfter: retryAfter) }
         switch status {
         case 400: return .invalidParameters(items)

@@ -20,20 +20,8 @@ public struct SMSOptions: Sendable, Equatable {
         case domain
         /// Sends no autofill marker; sent as `"autofill":{"type":"none"}`.
         case disabled
-
-        /// The object form of SDK 1.2, the shape responses echo (older servers took a string).
-        var wireValue: VerificationWire.AutofillBlock {
-            switch self {
-            case .domain: return VerificationWire.AutofillBlock(type: "domain")
-            case .disabled: return VerificationWire.AutofillBlock(type: "none")
-            }
-        }
     }
 
     /// True when nothing would be sent, so the block is omitted.
     var isEmpty: Bool { languages == nil && autofill == nil && templateGroup == nil }
-
-    var wireBlock: VerificationWire.SMSBlock {
-        VerificationWire.SMSBlock(languages: languages, autofill: autofill?.wireValue, templateGroup: templateGroup)
-    }
 }

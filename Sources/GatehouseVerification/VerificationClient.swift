@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseClientCore
+import GatehouseWire
 
 /// Starts verifications, reports codes and reads status from a Gatehouse verification server.
 ///
@@ -46,18 +47,18 @@ public struct VerificationClient: Sendable {
         // The server silently ignores a block for another channel, so this check is the only signal.
         if sms != nil, method != .sms { throw VerificationError.channelMismatch(expected: method) }
         if callout != nil, method != .callout { throw VerificationError.channelMismatch(expected: method) }
-        let data = VerificationWire.StartData(
+        let data = DIDWWWire.StartRequest(
             destination: destination,
             deliveryMethod: method.wireValue,
-            sms: sms.flatMap { $0.isEmpty ? nil : $0.wireBlock },
-            callout: callout.flatMap { $0.isEmpty ? nil : $0.wireBlock },
+            sms: sms.flatMap { $0.isEmpty ? nil : $0.wire },
+            callout: callout.flatMap { $0.isEmpty ? nil : $0.wire },
             custom: custom.flatMap { $0.isEmpty ? nil : $0 })
-        let request = try factory.request("POST", ["verifications"], json: VerificationWire.StartBody(data: data))
-        let dto = try await send(request)
-        guard let expiresAt = dto.expiresAt else {
+        let request = try factory.request("POST", ["verifications"], json: DIDWWWire.Envelope(data: data))
+        let reply = try await send(request)
+        guard let expiresAt = reply.expiresAt else {
             throw APIError.unexpectedResponse("missing or invalid expires_at on start")
         }
-        return dto.verification(expiresAt: expiresAt)
+        return reply.verification(expiresAt: expiresAt)
     }
 
     /// Reports a code for a verification (`PUT /api/v1/verifications/{id}`) with its own delivery method.
@@ -87,7 +88,7 @@ public struct VerificationClient: Sendable {
     }
 
     private func report(_ path: [String], code: String, method: DeliveryMethod) async throws -> VerificationResult {
-        let body = VerificationWire.ReportBody(data: .init(deliveryMethod: method.wireValue, code: code))
+        let body = DIDWWWire.Envelope(data: DIDWWWire.ReportRequest(deliveryMethod: method.wireValue, code: code))
         return try await send(factory.request("PUT", path, json: body)).verificationResult
     }
 }

@@ -195,3 +195,19 @@ extension KeyedDecodingContainer {
         return .value(value)
     }
 }
+
+// Value equality for the request shapes, so a contract test can compare what it decoded with
+// what it built; encoding and decoding are untouched.
+
+/// Two fields are equal when both are missing, both invalid, or both hold equal values.
+extension DIDWWWire.Field: Equatable where Value: Equatable {}
+/// Field by field.
+extension DIDWWWire.StartRequest: Equatable {}
+/// Field by field, `app_hash` included.
+extension DIDWWWire.SMSOptions: Equatable {}
+/// Field by field.
+extension DIDWWWire.CalloutOptions: Equatable {}
+/// Field by field: the older string `"domain"` equals the object `{"type": "domain"}`.
+extension DIDWWWire.AutofillRequest: Equatable {}
+/// Field by field.
+extension DIDWWWire.ReportRequest: Equatable {}

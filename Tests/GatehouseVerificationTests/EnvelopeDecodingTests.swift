@@ -36,6 +36,11 @@ import Testing
         #expect(await isUnexpectedResponse(Fixtures.verification(fee: fee)))
     }
 
+    /// The shared wire type keeps a decimal text `Decimal` cannot hold; the SDK still fails the reply.
+    @Test func feeOutOfDecimalRangeFailsTheResponse() async {
+        #expect(await isUnexpectedResponse(Fixtures.verification(fee: "\"1e1000\"")))
+    }
+
     @Test func nullOrAbsentFeeIsNil() async throws {
         #expect(try await result(Fixtures.verification(fee: "null")).fee == nil)
         #expect(try await result(Fixtures.verification(fee: nil)).fee == nil)
