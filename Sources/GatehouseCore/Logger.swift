@@ -38,7 +38,7 @@ public struct Logger: Sendable {
         guard level >= minimum else { return }
         var entry: [String: String] = ["level": level.name, "message": message.rendered]
         for (key, value) in fields { entry[key] = value.rendered }
-        entry["ts"] = ISO8601DateFormatter.gatehouse.string(from: clock.now)
+        entry["ts"] = WireDate.string(clock.now)
         guard let data = try? Self.encoder.encode(entry) else { return }
         write(String(decoding: data, as: UTF8.self))
     }
@@ -57,13 +57,4 @@ public struct Logger: Sendable {
     public func info(_ message: LogValue, _ fields: [String: LogValue] = [:]) { log(.info, message, fields) }
     public func warning(_ message: LogValue, _ fields: [String: LogValue] = [:]) { log(.warning, message, fields) }
     public func error(_ message: LogValue, _ fields: [String: LogValue] = [:]) { log(.error, message, fields) }
-}
-
-extension ISO8601DateFormatter {
-    /// Internet date-time with milliseconds, in UTC.
-    public static var gatehouse: ISO8601DateFormatter {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
-    }
 }

@@ -1,23 +1,69 @@
 import Foundation
 
-/// RFC 3339 timestamps in UTC with milliseconds, as every Gatehouse API writes them.
+/// The timestamps the dialects write, all in UTC: RFC 3339 with milliseconds (Gatehouse,
+/// Datacove), whole seconds with `Z` (DIDWW) or with `+00:00` (SubscriptionFlow).
+///
+/// Written by hand from the civil date: a new `ISO8601DateFormatter` costs about 75 µs on
+/// Linux and one may not be shared across threads, which made a formatter per reply the
+/// largest cost of a read.
 public enum WireDate {
+    /// `2026-10-02T09:30:00.000Z`, milliseconds rounded as `ISO8601DateFormatter` rounds them.
     public static func string(_ date: Date) -> String {
-        formatter().string(from: date)
+        let (seconds, fraction) = floorDivision(milliseconds(date), 1000)
+        return civil(seconds) + "." + padded(fraction, 3) + "Z"
     }
 
-    /// Parses with or without fractional seconds.
+    /// `2026-10-02T09:30:00Z`, the fraction dropped.
+    public static func seconds(_ date: Date) -> String {
+        civil(Int64(date.timeIntervalSince1970.rounded(.down))) + "Z"
+    }
+
+    /// `2026-10-02T09:30:00+00:00`: rounded to the millisecond, then the fraction dropped,
+    /// as `DateFormatter` does.
+    public static func secondsWithOffset(_ date: Date) -> String {
+        civil(floorDivision(milliseconds(date), 1000).quotient) + "+00:00"
+    }
+
+    /// Parses RFC 3339 with or without fractional seconds, with `Z` or an offset. Readers
+    /// (the SDK) parse rarely; the formatter gives milliseconds exactly as they were written.
     public static func parse(_ text: String) -> Date? {
-        if let date = formatter().date(from: text) { return date }
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = fractional.date(from: text) { return date }
         let plain = ISO8601DateFormatter()
         plain.formatOptions = [.withInternetDateTime]
         return plain.date(from: text)
     }
 
-    // ISO8601DateFormatter is not safe to share across threads on every platform.
-    private static func formatter() -> ISO8601DateFormatter {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
+    /// `YYYY-MM-DDTHH:MM:SS` of a count of seconds since 1970 (proleptic Gregorian, UTC).
+    private static func civil(_ seconds: Int64) -> String {
+        let (days, secondOfDay) = floorDivision(seconds, 86_400)
+        // Days to year, month, day: H. Hinnant's civil_from_days.
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2) + "T" + padded(secondOfDay / 3600, 2) + ":"
+            + padded(secondOfDay / 60 % 60, 2) + ":" + padded(secondOfDay % 60, 2)
+    }
+
+    /// Milliseconds since 1970, halves rounded up.
+    private static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000 + 0.5).rounded(.down))
+    }
+
+    private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+        let quotient = value >= 0 ? value / divisor : (value - divisor + 1) / divisor
+        return (quotient, value - quotient * divisor)
+    }
+
+    private static func padded(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 }

@@ -57,11 +57,7 @@ struct DatacoveError: Error, Equatable {
         }
     }
 
-    static func timestamp() -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date())
-    }
+    static func timestamp() -> String { WireDate.string(Date()) }
 
     /// The one renderer of the dialect (sign-in, purchases, profile and the tenant's store
     /// setup): anything unexpected is a 500 that says nothing but the request id, and the

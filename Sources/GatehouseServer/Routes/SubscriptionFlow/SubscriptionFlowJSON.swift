@@ -38,11 +38,5 @@ enum SubscriptionFlowJSON {
     }
 
     /// `2026-11-03T09:00:00+00:00`.
-    static func date(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssxxxxx"
-        return formatter.string(from: date)
-    }
+    static func date(_ date: Date) -> String { WireDate.secondsWithOffset(date) }
 }

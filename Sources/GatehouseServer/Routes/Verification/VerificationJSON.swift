@@ -11,7 +11,7 @@ enum VerificationJSON {
         var verification = DIDWWWire.Verification(
             id: record.id, destination: record.destination, deliveryMethod: record.channel.rawValue, status: record.status(at: now).rawValue,
             fee: Money.string(record.feeMicros), errorCode: outcome?.code, errorDetail: outcome?.detail,
-            expiresAt: timestamp(record.expiresAt))
+            expiresAt: WireDate.seconds(record.expiresAt))
         switch record.channel {
         case .sms:
             verification.sms = DIDWWWire.SMSDetails(
@@ -29,12 +29,5 @@ enum VerificationJSON {
             break
         }
         return DIDWWWire.Envelope(data: verification)
-    }
-
-    /// Whole seconds in UTC, as the vendor writes `expires_at`.
-    static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
     }
 }
