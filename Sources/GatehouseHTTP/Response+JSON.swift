@@ -13,12 +13,13 @@ extension Response {
 }
 
 extension JSONEncoder {
-    /// Sorted keys and no escaped slashes: stable bytes for tests and signatures.
-    public static var gatehouse: JSONEncoder {
+    /// Sorted keys and no escaped slashes: stable bytes for tests and signatures. One shared
+    /// instance: encoding does not mutate it, and every reply used to build its own.
+    public static let gatehouse: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
-    }
+    }()
 }
 
 extension Request {
