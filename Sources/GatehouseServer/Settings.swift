@@ -57,6 +57,11 @@ public struct Settings: Sendable {
     public var sessionAbsoluteDays = 90
     /// SubscriptionFlow app endpoints: requests per account token per minute.
     public var storeClientRequestsPerMinute = 60
+    /// `node`: request rate limits count in each node's memory only (exact on one node);
+    /// `cluster`: nodes also settle their counts through the database every
+    /// `rateLimitSettleInterval` seconds, so a limit holds for the cluster.
+    public var rateLimitSharing = "node"
+    public var rateLimitSettleInterval = 1.0
 
     public init() {}
 

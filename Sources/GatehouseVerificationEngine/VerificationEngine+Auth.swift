@@ -35,31 +35,40 @@ public struct VerificationCaller: Sendable {
 }
 
 extension VerificationEngine {
-    /// Checks the per-IP limits, then the credentials, then the per-account limit, in one
-    /// transaction. Every authentication failure is the same `unauthorized`; too many of
-    /// them from one address become `rate_limit_failed_auth`.
+    /// Checks the per-IP limits, then the credentials, then the per-account limit. Every
+    /// authentication failure is the same `unauthorized`; too many of them from one address
+    /// become `rate_limit_failed_auth`.
+    ///
+    /// A request that passes writes nothing: the request limits are counted in this node's
+    /// memory (``RequestRateLimiter``) and the application comes from a short-lived cache.
+    /// Only a failure is written, since the failed-auth lock must survive a restart.
     public func authenticate(_ credentials: VerificationRequestCredentials) async throws -> VerificationCaller {
         let now = self.now
         let window = settings.window
         let ip = credentials.clientAddress
+        let limiter = environment.rateLimiter
         let (perIP, failedLimit, perAccount) = (settings.perIP, settings.failedAuthPerIP, settings.perAccount)
         let presented = Self.presented(credentials)
-        let caller = try await database.write { db -> VerificationCaller? in
+        let cache = applicationCache
+        let cached = presented.flatMap { cache.cached($0.key, now: now) }
+        let generation = cache.currentGeneration
+        let (failures, loaded) = try await database.read { db -> ((count: Int, retryAfter: Int), OTPApplication?) in
             let failures = try RateCounter.peek(db, key: "verify:auth-fail:\(ip)", now: now, window: window)
-            if failures.count >= failedLimit { throw VerificationFailure(.rateLimitFailedAuth, retryAfter: failures.retryAfter) }
-            let hits = try RateCounter.hit(db, key: "verify:ip:\(ip)", now: now, window: window)
-            if hits.count > perIP { throw VerificationFailure(.rateLimitPerIP, retryAfter: hits.retryAfter) }
-            guard let presented, let caller = try Self.identify(db, presented, credentials: credentials, now: now) else { return nil }
-            let account = try RateCounter.hit(db, key: "verify:account:\(caller.application.tenantId)", now: now, window: window)
-            if account.count > perAccount { throw VerificationFailure(.rateLimitPerAccount, retryAfter: account.retryAfter) }
-            return caller
+            guard failures.count < failedLimit, cached == nil, let presented else { return (failures, nil) }
+            return (failures, try Self.application(db, appKey: presented.key))
         }
-        guard let caller else {
+        if failures.count >= failedLimit { throw VerificationFailure(.rateLimitFailedAuth, retryAfter: failures.retryAfter) }
+        if let loaded { cache.store(loaded, for: loaded.appKey, loadedIn: generation, now: now) }
+        let hits = limiter.hit("verify:ip:\(ip)", now: now, window: window)
+        if hits.count > perIP { throw VerificationFailure(.rateLimitPerIP, retryAfter: hits.retryAfter) }
+        guard let presented, let app = cached ?? loaded, let caller = Self.identify(app, presented, credentials: credentials, now: now) else {
             try await database.write { db in
                 _ = try RateCounter.hit(db, key: "verify:auth-fail:\(ip)", now: now, window: window)
             }
             throw VerificationFailure(.unauthorized)
         }
+        let account = limiter.hit("verify:account:\(caller.application.tenantId)", now: now, window: window)
+        if account.count > perAccount { throw VerificationFailure(.rateLimitPerAccount, retryAfter: account.retryAfter) }
         return caller
     }
 
@@ -81,16 +90,21 @@ extension VerificationEngine {
         return Presented(key: parsed.key, mode: parsed.signature == nil ? .public : .application, signature: parsed.signature)
     }
 
-    static func identify(
-        _ db: any DatabaseConnection, _ presented: Presented, credentials: VerificationRequestCredentials, now: Date
-    ) throws -> VerificationCaller? {
-        let found = try db.queryOne(
+    /// The live application of an app key: its tenant enabled, not one of Gatehouse's own.
+    static func application(_ db: any DatabaseConnection, appKey: String) throws -> OTPApplication? {
+        try db.queryOne(
             """
             SELECT a.* FROM otp_applications a JOIN tenants t ON t.id = a.tenant_id
             WHERE a.app_key = ? AND t.disabled_at IS NULL AND a.internal_purpose IS NULL
-            """, presented.key
+            """, appKey
         ).map(OTPApplication.init(row:))
-        guard let app = found, presented.mode >= app.minimumAuth else { return nil }
+    }
+
+    /// The caller, when the presented credentials prove `app`.
+    static func identify(
+        _ app: OTPApplication, _ presented: Presented, credentials: VerificationRequestCredentials, now: Date
+    ) -> VerificationCaller? {
+        guard presented.mode >= app.minimumAuth else { return nil }
         switch presented.mode {
         case .public:
             break

@@ -39,8 +39,8 @@ enum SubscriptionFlowRoutes {
             }
         }
         /// The tenant of a backend call: a server key (one without a platform) as Bearer token.
-        func backendTenant(_ request: Request) throws -> String? {
-            guard let presented = request.bearerToken, let key = try directory.authenticate(apiKey: presented), key.platform == nil else { return nil }
+        func backendTenant(_ request: Request) async throws -> String? {
+            guard let presented = request.bearerToken, let key = try await directory.authenticate(apiKey: presented), key.platform == nil else { return nil }
             return key.tenantId
         }
         func outcome(_ outcome: CustomerPurchaseOutcome) throws -> Response {
@@ -63,26 +63,26 @@ enum SubscriptionFlowRoutes {
 
         router.group(prefix) { stores in
             stores.post("/account-tokens", handler { request, _ in
-                guard let tenantID = try backendTenant(request) else { return unauthorized }
+                guard let tenantID = try await backendTenant(request) else { return unauthorized }
                 let body = try StoreBody(request, allowed: ["customer_id", "rotate"])
                 guard let customer = try body.string("customer_id") else { throw CommerceError(.validationFailed, "customer_id is required") }
                 let issued = try await commerce.issueAccountToken(tenantID: tenantID, customerID: customer, rotate: try body.bool("rotate") ?? false)
                 return try SubscriptionFlowJSON.success(SubscriptionFlowJSON.token(issued), status: issued.reused ? 200 : 201)
             })
             stores.post("/account-tokens/:token/revoke", handler { request, context in
-                guard let tenantID = try backendTenant(request) else { return unauthorized }
+                guard let tenantID = try await backendTenant(request) else { return unauthorized }
                 return try SubscriptionFlowJSON.success(
                     SubscriptionFlowJSON.token(try await commerce.revokeAccountToken(tenantID: tenantID, token: context.parameter("token"))))
             })
             stores.post("/purchases", handler { request, _ in
-                guard let tenantID = try backendTenant(request) else { return unauthorized }
+                guard let tenantID = try await backendTenant(request) else { return unauthorized }
                 let body = try StoreBody(request, allowed: ["customer_id", "store", "signed_transaction"])
                 guard let customer = try body.string("customer_id") else { throw CommerceError(.validationFailed, "customer_id is required") }
                 return try outcome(try await commerce.registerCustomerPurchase(
                     tenantID: tenantID, customerID: customer, signedTransaction: try signedTransaction(body)))
             })
             stores.get("/customers/:customerId/entitlements", handler { request, context in
-                guard let tenantID = try backendTenant(request) else { return unauthorized }
+                guard let tenantID = try await backendTenant(request) else { return unauthorized }
                 return try SubscriptionFlowJSON.success(SubscriptionFlowJSON.entitlements(
                     try await commerce.customerEntitlements(tenantID: tenantID, customerID: context.parameter("customerId"))))
             })
@@ -91,7 +91,7 @@ enum SubscriptionFlowRoutes {
             func client(_ request: Request) async throws -> (tenantID: String, customerID: String)? {
                 guard let token = request.headers["X-SF-Account-Token"], let secret = request.headers["X-SF-Client-Secret"] else { return nil }
                 let caller = try await commerce.authenticateAccountToken(token, secret: secret)
-                if let wait = try await commerce.countClientRequest(token: token, perMinute: clientPerMinute) {
+                if let wait = commerce.countClientRequest(token: token, perMinute: clientPerMinute) {
                     throw TooManyRequests(retryAfter: wait)
                 }
                 return caller
