@@ -179,7 +179,7 @@ public final class GatehouseApp: @unchecked Sendable {
     static func cacheListener(_ settings: Settings, environment: Environment) -> PostgresNotificationListener {
         let (invalidations, logger) = (environment.invalidations, environment.logger)
         return PostgresNotificationListener(
-            url: settings.databaseURL, channel: CacheInvalidations.channel,
+            url: settings.databaseURL, channel: invalidations.channel,
             received: { invalidations.received($0) },
             // Notices sent while it was away are lost: forget everything cached.
             connected: { invalidations.dropEverything() },

@@ -11,8 +11,10 @@ import GatehouseDatabase
 /// it receives to ``received(_:)``, and calls ``dropEverything()`` when it had to reconnect,
 /// since notices sent while it was away are lost. `key` `nil` means the whole cache.
 public final class CacheInvalidations: @unchecked Sendable {
-    /// The PostgreSQL channel the notices travel on.
-    public static let channel = "gatehouse_cache"
+    /// The PostgreSQL channel every node of a deployment sends and listens on.
+    public static let defaultChannel = "gatehouse_cache"
+    /// This deployment's channel (tests give each pair of nodes one of their own).
+    public let channel: String
     /// The cache name that stands for every cache.
     public static let everyCache = "*"
 
@@ -22,7 +24,9 @@ public final class CacheInvalidations: @unchecked Sendable {
     private var receivedCount = 0
     private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
-    public init() {}
+    public init(channel: String = CacheInvalidations.defaultChannel) {
+        self.channel = channel
+    }
 
     /// Registers a cache so notices for its name reach it.
     public func register<Value>(_ cache: NodeCache<Value>) {
@@ -36,7 +40,7 @@ public final class CacheInvalidations: @unchecked Sendable {
     /// Announces, inside a write transaction, that `key` of `cache` changes.
     public func announce(_ db: any DatabaseConnection, cache: String, key: String?) throws {
         guard db.dialect == .postgres else { return }
-        _ = try db.query("SELECT pg_notify(?, ?)", [.text(Self.channel), .text(Self.payload(cache: cache, key: key))])
+        _ = try db.query("SELECT pg_notify(?, ?)", [.text(channel), .text(Self.payload(cache: cache, key: key))])
     }
 
     /// Forgets `key` of `cache` on this node.

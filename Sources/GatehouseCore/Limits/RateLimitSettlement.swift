@@ -35,10 +35,11 @@ public final class RateLimitSettlement: Sendable {
     /// so that the last hits reach the other nodes. Errors are passed to `failed` and retried
     /// at the next interval.
     public func run(every interval: TimeInterval, failed: @Sendable (any Error) -> Void = { _ in }) async {
-        while !Task.isCancelled {
+        repeat {
+            // A cancelled sleep returns at once, so cancelling leads straight to the last round.
             try? await Task.sleep(nanoseconds: UInt64(max(0.001, interval) * 1_000_000_000))
             do { try await settle() } catch { failed(error) }
-        }
+        } while !Task.isCancelled
     }
 
     /// A newer window on the shared row wins: a node that settles an old window late neither
