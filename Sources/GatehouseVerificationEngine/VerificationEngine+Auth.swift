@@ -40,8 +40,10 @@ extension VerificationEngine {
     /// become `rate_limit_failed_auth`.
     ///
     /// A request that passes writes nothing: the request limits are counted in this node's
-    /// memory (``RequestRateLimiter``) and the application comes from a short-lived cache.
-    /// Only a failure is written, since the failed-auth lock must survive a restart.
+    /// memory (``RequestRateLimiter``); the application and the address's failure count come
+    /// from short-lived caches (so a hot caller costs no query at all). Only a failure is
+    /// written, since the failed-auth lock must survive a restart; a lock another node set
+    /// is seen here within the cache's few seconds.
     public func authenticate(_ credentials: VerificationRequestCredentials) async throws -> VerificationCaller {
         let now = self.now
         let window = settings.window
@@ -49,22 +51,29 @@ extension VerificationEngine {
         let limiter = environment.rateLimiter
         let (perIP, failedLimit, perAccount) = (settings.perIP, settings.failedAuthPerIP, settings.perAccount)
         let presented = Self.presented(credentials)
-        let cache = applicationCache
-        let cached = presented.flatMap { cache.cached($0.key, now: now) }
-        let generation = cache.currentGeneration
-        let (failures, loaded) = try await database.read { db -> ((count: Int, retryAfter: Int), OTPApplication?) in
-            let failures = try RateCounter.peek(db, key: "verify:auth-fail:\(ip)", now: now, window: window)
-            guard failures.count < failedLimit, cached == nil, let presented else { return (failures, nil) }
-            return (failures, try Self.application(db, appKey: presented.key))
+        let failureKey = "verify:auth-fail:\(ip)"
+        let start = RateCounter.windowStart(now, window)
+        var failures = failedAuthCache.cached(ip, now: now).flatMap { $0.windowStart == start ? $0.count : nil }
+        var app = presented.flatMap { applicationCache.cached($0.key, now: now) }
+        if failures == nil || (app == nil && presented != nil) {
+            let generation = applicationCache.currentGeneration
+            let (knownFailures, knownApp) = (failures, app)
+            let (read, loaded) = try await database.read { db -> (Int, OTPApplication?) in
+                let failures = try knownFailures ?? RateCounter.peek(db, key: failureKey, now: now, window: window).count
+                guard failures < failedLimit, knownApp == nil, let presented else { return (failures, knownApp) }
+                return (failures, try Self.application(db, appKey: presented.key))
+            }
+            if knownFailures == nil { failedAuthCache.set(WindowCount(windowStart: start, count: read), for: ip, now: now) }
+            if let loaded, knownApp == nil { applicationCache.store(loaded, for: loaded.appKey, loadedIn: generation, now: now) }
+            (failures, app) = (read, loaded)
         }
-        if failures.count >= failedLimit { throw VerificationFailure(.rateLimitFailedAuth, retryAfter: failures.retryAfter) }
-        if let loaded { cache.store(loaded, for: loaded.appKey, loadedIn: generation, now: now) }
+        let retryAfter = RateCounter.retryAfter(now, start: start, window: window)
+        if let failures, failures >= failedLimit { throw VerificationFailure(.rateLimitFailedAuth, retryAfter: retryAfter) }
         let hits = limiter.hit("verify:ip:\(ip)", now: now, window: window)
         if hits.count > perIP { throw VerificationFailure(.rateLimitPerIP, retryAfter: hits.retryAfter) }
-        guard let presented, let app = cached ?? loaded, let caller = Self.identify(app, presented, credentials: credentials, now: now) else {
-            try await database.write { db in
-                _ = try RateCounter.hit(db, key: "verify:auth-fail:\(ip)", now: now, window: window)
-            }
+        guard let presented, let app, let caller = Self.identify(app, presented, credentials: credentials, now: now) else {
+            let counted = try await database.write { db in try RateCounter.hit(db, key: failureKey, now: now, window: window).count }
+            failedAuthCache.set(WindowCount(windowStart: start, count: counted), for: ip, now: now)
             throw VerificationFailure(.unauthorized)
         }
         let account = limiter.hit("verify:account:\(caller.application.tenantId)", now: now, window: window)
@@ -122,4 +131,10 @@ extension VerificationEngine {
         }
         return VerificationCaller(application: app, mode: presented.mode)
     }
+}
+
+/// A count in one fixed window.
+struct WindowCount: Sendable {
+    let windowStart: Int64
+    let count: Int
 }

@@ -13,6 +13,9 @@ public final class VerificationEngine: Sendable {
     public static let applicationCacheName = "otp-applications"
     /// Applications by app key, so authenticating a request is no query while its key is hot.
     let applicationCache: NodeCache<OTPApplication>
+    /// Failed authentications per address in the current window, as last read or written
+    /// here; the database row stays the truth that survives a restart.
+    let failedAuthCache: NodeCache<WindowCount>
 
     public init(environment: Environment, delivery: any MessageDelivery, settings: VerificationSettings = VerificationSettings()) {
         self.environment = environment
@@ -20,6 +23,7 @@ public final class VerificationEngine: Sendable {
         self.settings = settings
         applicationCache = NodeCache(name: Self.applicationCacheName, clock: environment.clock)
         environment.invalidations.register(applicationCache)
+        failedAuthCache = NodeCache(name: "verify-failed-auth", clock: environment.clock)
     }
 
     var database: any Database { environment.database }

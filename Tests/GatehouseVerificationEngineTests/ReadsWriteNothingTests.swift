@@ -58,6 +58,30 @@ import Testing
         _ = try await harness.engine.authenticate(basic(app, secret))
     }
 
+    /// The failed-auth lock is durable: a node started afresh (no memory of its own) on the
+    /// same database still refuses the address.
+    @Test(arguments: TestDatabaseKind.available)
+    func theFailedAuthLockSurvivesARestart(_ kind: TestDatabaseKind) async throws {
+        var settings = VerificationSettings()
+        settings.failedAuthPerIP = 2
+        let harness = try await EngineHarness(kind, settings: settings)
+        defer { harness.close() }
+        let (app, secret) = try await harness.engine.createApplication(tenantID: harness.tenantID, settings: OTPApplicationSettings())
+        for _ in 0..<2 {
+            await #expect(throws: VerificationFailure(.unauthorized)) { try await harness.engine.authenticate(basic(app, "wrong")) }
+        }
+        let restarted = VerificationEngine(
+            environment: .test(database: harness.database, clock: harness.clock), delivery: RecordingDelivery(), settings: settings)
+        await #expect(throws: VerificationFailure.self) { try await restarted.authenticate(basic(app, secret)) }
+        do {
+            _ = try await restarted.authenticate(basic(app, secret))
+        } catch let failure as VerificationFailure {
+            #expect(failure.codes == [.rateLimitFailedAuth])
+        }
+        // Another address is not affected.
+        _ = try await restarted.authenticate(basic(app, secret, ip: "192.0.2.7"))
+    }
+
     /// Two engines on one PostgreSQL: raising an application's minimum on one is refused on
     /// the other as soon as the notice arrives, though its cache entry has not expired.
     @Test(.enabled(if: TestDatabaseKind.available.contains(.postgres)))

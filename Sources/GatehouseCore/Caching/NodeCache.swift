@@ -64,6 +64,14 @@ public final class NodeCache<Value: Sendable>: @unchecked Sendable {
         }
     }
 
+    /// Keeps `value` whatever happened meanwhile: the caller has just written it itself.
+    public func set(_ value: Value, for key: String, now: Date) {
+        lock.withLock {
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[key] = Entry(value: value, storedAt: now)
+        }
+    }
+
     /// Drops one key.
     public func invalidate(_ key: String) {
         lock.withLock {

@@ -53,13 +53,15 @@ public enum RateCounter {
         try db.execute("DELETE FROM rate_counters WHERE window_start < ?", Int64(before.timeIntervalSince1970))
     }
 
-    static func windowStart(_ now: Date, _ window: TimeInterval) -> Int64 {
+    /// The start (seconds since 1970) of the fixed window of `window` seconds holding `now`.
+    public static func windowStart(_ now: Date, _ window: TimeInterval) -> Int64 {
         let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
         let size = max(1, Int64(window))
         return seconds - seconds % size
     }
 
-    static func retryAfter(_ now: Date, start: Int64, window: TimeInterval) -> Int {
+    /// Whole seconds until the window that began at `start` ends (at least 1).
+    public static func retryAfter(_ now: Date, start: Int64, window: TimeInterval) -> Int {
         max(1, Int((Double(start) + window - now.timeIntervalSince1970).rounded(.up)))
     }
 }
