@@ -10,9 +10,8 @@ import Testing
 
     @Test(arguments: TestDatabaseKind.available)
     func aHotKeyCostsNoQueryAndARevocationHereIsSeenAtOnce(_ kind: TestDatabaseKind) async throws {
-        let store = try TestDatabase(kind)
+        let store = try TestDatabase.migrated(kind, CoreMigrations.all, clock: clock)
         defer { store.close() }
-        _ = try DatabaseMigrator(migrations: CoreMigrations.all, now: { clock.now }).migrate(store.database)
         let counting = CountingDatabase(store.database)
         let directory = TenantDirectory(environment: .test(database: counting, clock: clock))
         let tenant = try await directory.createTenant(name: "Acme")
@@ -31,9 +30,8 @@ import Testing
     /// seen once the entry's few seconds are over.
     @Test(arguments: TestDatabaseKind.available)
     func aChangeNobodyAnnouncedIsSeenWhenTheEntryExpires(_ kind: TestDatabaseKind) async throws {
-        let store = try TestDatabase(kind)
+        let store = try TestDatabase.migrated(kind, CoreMigrations.all, clock: clock)
         defer { store.close() }
-        _ = try DatabaseMigrator(migrations: CoreMigrations.all, now: { clock.now }).migrate(store.database)
         let directory = TenantDirectory(environment: .test(database: store.database, clock: clock))
         let tenant = try await directory.createTenant(name: "Acme")
         let issued = try await directory.issueKey(tenantID: tenant.id, label: "k")
@@ -49,9 +47,8 @@ import Testing
     /// on the other as soon as the notice arrives, long before the cache entry expires.
     @Test(.enabled(if: TestDatabaseKind.available.contains(.postgres)))
     func revocationsReachTheOtherNode() async throws {
-        let store = try TestDatabase(.postgres)
+        let store = try TestDatabase.migrated(.postgres, CoreMigrations.all, clock: clock)
         defer { store.close() }
-        _ = try DatabaseMigrator(migrations: CoreMigrations.all, now: { clock.now }).migrate(store.database)
         let nodes = try TwoPostgresNodes(store: store, clock: clock)
         await nodes.listening()
         let node = (a: TenantDirectory(environment: nodes.environmentA), b: TenantDirectory(environment: nodes.environmentB))

@@ -42,9 +42,8 @@ import Testing
     /// the request path itself never writes.
     @Test(arguments: TestDatabaseKind.available)
     func nodesSettleThroughTheDatabase(_ kind: TestDatabaseKind) async throws {
-        let store = try TestDatabase(kind)
+        let store = try TestDatabase.migrated(kind, CoreMigrations.all, clock: clock)
         defer { store.close() }
-        _ = try DatabaseMigrator(migrations: CoreMigrations.all, now: { clock.now }).migrate(store.database)
         let counting = CountingDatabase(store.database)
         let (nodeA, nodeB) = (RequestRateLimiter(), RequestRateLimiter())
         let settleA = RateLimitSettlement(limiter: nodeA, database: counting)
@@ -83,9 +82,8 @@ import Testing
 
     @Test(arguments: TestDatabaseKind.available)
     func aStoppedSettlerSettlesOnceMore(_ kind: TestDatabaseKind) async throws {
-        let store = try TestDatabase(kind)
+        let store = try TestDatabase.migrated(kind, CoreMigrations.all, clock: clock)
         defer { store.close() }
-        _ = try DatabaseMigrator(migrations: CoreMigrations.all, now: { clock.now }).migrate(store.database)
         let limiter = RequestRateLimiter()
         let settlement = RateLimitSettlement(limiter: limiter, database: store.database)
         _ = limiter.hit("token:t", now: clock.now, window: 60)

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseVerificationEngine
+import GatehouseWire
 
 /// `{"data": <Verification>}` as §9 of the wire notes and seed 001 describe: every
 /// required key present (nulls written out), `fee` a decimal string, the channel's block
@@ -63,8 +64,6 @@ struct VerificationJSON: Encodable {
 
     /// Whole seconds in UTC, as the vendor writes `expires_at`.
     static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
+        WireDate.seconds(date)
     }
 }
