@@ -32,7 +32,7 @@ extension SessionService {
         }
         guard let key else { throw SessionError(.tokenInvalid) }
         do {
-            _ = try JWT.verifyHS256(accessToken, key: key.secret, now: now)
+            try JWT.verifyHS256(jws, key: key.secret, now: now)
         } catch JWTError.expired {
             throw SessionError(.tokenExpired)
         } catch {
