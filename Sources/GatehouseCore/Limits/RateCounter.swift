@@ -1,8 +1,10 @@
 import Foundation
 import GatehouseDatabase
 
-/// Fixed-window counters kept in the database, so every node of a cluster counts together.
-/// One upsert per hit: the row's window restarts when a hit lands in a newer window.
+/// Fixed-window counters kept in the database, for what must survive a restart and be seen by
+/// every node at once (failed-auth and wrong-code locks, volumes); request rate limits count in
+/// memory instead (`RequestRateLimiter`). One upsert per hit: the row's window restarts when a
+/// hit lands in a newer window.
 public enum RateCounter {
     /// Counts one hit and returns the count in the current window and the seconds left in it.
     public static func hit(
