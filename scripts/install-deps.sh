@@ -10,7 +10,8 @@ case "${1:-}" in
     build) wanted=("${build[@]}") ;;
     # python3 picks free ports and reads JSON in the test and bench scripts.
     test) wanted=("${build[@]}" postgresql wrk curl python3) ;;
-    bench) wanted=("${build[@]}" wrk curl python3) ;;
+    # linux-perf: `perf record` for profiling a bench row (see README, Benchmark).
+    bench) wanted=("${build[@]}" wrk curl python3 linux-perf) ;;
     *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
 esac
 # aiosmtpd (PyPI only) is the real SMTP server the SMTP delivery tests talk to; it goes in on

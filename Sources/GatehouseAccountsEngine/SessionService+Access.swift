@@ -22,19 +22,23 @@ extension SessionService {
         else { throw SessionError(.tokenInvalid) }
         let now = environment.clock.now
         let grace = settings.accessLifetime
-        let key = try await database.read { db in try SigningKeys.find(db, tenantID: claims.tid, keyID: keyID, now: now, grace: grace) }
+        // The key and the session in one read: the session row is not trusted before the
+        // token's signature is checked below.
+        let (key, row) = try await database.read { db in
+            (
+                try SigningKeys.find(db, tenantID: claims.tid, keyID: keyID, now: now, grace: grace),
+                try db.queryOne("SELECT * FROM account_sessions WHERE id = ? AND tenant_id = ?", claims.sid, claims.tid).map(SessionRow.init)
+            )
+        }
         guard let key else { throw SessionError(.tokenInvalid) }
         do {
-            _ = try JWT.verifyHS256(accessToken, key: key.secret, now: now)
+            try JWT.verifyHS256(jws, key: key.secret, now: now)
         } catch JWTError.expired {
             throw SessionError(.tokenExpired)
         } catch {
             throw SessionError(.tokenInvalid)
         }
         // Most requests only read; the row is written when there is something to record.
-        let row = try await database.read { db in
-            try db.queryOne("SELECT * FROM account_sessions WHERE id = ? AND tenant_id = ?", claims.sid, claims.tid).map(SessionRow.init)
-        }
         guard let session = row else { throw SessionError(.sessionNotFound) }
         if let reason = session.revokedReason { throw SessionError(SessionErrorCode(rawValue: reason) ?? .sessionNotFound) }
         // The newest pair is in use: a lost-response retry with the previous refresh token is

@@ -102,12 +102,10 @@ extension CommerceEngine {
 }
 
 extension CommerceEngine {
-    /// Counts one app request of a token; over `perMinute` it answers the seconds to wait.
-    public func countClientRequest(token: String, perMinute: Int) async throws -> Int? {
-        let now = environment.clock.now
-        let (count, retryAfter) = try await database.write { db in
-            try RateCounter.hit(db, key: "sf-client:" + token.lowercased(), now: now, window: 60)
-        }
+    /// Counts one app request of a token in this node's memory (see `RequestRateLimiter`);
+    /// over `perMinute` it answers the seconds to wait.
+    public func countClientRequest(token: String, perMinute: Int) -> Int? {
+        let (count, retryAfter) = environment.rateLimiter.hit("sf-client:" + token.lowercased(), now: environment.clock.now, window: 60)
         return count > perMinute ? max(1, retryAfter) : nil
     }
 }

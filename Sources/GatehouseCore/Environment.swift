@@ -9,10 +9,15 @@ public struct Environment: Sendable {
     public var database: any Database
     public var logger: Logger
     public var http: any OutboundHTTP
+    /// This node's request rate limits (per address, account, token), kept in memory.
+    public var rateLimiter: RequestRateLimiter
+    /// This node's cache invalidations; a PostgreSQL listener feeds it the other nodes'.
+    public var invalidations: CacheInvalidations
 
     public init(
         clock: any Clock, random: any RandomSource, ids: any IDGenerator, database: any Database,
-        logger: Logger, http: any OutboundHTTP
+        logger: Logger, http: any OutboundHTTP, rateLimiter: RequestRateLimiter = RequestRateLimiter(),
+        invalidations: CacheInvalidations = CacheInvalidations()
     ) {
         self.clock = clock
         self.random = random
@@ -20,6 +25,8 @@ public struct Environment: Sendable {
         self.database = database
         self.logger = logger
         self.http = http
+        self.rateLimiter = rateLimiter
+        self.invalidations = invalidations
     }
 
     /// The production environment over a database.

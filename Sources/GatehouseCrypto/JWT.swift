@@ -48,8 +48,15 @@ public enum JWT {
     public static func verifyHS256(
         _ token: String, key: some DataProtocol, now: Date, leeway: TimeInterval = 0
     ) throws -> CompactJWS {
+        try verifyHS256(try CompactJWS(compact: token), key: key, now: now, leeway: leeway)
+    }
+
+    /// ``verifyHS256(_:key:now:leeway:)`` for a token already parsed (to read its `kid`).
+    @discardableResult
+    public static func verifyHS256(
+        _ jws: CompactJWS, key: some DataProtocol, now: Date, leeway: TimeInterval = 0
+    ) throws -> CompactJWS {
         try requireStrongKey(key)
-        let jws = try CompactJWS(compact: token)
         guard jws.header.alg == "HS256" else { throw JWTError.unsupportedAlgorithm(jws.header.alg) }
         let expected = HMAC.sha256(key: key, message: jws.signingInput)
         guard constantTimeEquals(expected, jws.signature) else { throw JWTError.badSignature }

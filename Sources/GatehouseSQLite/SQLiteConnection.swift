@@ -80,6 +80,9 @@ final class SQLiteConnection: DatabaseConnection {
         try SQLiteResultCode.check(code, db, sql: sql)
     }
 
+    /// Whether a transaction is open (SQLite ends one by itself after some errors).
+    var isInTransaction: Bool { sqlite3_get_autocommit(db) == 0 }
+
     /// Runs `body` between `begin` and `COMMIT`, rolling back when it or the commit throws.
     func transaction<T>(begin: String, _ body: (any DatabaseConnection) throws -> T) throws -> T {
         try executeScript(begin)

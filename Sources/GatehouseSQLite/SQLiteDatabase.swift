@@ -9,8 +9,10 @@ import GatehouseDatabase
 /// let rows = try await db.read { conn in try conn.query("SELECT id FROM tenant") }
 /// ```
 ///
-/// Writes take the single writer connection (so they run one at a time in this process)
-/// and start with `BEGIN IMMEDIATE`, which takes SQLite's write lock up front: a second
+/// Writes take the single writer connection (so they run one at a time in this process);
+/// writes that arrive while one transaction is open share the next one, each in a savepoint
+/// of its own (``SQLiteGroupCommit``), so that one flush to disk serves them all. A
+/// transaction starts with `BEGIN IMMEDIATE`, which takes SQLite's write lock up front: a second
 /// process waits up to `busyTimeout` instead of failing half-way through a transaction.
 /// Reads run on reader connections in `BEGIN DEFERRED` transactions and, thanks to WAL,
 /// see every committed write without waiting for the writer. A write closure must not start
@@ -22,6 +24,7 @@ public final class SQLiteDatabase: Database, @unchecked Sendable {
     /// temporary directory).
     public let path: String
     private let writer: ConnectionPool<SQLiteConnection>
+    private let groupCommit: SQLiteGroupCommit
     private let readers: ConnectionPool<SQLiteConnection>
     private let deletesFilesOnClose: Bool
     private let closeLock = NSLock()
@@ -58,6 +61,7 @@ public final class SQLiteDatabase: Database, @unchecked Sendable {
             open: { try SQLiteConnection(path: path, busyTimeout: busyTimeout, isWriter: true) },
             discard: { $0.close() }
         )
+        groupCommit = SQLiteGroupCommit(writer: writer)
         self.readers = ConnectionPool(
             capacity: readers,
             open: { try SQLiteConnection(path: path, busyTimeout: busyTimeout, isWriter: false) },
@@ -76,8 +80,13 @@ public final class SQLiteDatabase: Database, @unchecked Sendable {
 
     @discardableResult
     public func writeBlocking<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T {
-        try writer.withConnection { try $0.transaction(begin: "BEGIN IMMEDIATE", body) }
+        try groupCommit.write(body)
     }
+
+    /// Write transactions committed so far; several writes may share one.
+    public var commitCount: Int { groupCommit.commitCount }
+    /// Writes waiting for the transaction after the open one (for tests and metrics).
+    public var waitingWrites: Int { groupCommit.waitingCount }
 
     public func ping() throws {
         _ = try readBlocking { try $0.query("SELECT 1", []) }

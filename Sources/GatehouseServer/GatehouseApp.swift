@@ -25,6 +25,11 @@ public final class GatehouseApp: @unchecked Sendable {
     public let server: Server
     public let router = Router(bodyKind: .json)
     private let sweeper = LockedValue<Task<Void, Never>?>(nil)
+    /// Settles request rate limits with the other nodes (`rate-limit-sharing cluster`).
+    private let settlement: RateLimitSettlement?
+    private let settler = LockedValue<Task<Void, Never>?>(nil)
+    /// Tells this node's caches what the other nodes changed (PostgreSQL only).
+    private let listener: PostgresNotificationListener?
 
     public init(settings: Settings, environment: Environment? = nil, logSink: any LogSink) throws {
         self.settings = settings
@@ -43,6 +48,9 @@ public final class GatehouseApp: @unchecked Sendable {
             environment: environment, verification: verification,
             sessions: SessionService(environment: environment, settings: settings.sessions))
         commerce = CommerceEngine(environment: environment, accounts: accounts)
+        settlement = settings.rateLimitSharing == .cluster
+            ? RateLimitSettlement(limiter: environment.rateLimiter, database: database) : nil
+        listener = settings.isPostgres ? Self.cacheListener(settings, environment: environment) : nil
 
         let metrics = HTTPMetrics()
         SystemRoutes.register(on: router, database: database, metrics: metrics)
@@ -124,13 +132,55 @@ public final class GatehouseApp: @unchecked Sendable {
         // The address is the server's own, no secret: its port must survive the digit masking.
         environment.logger.info("listening", ["address": .plain("http://\(settings.host):\(server.port)")])
         startSweeper()
+        listener?.start()
+        if let settlement {
+            let (interval, logger) = (settings.rateLimitSettleInterval, environment.logger)
+            let task = Task.detached {
+                await settlement.run(every: interval) { logger.warning("rate limit settlement failed", ["error": "\($0)"]) }
+            }
+            settler.withLock { $0 = task }
+        }
     }
 
     /// Stops accepting, lets in-flight requests finish, closes the database.
     public func shutdown() {
         sweeper.withLock { $0?.cancel() }
         server.shutdown(grace: settings.shutdownGrace)
+        let finished = DispatchSemaphore(value: 0)
+        let settling = settler.withLock { $0 }
+        // The settler's last round runs before the database closes; the semaphore waits on
+        // this (non-pool) thread, since shutdown is called from the main thread.
+        Task.detached {
+            await Self.stop(settling)
+            finished.signal()
+        }
+        finished.wait()
+        listener?.stop()
         environment.database.close()
+    }
+
+    /// Stops the background work started by `start()` (for tests, which stop the server
+    /// with `server.stop`): the last settlement runs, the listener closes its connection.
+    public func stopBackgroundWork() async {
+        sweeper.withLock { $0?.cancel() }
+        await Self.stop(settler.withLock { $0 })
+        await listener?.stop()
+    }
+
+    private static func stop(_ task: Task<Void, Never>?) async {
+        task?.cancel()
+        await task?.value
+    }
+
+    /// A listener that feeds other nodes' cache invalidations to this node's caches.
+    static func cacheListener(_ settings: Settings, environment: Environment) -> PostgresNotificationListener {
+        let (invalidations, logger) = (environment.invalidations, environment.logger)
+        return PostgresNotificationListener(
+            url: settings.databaseURL, channel: invalidations.channel,
+            received: { invalidations.received($0) },
+            // Notices sent while it was away are lost: forget everything cached.
+            connected: { invalidations.dropEverything() },
+            failed: { logger.warning("cache listener connection failed", ["error": "\($0)"]) })
     }
 
     /// Housekeeping every 30 s: stale dispatches, retention, old counters.

@@ -61,6 +61,8 @@ extension Settings {
         .text("smtp-subject", \.smtpSubject, example: "Your code"),
         .url("appstore-api-url", \.appstoreApiURL, example: "http://127.0.0.1:9/apple"),
         .number("store-client-requests-per-minute", \.storeClientRequestsPerMinute, example: "5"),
+        .choice("rate-limit-sharing", \.rateLimitSharing, [("node", .node), ("cluster", .cluster)], example: "cluster"),
+        .number("rate-limit-settle-interval", \.rateLimitSettleInterval, example: "0.5"),
     ]
 
     /// The row of each name, for lookups while parsing.

@@ -58,6 +58,11 @@ public struct Settings: Sendable {
     public var sessionAbsoluteDays = 90
     /// SubscriptionFlow app endpoints: requests per account token per minute.
     public var storeClientRequestsPerMinute = 60
+    /// `node`: request rate limits count in each node's memory only (exact on one node);
+    /// `cluster`: nodes also settle their counts through the database every
+    /// `rateLimitSettleInterval` seconds, so a limit holds for the cluster.
+    public var rateLimitSharing = RateLimitSharing.node
+    public var rateLimitSettleInterval = 1.0
 
     public init() {}
 
@@ -124,6 +129,12 @@ public struct Settings: Sendable {
         if !databaseURL.isEmpty { return databaseURL }
         return (dataDir as NSString).appendingPathComponent("gatehouse.sqlite")
     }
+}
+
+/// Whether request rate limits are counted per node or settled across the cluster.
+public enum RateLimitSharing: Sendable, Equatable {
+    case node
+    case cluster
 }
 
 /// Where the access log goes.

@@ -35,31 +35,49 @@ public struct VerificationCaller: Sendable {
 }
 
 extension VerificationEngine {
-    /// Checks the per-IP limits, then the credentials, then the per-account limit, in one
-    /// transaction. Every authentication failure is the same `unauthorized`; too many of
-    /// them from one address become `rate_limit_failed_auth`.
+    /// Checks the per-IP limits, then the credentials, then the per-account limit. Every
+    /// authentication failure is the same `unauthorized`; too many of them from one address
+    /// become `rate_limit_failed_auth`.
+    ///
+    /// A request that passes writes nothing: the request limits are counted in this node's
+    /// memory (``RequestRateLimiter``); the application and the address's failure count come
+    /// from short-lived caches (so a hot caller costs no query at all). Only a failure is
+    /// written, since the failed-auth lock must survive a restart; a lock another node set
+    /// is seen here within the cache's few seconds.
     public func authenticate(_ credentials: VerificationRequestCredentials) async throws -> VerificationCaller {
         let now = self.now
         let window = settings.window
         let ip = credentials.clientAddress
+        let limiter = environment.rateLimiter
         let (perIP, failedLimit, perAccount) = (settings.perIP, settings.failedAuthPerIP, settings.perAccount)
         let presented = Self.presented(credentials)
-        let caller = try await database.write { db -> VerificationCaller? in
-            let failures = try RateCounter.peek(db, key: "verify:auth-fail:\(ip)", now: now, window: window)
-            if failures.count >= failedLimit { throw VerificationFailure(.rateLimitFailedAuth, retryAfter: failures.retryAfter) }
-            let hits = try RateCounter.hit(db, key: "verify:ip:\(ip)", now: now, window: window)
-            if hits.count > perIP { throw VerificationFailure(.rateLimitPerIP, retryAfter: hits.retryAfter) }
-            guard let presented, let caller = try Self.identify(db, presented, credentials: credentials, now: now) else { return nil }
-            let account = try RateCounter.hit(db, key: "verify:account:\(caller.application.tenantId)", now: now, window: window)
-            if account.count > perAccount { throw VerificationFailure(.rateLimitPerAccount, retryAfter: account.retryAfter) }
-            return caller
-        }
-        guard let caller else {
-            try await database.write { db in
-                _ = try RateCounter.hit(db, key: "verify:auth-fail:\(ip)", now: now, window: window)
+        let failureKey = "verify:auth-fail:\(ip)"
+        let start = RateCounter.windowStart(now, window)
+        var failures = failedAuthCache.cached(ip, now: now).flatMap { $0.windowStart == start ? $0.count : nil }
+        var app = presented.flatMap { applicationCache.cached($0.key, now: now) }
+        if failures == nil || (app == nil && presented != nil) {
+            let generation = applicationCache.currentGeneration
+            let (knownFailures, knownApp) = (failures, app)
+            let (read, loaded) = try await database.read { db -> (Int, OTPApplication?) in
+                let failures = try knownFailures ?? RateCounter.peek(db, key: failureKey, now: now, window: window).count
+                guard failures < failedLimit, knownApp == nil, let presented else { return (failures, knownApp) }
+                return (failures, try Self.application(db, appKey: presented.key))
             }
+            if knownFailures == nil { failedAuthCache.set(WindowCount(windowStart: start, count: read), for: ip, now: now) }
+            if let loaded, knownApp == nil { applicationCache.store(loaded, for: loaded.appKey, loadedIn: generation, now: now) }
+            (failures, app) = (read, loaded)
+        }
+        let retryAfter = RateCounter.retryAfter(now, start: start, window: window)
+        if let failures, failures >= failedLimit { throw VerificationFailure(.rateLimitFailedAuth, retryAfter: retryAfter) }
+        let hits = limiter.hit("verify:ip:\(ip)", now: now, window: window)
+        if hits.count > perIP { throw VerificationFailure(.rateLimitPerIP, retryAfter: hits.retryAfter) }
+        guard let presented, let app, let caller = Self.identify(app, presented, credentials: credentials, now: now) else {
+            let counted = try await database.write { db in try RateCounter.hit(db, key: failureKey, now: now, window: window).count }
+            failedAuthCache.set(WindowCount(windowStart: start, count: counted), for: ip, now: now)
             throw VerificationFailure(.unauthorized)
         }
+        let account = limiter.hit("verify:account:\(caller.application.tenantId)", now: now, window: window)
+        if account.count > perAccount { throw VerificationFailure(.rateLimitPerAccount, retryAfter: account.retryAfter) }
         return caller
     }
 
@@ -81,16 +99,21 @@ extension VerificationEngine {
         return Presented(key: parsed.key, mode: parsed.signature == nil ? .public : .application, signature: parsed.signature)
     }
 
-    static func identify(
-        _ db: any DatabaseConnection, _ presented: Presented, credentials: VerificationRequestCredentials, now: Date
-    ) throws -> VerificationCaller? {
-        let found = try db.queryOne(
+    /// The live application of an app key: its tenant enabled, not one of Gatehouse's own.
+    static func application(_ db: any DatabaseConnection, appKey: String) throws -> OTPApplication? {
+        try db.queryOne(
             """
             SELECT a.* FROM otp_applications a JOIN tenants t ON t.id = a.tenant_id
             WHERE a.app_key = ? AND t.disabled_at IS NULL AND a.internal_purpose IS NULL
-            """, presented.key
+            """, appKey
         ).map(OTPApplication.init(row:))
-        guard let app = found, presented.mode >= app.minimumAuth else { return nil }
+    }
+
+    /// The caller, when the presented credentials prove `app`.
+    static func identify(
+        _ app: OTPApplication, _ presented: Presented, credentials: VerificationRequestCredentials, now: Date
+    ) -> VerificationCaller? {
+        guard presented.mode >= app.minimumAuth else { return nil }
         switch presented.mode {
         case .public:
             break
@@ -108,4 +131,10 @@ extension VerificationEngine {
         }
         return VerificationCaller(application: app, mode: presented.mode)
     }
+}
+
+/// A count in one fixed window.
+struct WindowCount: Sendable {
+    let windowStart: Int64
+    let count: Int
 }

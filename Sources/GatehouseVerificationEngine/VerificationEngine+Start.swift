@@ -79,12 +79,12 @@ extension VerificationEngine {
     /// 429s and 402 in the order of §6: cooldown, volume, public per account, balance.
     func checkLimits(app: OTPApplication, caller: VerificationCaller, destination: String, fee: Int64, now: Date) async throws {
         let window = settings.window
-        let publicLimit = settings.publicPerAccount
+        let (publicLimit, limiter) = (settings.publicPerAccount, environment.rateLimiter)
         try await database.write { db in
             try Self.checkCooldown(db, app: app, destination: destination, now: now)
             try Self.checkVolume(db, app: app, now: now)
             if caller.mode == .public {
-                let hits = try RateCounter.hit(db, key: "verify:public:\(app.tenantId)", now: now, window: window)
+                let hits = limiter.hit("verify:public:\(app.tenantId)", now: now, window: window)
                 if hits.count > publicLimit { throw VerificationFailure(.rateLimitPublicPerAccount, retryAfter: hits.retryAfter) }
             }
             let balance: Int64 =

@@ -9,11 +9,21 @@ public final class VerificationEngine: Sendable {
     let environment: Environment
     let delivery: any MessageDelivery
     public let settings: VerificationSettings
+    /// The name application lookups by app key are cached under (see ``CacheInvalidations``).
+    public static let applicationCacheName = "otp-applications"
+    /// Applications by app key, so authenticating a request is no query while its key is hot.
+    let applicationCache: NodeCache<OTPApplication>
+    /// Failed authentications per address in the current window, as last read or written
+    /// here; the database row stays the truth that survives a restart.
+    let failedAuthCache: NodeCache<WindowCount>
 
     public init(environment: Environment, delivery: any MessageDelivery, settings: VerificationSettings = VerificationSettings()) {
         self.environment = environment
         self.delivery = delivery
         self.settings = settings
+        applicationCache = NodeCache(name: Self.applicationCacheName, clock: environment.clock)
+        environment.invalidations.register(applicationCache)
+        failedAuthCache = NodeCache(name: "verify-failed-auth", clock: environment.clock)
     }
 
     var database: any Database { environment.database }
@@ -49,7 +59,8 @@ public final class VerificationEngine: Sendable {
 
     /// Changes an application's settings; fields left `nil` keep their value.
     public func updateApplication(tenantID: String, id: String, settings input: OTPApplicationSettings) async throws -> OTPApplication {
-        try await database.write { db in
+        let invalidations = environment.invalidations
+        let updated = try await database.write { db in
             guard let row = try db.queryOne(
                 "SELECT * FROM otp_applications WHERE id = ? AND tenant_id = ? AND internal_purpose IS NULL" + db.dialect.forUpdate, id, tenantID)
             else { throw CoreError(.notFound, "no such application") }
@@ -62,8 +73,12 @@ public final class VerificationEngine: Sendable {
                   monthly_limit = ?, cooldown_seconds = ?, fee_sms_micros = ?, fee_callout_micros = ? WHERE id = ?
                 """,
                 [.text(values.name)] + values.columns + [.text(id)])
-            return try OTPApplication(row: try db.queryOne("SELECT * FROM otp_applications WHERE id = ?", id)!)
+            let updated = try OTPApplication(row: try db.queryOne("SELECT * FROM otp_applications WHERE id = ?", id)!)
+            try invalidations.announce(db, cache: Self.applicationCacheName, key: updated.appKey)
+            return updated
         }
+        invalidations.drop(cache: Self.applicationCacheName, key: updated.appKey)
+        return updated
     }
 
     public func applications(tenantID: String) async throws -> [OTPApplication] {

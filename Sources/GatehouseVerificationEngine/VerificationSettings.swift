@@ -9,7 +9,9 @@ public struct VerificationSettings: Sendable, Equatable {
     public var callbackTimeout: TimeInterval = 5
     /// Finished verifications are deleted this long after they finish.
     public var retention: TimeInterval = 24 * 3600
-    /// Fixed-window limits, counted in the database so every node shares them.
+    /// Fixed-window limits. Requests per address and per account, and public starts, count in
+    /// the node's memory (`RequestRateLimiter`); failed authentications per address stay in
+    /// the database, since that lock must survive a restart.
     public var window: TimeInterval = 60
     public var perIP = 120
     public var failedAuthPerIP = 20

@@ -25,7 +25,7 @@ import Testing
         let app = try await directory.createApplication(tenantID: tenant.id, name: "iOS")
         let issued = try await directory.issueKey(tenantID: tenant.id, applicationID: app.id, label: "prod")
         #expect(issued.secret.hasPrefix("ghk_"))
-        #expect(try directory.authenticate(apiKey: issued.secret) == issued.key)
+        #expect(try await directory.authenticate(apiKey: issued.secret) == issued.key)
         #expect(try await directory.keys(tenantID: tenant.id) == [issued.key])
         #expect(try await directory.applications(tenantID: tenant.id) == [app])
 
@@ -47,17 +47,17 @@ import Testing
         var forged = issued.secret
         forged.removeLast()
         forged += issued.secret.last == "A" ? "B" : "A"
-        #expect(try directory.authenticate(apiKey: forged) == nil)
+        #expect(try await directory.authenticate(apiKey: forged) == nil)
         for garbage in ["", "ghk_", "ghk_zz.abc", "gha_" + issued.secret.dropFirst(4), String(repeating: "a", count: 500)] {
-            #expect(try directory.authenticate(apiKey: garbage) == nil)
+            #expect(try await directory.authenticate(apiKey: garbage) == nil)
         }
         try await directory.revokeKey(tenantID: tenant.id, keyID: issued.key.id)
-        #expect(try directory.authenticate(apiKey: issued.secret) == nil)
+        #expect(try await directory.authenticate(apiKey: issued.secret) == nil)
         #expect(try await directory.keys(tenantID: tenant.id).first?.revokedAt != nil)
 
         let second = try await directory.issueKey(tenantID: tenant.id, label: "k2")
         try await directory.disableTenant(id: tenant.id)
-        #expect(try directory.authenticate(apiKey: second.secret) == nil)
+        #expect(try await directory.authenticate(apiKey: second.secret) == nil)
     }
 
     @Test(arguments: TestDatabaseKind.available)
@@ -75,7 +75,7 @@ import Testing
             try await directory.issueKey(tenantID: acme.id, applicationID: globexApp.id, label: "x")
         }
         #expect(try await directory.keys(tenantID: globex.id).isEmpty)
-        #expect(try directory.authenticate(apiKey: acmeKey.secret)?.tenantId == acme.id)
+        #expect(try await directory.authenticate(apiKey: acmeKey.secret)?.tenantId == acme.id)
         await #expect(throws: CoreError(.notFound, "no such tenant")) { try await directory.keys(tenantID: "nope") }
     }
 
@@ -95,8 +95,8 @@ import Testing
         defer { store.close() }
         let token = try await directory.issueAdminToken(label: "ops")
         #expect(token.hasPrefix("gha_"))
-        #expect(try directory.verifyAdminToken(token))
-        #expect(try !directory.verifyAdminToken(token + "x"))
-        #expect(try !directory.verifyAdminToken("ghk_" + token.dropFirst(4)))
+        #expect(try await directory.verifyAdminToken(token))
+        #expect(try await !directory.verifyAdminToken(token + "x"))
+        #expect(try await !directory.verifyAdminToken("ghk_" + token.dropFirst(4)))
     }
 }

@@ -35,7 +35,7 @@ import Testing
         #expect(Set(json.keys) == ["baseURL", "adminToken", "tenantId", "applicationId", "apiKey", "verification", "apiKeys"])
         #expect(Set((json["apiKeys"] as? [String: String] ?? [:]).keys) == ["IOS", "ANDROID", "WEB"])
         #expect(json["baseURL"] as? String == "http://127.0.0.1:\(live.port)")
-        #expect(try live.app.directory.authenticate(apiKey: json["apiKey"] as! String)?.tenantId == json["tenantId"] as? String)
+        #expect(try await live.app.directory.authenticate(apiKey: json["apiKey"] as! String)?.tenantId == json["tenantId"] as? String)
         let verification = try #require(json["verification"] as? [String: String])
         #expect(Set(verification.keys) == ["appKey", "secret"])
         // A second bootstrap on the same database reuses the file instead of minting new keys.

@@ -67,6 +67,7 @@ public final class LiveServer: @unchecked Sendable {
     /// Stops the server without blocking a concurrency thread, then removes its data.
     public func stop() async {
         await app.server.stop(grace: 2)
+        await app.stopBackgroundWork()
         database.close()
         try? FileManager.default.removeItem(atPath: dataDir)
     }

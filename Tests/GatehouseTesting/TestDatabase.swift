@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 import GatehouseDatabase
 import GatehousePostgres
 import GatehouseSQLite
@@ -60,4 +61,13 @@ public final class TestDatabase: @unchecked Sendable {
 public struct TestSetupError: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
+}
+
+extension TestDatabase {
+    /// A fresh database with `migrations` applied.
+    public static func migrated(_ kind: TestDatabaseKind, _ migrations: [Migration], clock: any Clock) throws -> TestDatabase {
+        let store = try TestDatabase(kind)
+        _ = try DatabaseMigrator(migrations: migrations, now: { clock.now }).migrate(store.database)
+        return store
+    }
 }

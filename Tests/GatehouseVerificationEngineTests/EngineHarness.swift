@@ -12,6 +12,8 @@ import FoundationNetworking
 /// a scripted callback endpoint.
 final class EngineHarness: @unchecked Sendable {
     let store: TestDatabase
+    /// The engine's database, counting transactions.
+    let database: CountingDatabase
     let clock = ManualClock()
     let engine: VerificationEngine
     let delivery = RecordingDelivery()
@@ -22,7 +24,8 @@ final class EngineHarness: @unchecked Sendable {
         store = try TestDatabase(kind)
         let clock = self.clock
         _ = try DatabaseMigrator(migrations: CoreMigrations.all + VerificationMigrations.all, now: { clock.now }).migrate(store.database)
-        let environment = Environment.test(database: store.database, clock: clock, http: callbacks)
+        database = CountingDatabase(store.database)
+        let environment = Environment.test(database: database, clock: clock, http: callbacks)
         tenantID = try await TenantDirectory(environment: environment).createTenant(name: "Acme").id
         engine = VerificationEngine(environment: environment, delivery: delivery, settings: settings)
         _ = try await engine.adjustBalance(tenantID: tenantID, byMicros: 10_000_000)

@@ -1,8 +1,10 @@
 import Foundation
 import GatehouseDatabase
 
-/// Fixed-window counters kept in the database, so every node of a cluster counts together.
-/// One upsert per hit: the row's window restarts when a hit lands in a newer window.
+/// Fixed-window counters kept in the database, for what must survive a restart and be seen by
+/// every node at once (failed-auth and wrong-code locks, volumes); request rate limits count in
+/// memory instead (`RequestRateLimiter`). One upsert per hit: the row's window restarts when a
+/// hit lands in a newer window.
 public enum RateCounter {
     /// Counts one hit and returns the count in the current window and the seconds left in it.
     public static func hit(
@@ -53,13 +55,15 @@ public enum RateCounter {
         try db.execute("DELETE FROM rate_counters WHERE window_start < ?", Int64(before.timeIntervalSince1970))
     }
 
-    static func windowStart(_ now: Date, _ window: TimeInterval) -> Int64 {
+    /// The start (seconds since 1970) of the fixed window of `window` seconds holding `now`.
+    public static func windowStart(_ now: Date, _ window: TimeInterval) -> Int64 {
         let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
         let size = max(1, Int64(window))
         return seconds - seconds % size
     }
 
-    static func retryAfter(_ now: Date, start: Int64, window: TimeInterval) -> Int {
+    /// Whole seconds until the window that began at `start` ends (at least 1).
+    public static func retryAfter(_ now: Date, start: Int64, window: TimeInterval) -> Int {
         max(1, Int((Double(start) + window - now.timeIntervalSince1970).rounded(.up)))
     }
 }

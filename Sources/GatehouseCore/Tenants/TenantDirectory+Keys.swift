@@ -42,30 +42,40 @@ extension TenantDirectory {
     /// Revokes a key; another tenant's key id is "not found", never "forbidden".
     public func revokeKey(tenantID: String, keyID: String) async throws {
         let now = environment.clock.now
+        let invalidations = environment.invalidations
         let found = try await database.write { db in
             let row = try db.queryOne("SELECT revoked_at FROM api_keys WHERE id = ? AND tenant_id = ?", keyID, tenantID)
             guard row != nil else { return false }
             try db.execute("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", now, keyID)
+            try invalidations.announce(db, cache: Self.keyCacheName, key: keyID)
             return true
         }
         guard found else { throw CoreError(.notFound, "no such key") }
+        invalidations.drop(cache: Self.keyCacheName, key: keyID)
     }
 
-    /// The key a presented secret belongs to, if it is live and its tenant enabled.
-    public func authenticate(apiKey presented: String) throws -> APIKey? {
+    /// The key a presented secret belongs to, if it is live and its tenant enabled. The key's
+    /// row is cached for a few seconds (see ``NodeCache``); the secret is checked every time.
+    public func authenticate(apiKey presented: String) async throws -> APIKey? {
         guard let token = SecretToken.parse(presented, prefix: Self.keyPrefix) else { return nil }
-        return try database.readBlocking { db -> APIKey? in
-            let sql = """
-                SELECT k.*, t.disabled_at AS tenant_disabled_at FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
-                WHERE k.id = ?
-                """
-            guard let row = try db.query(sql, [.text(token.id)]).first else { return nil }
-            let hash: [UInt8] = try row.get("secret_hash")
-            let revoked: Date? = try row.get("revoked_at")
-            let disabled: Date? = try row.get("tenant_disabled_at")
-            guard token.matches(hash: hash), revoked == nil, disabled == nil else { return nil }
-            return try APIKey(row: row)
+        let clock = environment.clock
+        var found = keyCache.cached(token.id, now: clock.now)
+        if found == nil {
+            let generation = keyCache.currentGeneration
+            found = try await database.read { db -> CachedKey? in
+                let sql = """
+                    SELECT k.*, t.disabled_at AS tenant_disabled_at FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
+                    WHERE k.id = ?
+                    """
+                guard let row = try db.query(sql, [.text(token.id)]).first else { return nil }
+                return CachedKey(
+                    key: try APIKey(row: row), hash: try row.get("secret_hash"), isLive: try row.get("revoked_at", as: Date?.self) == nil
+                        && (try row.get("tenant_disabled_at", as: Date?.self)) == nil)
+            }
+            if let found { keyCache.store(found, for: token.id, loadedIn: generation, now: clock.now) }
         }
+        guard let found, token.matches(hash: found.hash), found.isLive else { return nil }
+        return found.key
     }
 
     /// Issues an operator token for the admin API.
@@ -80,10 +90,10 @@ extension TenantDirectory {
         return token
     }
 
-    /// Whether a presented admin token is live. Blocking: the admin middleware runs inline.
-    public func verifyAdminToken(_ presented: String) throws -> Bool {
+    /// Whether a presented admin token is live.
+    public func verifyAdminToken(_ presented: String) async throws -> Bool {
         guard let token = SecretToken.parse(presented, prefix: Self.adminPrefix) else { return false }
-        return try database.readBlocking { db in
+        return try await database.read { db in
             guard let row = try db.query("SELECT token_hash, revoked_at FROM admin_tokens WHERE id = ?", [.text(token.id)]).first
             else { return false }
             let revoked: Date? = try row.get("revoked_at")
@@ -95,4 +105,12 @@ extension TenantDirectory {
     public func isEmpty() async throws -> Bool {
         try await database.read { db in try db.queryOne("SELECT id FROM tenants LIMIT 1") == nil }
     }
+}
+
+/// An API key's row as the key check needs it.
+struct CachedKey: Sendable {
+    let key: APIKey
+    let hash: [UInt8]
+    /// Not revoked, and its tenant not disabled.
+    let isLive: Bool
 }

@@ -6,10 +6,16 @@ import GatehouseDatabase
 public final class TenantDirectory: Sendable {
     public static let keyPrefix = "ghk"
     public static let adminPrefix = "gha"
+    /// The name API-key lookups are cached under (see ``CacheInvalidations``).
+    public static let keyCacheName = "api-keys"
     let environment: Environment
+    /// Key rows by key id, so a request's key check is no query while the key is hot.
+    let keyCache: NodeCache<CachedKey>
 
     public init(environment: Environment) {
         self.environment = environment
+        keyCache = NodeCache(name: Self.keyCacheName, clock: environment.clock)
+        environment.invalidations.register(keyCache)
     }
 
     var database: any Database { environment.database }
@@ -41,9 +47,14 @@ public final class TenantDirectory: Sendable {
     /// Disables a tenant: its keys stop authenticating; nothing is deleted.
     public func disableTenant(id: String) async throws {
         let now = environment.clock.now
+        let invalidations = environment.invalidations
         let changed = try await database.write { db in
-            try db.execute("UPDATE tenants SET disabled_at = ? WHERE id = ? AND disabled_at IS NULL", now, id)
+            let changed = try db.execute("UPDATE tenants SET disabled_at = ? WHERE id = ? AND disabled_at IS NULL", now, id)
+            // Every cache that holds this tenant's keys or applications forgets them.
+            if changed > 0 { try invalidations.announce(db, cache: CacheInvalidations.everyCache, key: nil) }
+            return changed
         }
+        if changed > 0 { invalidations.drop(cache: CacheInvalidations.everyCache, key: nil) }
         if changed == 0 { _ = try await tenant(id: id) }
     }
 

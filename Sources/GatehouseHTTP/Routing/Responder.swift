@@ -96,7 +96,10 @@ public final class Responder: @unchecked Sendable {
         var passed = 0
         let response: Response
         do {
-            try before(route, request: request, context: &context, passed: &passed)
+            for middleware in route.middleware {
+                try await middleware.beforeAsync(request, context: &context)
+                passed += 1
+            }
             response = try await handler(request, context)
         } catch {
             response = render(error, context: context, path: request.rawPath)

@@ -12,6 +12,9 @@ public final class RouteGroup: RouteRegistering, @unchecked Sendable {
 
     public func register(_ method: HTTPMethod, _ path: String, maxBodySize: Int?, _ handler: Handler) {
         let template = Router.normalize(prefix + "/" + path)
+        if case .inline = handler {
+            precondition(!middleware.contains(where: \.waits), "\(template): a middleware that waits needs async handlers")
+        }
         router.add(Route(
             method: method, template: template, handler: handler, middleware: middleware, maxBodySize: maxBodySize, body: router.bodyKind))
     }

@@ -11,8 +11,8 @@ enum DatacoveRoutes {
         on router: Router, accounts: AccountsEngine, commerce: CommerceEngine, directory: TenantDirectory, appStoreAPI: URL?, logger: Logger
     ) {
         /// The tenant of the `x-api-key` of a sign-in call, and the key's platform.
-        @Sendable func tenant(_ request: Request) throws -> (id: String, platform: String?) {
-            guard let presented = request.headers["x-api-key"], let key = try directory.authenticate(apiKey: presented), key.platform != nil
+        @Sendable func tenant(_ request: Request) async throws -> (id: String, platform: String?) {
+            guard let presented = request.headers["x-api-key"], let key = try await directory.authenticate(apiKey: presented), key.platform != nil
             else { throw DatacoveError(status: 401, code: "API_KEY_INVALID", message: "The API key is missing or not valid.") }
             return (key.tenantId, key.platform)
         }
@@ -33,14 +33,14 @@ enum DatacoveRoutes {
             for channel in [SignInChannel.phone, .email] {
                 let prefix = channel == .phone ? "/mobile" : "/email"
                 auth.post(prefix + "/request-otp", .async { request, _ in
-                    let (tenantID, _) = try tenant(request)
+                    let (tenantID, _) = try await tenant(request)
                     let body = try DatacoveBody(request)
                     try await accounts.requestCode(
                         tenantID: tenantID, channel: channel, identifier: try body.identifier(channel), name: try body.optionalString("name"))
                     return try .json(DatacoveWire.Success())
                 })
                 auth.post(prefix + "/verify-otp", .async { request, _ in
-                    let (tenantID, platform) = try tenant(request)
+                    let (tenantID, platform) = try await tenant(request)
                     let body = try DatacoveBody(request)
                     let pair = try await accounts.verifyCode(
                         tenantID: tenantID, channel: channel, identifier: try body.identifier(channel), code: try body.string("otp"),

@@ -12,8 +12,8 @@ enum SubscriptionFlowRoutes {
         router.renderErrors(under: prefix) { error, _, context in SubscriptionFlowError.render(error, context: context, logger: logger) }
 
         /// The tenant of a backend call: a server key (one without a platform) as Bearer token.
-        func backendTenant(_ request: Request) throws -> String {
-            guard let presented = request.bearerToken, let key = try directory.authenticate(apiKey: presented), key.platform == nil else {
+        func backendTenant(_ request: Request) async throws -> String {
+            guard let presented = request.bearerToken, let key = try await directory.authenticate(apiKey: presented), key.platform == nil else {
                 throw SubscriptionFlowError.unauthenticated
             }
             return key.tenantId
@@ -38,26 +38,26 @@ enum SubscriptionFlowRoutes {
 
         router.group(prefix) { stores in
             stores.post("/account-tokens", .async { request, _ in
-                let tenantID = try backendTenant(request)
+                let tenantID = try await backendTenant(request)
                 let body = try StoreBody(request, allowed: ["customer_id", "rotate"])
                 guard let customer = try body.string("customer_id") else { throw CommerceError(.validationFailed, "customer_id is required") }
                 let issued = try await commerce.issueAccountToken(tenantID: tenantID, customerID: customer, rotate: try body.bool("rotate") ?? false)
                 return try SubscriptionFlowJSON.success(SubscriptionFlowJSON.token(issued), status: issued.reused ? 200 : 201)
             })
             stores.post("/account-tokens/:token/revoke", .async { request, context in
-                let tenantID = try backendTenant(request)
+                let tenantID = try await backendTenant(request)
                 return try SubscriptionFlowJSON.success(
                     SubscriptionFlowJSON.token(try await commerce.revokeAccountToken(tenantID: tenantID, token: context.parameter("token"))))
             })
             stores.post("/purchases", .async { request, _ in
-                let tenantID = try backendTenant(request)
+                let tenantID = try await backendTenant(request)
                 let body = try StoreBody(request, allowed: ["customer_id", "store", "signed_transaction"])
                 guard let customer = try body.string("customer_id") else { throw CommerceError(.validationFailed, "customer_id is required") }
                 return try outcome(try await commerce.registerCustomerPurchase(
                     tenantID: tenantID, customerID: customer, signedTransaction: try signedTransaction(body)))
             })
             stores.get("/customers/:customerId/entitlements", .async { request, context in
-                let tenantID = try backendTenant(request)
+                let tenantID = try await backendTenant(request)
                 return try SubscriptionFlowJSON.success(SubscriptionFlowJSON.entitlements(
                     try await commerce.customerEntitlements(tenantID: tenantID, customerID: context.parameter("customerId"))))
             })
@@ -68,7 +68,7 @@ enum SubscriptionFlowRoutes {
                     throw SubscriptionFlowError.unauthenticated
                 }
                 let caller = try await commerce.authenticateAccountToken(token, secret: secret)
-                if let wait = try await commerce.countClientRequest(token: token, perMinute: clientPerMinute) {
+                if let wait = commerce.countClientRequest(token: token, perMinute: clientPerMinute) {
                     throw SubscriptionFlowError.rateLimited(retryAfter: wait)
                 }
                 return caller

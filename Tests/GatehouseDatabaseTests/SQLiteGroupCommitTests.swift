@@ -1,0 +1,127 @@
+import Foundation
+import GatehouseDatabase
+import GatehouseSQLite
+import Testing
+
+/// Writes that arrive while a transaction is open share the next COMMIT, each in a savepoint
+/// of its own.
+@Suite struct SQLiteGroupCommitTests {
+    func database() throws -> SQLiteDatabase {
+        let db = try SQLiteDatabase.temporary()
+        try db.writeBlocking { try $0.executeScript("CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)") }
+        return db
+    }
+
+    /// Holds the writer in one transaction until `count` more writes are queued behind it.
+    func holdWriter(_ db: SQLiteDatabase, untilQueued count: Int, started: DispatchSemaphore, release: DispatchSemaphore) -> Thread {
+        let thread = Thread {
+            try? db.writeBlocking { conn in
+                try conn.execute("INSERT INTO items (name) VALUES (?)", "holder")
+                started.signal()
+                release.wait()
+            }
+        }
+        thread.start()
+        return thread
+    }
+
+    @Test func concurrentWritersShareCommits() async throws {
+        let db = try database()
+        defer { db.close() }
+        let before = db.commitCount
+        let (started, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        _ = holdWriter(db, untilQueued: 20, started: started, release: release)
+        started.wait()
+        // Twenty writers queue behind the open transaction, then it ends: they share one.
+        let queued = DispatchGroup()
+        let results = ResultBox()
+        for index in 0..<20 {
+            queued.enter()
+            Thread {
+                let id = try? db.writeBlocking { conn -> Int in
+                    try conn.execute("INSERT INTO items (name) VALUES (?)", "w\(index)")
+                    return index
+                }
+                results.add(id)
+                queued.leave()
+            }.start()
+        }
+        try await waitUntil { db.waitingWrites == 20 }
+        release.signal()
+        queued.wait()
+        #expect(results.values.compactMap { $0 as? Int }.sorted() == Array(0..<20))
+        #expect(db.commitCount - before == 2)
+        #expect(try db.readBlocking { try $0.query("SELECT id FROM items", []).count } == 21)
+    }
+
+    @Test func aFailingClosureRollsBackAloneAndGetsItsOwnError() async throws {
+        let db = try database()
+        defer { db.close() }
+        let (started, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        _ = holdWriter(db, untilQueued: 3, started: started, release: release)
+        started.wait()
+        let done = DispatchGroup()
+        let outcomes = ResultBox()
+        let writes: [(String, Bool)] = [("first", false), ("holder", false), ("broken", true), ("last", false)]
+        for (name, throwsAfterInsert) in writes {
+            done.enter()
+            Thread {
+                do {
+                    try db.writeBlocking { conn in
+                        try conn.execute("INSERT INTO items (name) VALUES (?)", name)
+                        if throwsAfterInsert { throw Refused() }
+                    }
+                    outcomes.add("\(name): ok")
+                } catch is Refused {
+                    outcomes.add("\(name): refused")
+                } catch let error as DatabaseError {
+                    outcomes.add("\(name): \(error.kind)")
+                } catch {
+                    outcomes.add("\(name): \(error)")
+                }
+                done.leave()
+            }.start()
+        }
+        try await waitUntil { db.waitingWrites == 4 }
+        release.signal()
+        done.wait()
+        #expect(Set(outcomes.values.compactMap { $0 as? String }) == [
+            "first: ok", "holder: \(DatabaseError.Kind.uniqueViolation)", "broken: refused", "last: ok",
+        ])
+        let names = try db.readBlocking { try $0.query("SELECT name FROM items ORDER BY name", []).map { try $0.get("name", as: String.self) } }
+        #expect(names == ["first", "holder", "last"])
+    }
+
+    @Test func whatCommittedSurvivesReopening() throws {
+        let db = try SQLiteDatabase.temporary()
+        try db.writeBlocking { try $0.executeScript("CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL)") }
+        let group = DispatchGroup()
+        for index in 0..<50 {
+            group.enter()
+            DispatchQueue.global().async {
+                _ = try? db.writeBlocking { try $0.execute("INSERT INTO items (name) VALUES (?)", "n\(index)") }
+                group.leave()
+            }
+        }
+        group.wait()
+        let reopened = try SQLiteDatabase(path: db.path)
+        #expect(try reopened.readBlocking { try $0.query("SELECT id FROM items", []).count } == 50)
+        reopened.close()
+        db.close()
+    }
+
+    /// Waits for a condition another thread makes true, yielding between looks.
+    func waitUntil(_ condition: () -> Bool) async throws {
+        for _ in 0..<100_000 where !condition() { await Task.yield() }
+        #expect(condition())
+    }
+}
+
+struct Refused: Error {}
+
+final class ResultBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [Any?] = []
+    func add(_ value: Any?) { lock.withLock { stored.append(value) } }
+    var values: [Any?] { lock.withLock { stored } }
+}
