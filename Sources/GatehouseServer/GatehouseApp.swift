@@ -22,9 +22,12 @@ public final class GatehouseApp: @unchecked Sendable {
     public let verification: VerificationEngine
     public let accounts: AccountsEngine
     public let commerce: CommerceEngine
+    /// Sends the codes that starts and sign-ins queue; runs from `start()` to `shutdown()`.
+    public let deliveries: DeliveryDispatcher
     public let server: Server
     public let router = Router(bodyKind: .json)
     private let sweeper = LockedValue<Task<Void, Never>?>(nil)
+    private let dispatching = LockedValue<Task<Void, Never>?>(nil)
 
     public init(settings: Settings, environment: Environment? = nil, logSink: any LogSink) throws {
         self.settings = settings
@@ -39,6 +42,7 @@ public final class GatehouseApp: @unchecked Sendable {
         verification = VerificationEngine(
             environment: environment, delivery: try Self.delivery(settings, environment: environment, sink: logSink),
             settings: settings.verification)
+        deliveries = DeliveryDispatcher(engine: verification)
         accounts = AccountsEngine(
             environment: environment, verification: verification,
             sessions: SessionService(environment: environment, settings: settings.sessions))
@@ -127,13 +131,35 @@ public final class GatehouseApp: @unchecked Sendable {
         // The address is the server's own, no secret: its port must survive the digit masking.
         environment.logger.info("listening", ["address": .plain("http://\(settings.host):\(server.port)")])
         startSweeper()
+        let deliveries = self.deliveries
+        dispatching.withLock { $0 = Task.detached { await deliveries.run() } }
     }
 
     /// Stops accepting, lets in-flight requests finish, closes the database.
     public func shutdown() {
         sweeper.withLock { $0?.cancel() }
         server.shutdown(grace: settings.shutdownGrace)
+        // The dispatcher finishes the deliveries in hand; whatever it has not claimed stays
+        // queued for the next node or the next start of this one.
+        deliveries.stop()
+        if let worker = dispatching.withLock({ $0 }) {
+            let finished = DispatchSemaphore(value: 0)
+            Task.detached {
+                await worker.value
+                finished.signal()
+            }
+            _ = finished.wait(timeout: .now() + settings.shutdownGrace)
+        }
         environment.database.close()
+    }
+
+    /// Stops the background workers (the sweeper and the dispatcher) and waits for the
+    /// dispatcher to finish the deliveries in hand, without blocking a thread.
+    public func stopWorkers() async {
+        sweeper.withLock { $0?.cancel() }
+        deliveries.stop()
+        let worker = dispatching.withLock { $0 }
+        await worker?.value
     }
 
     /// Housekeeping every 30 s: stale dispatches, retention, old counters.

@@ -9,6 +9,8 @@ public final class VerificationEngine: Sendable {
     let environment: Environment
     let delivery: any MessageDelivery
     public let settings: VerificationSettings
+    /// Rung after a start queues a delivery, so this node's dispatcher sends it at once.
+    let doorbell = Doorbell()
 
     public init(environment: Environment, delivery: any MessageDelivery, settings: VerificationSettings = VerificationSettings()) {
         self.environment = environment

@@ -66,6 +66,7 @@ public final class LiveServer: @unchecked Sendable {
     /// Stops the server without blocking a concurrency thread, then removes its data.
     public func stop() async {
         await app.server.stop(grace: 2)
+        await app.stopWorkers()
         database.close()
         try? FileManager.default.removeItem(atPath: dataDir)
     }

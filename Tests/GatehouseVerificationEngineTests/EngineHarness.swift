@@ -14,6 +14,7 @@ final class EngineHarness: @unchecked Sendable {
     let store: TestDatabase
     let clock = ManualClock()
     let engine: VerificationEngine
+    let dispatcher: DeliveryDispatcher
     let delivery = RecordingDelivery()
     let callbacks = ScriptedHTTP()
     let tenantID: String
@@ -25,6 +26,7 @@ final class EngineHarness: @unchecked Sendable {
         let environment = Environment.test(database: store.database, clock: clock, http: callbacks)
         tenantID = try await TenantDirectory(environment: environment).createTenant(name: "Acme").id
         engine = VerificationEngine(environment: environment, delivery: delivery, settings: settings)
+        dispatcher = DeliveryDispatcher(engine: engine)
         _ = try await engine.adjustBalance(tenantID: tenantID, byMicros: 10_000_000)
     }
 
@@ -41,21 +43,18 @@ final class EngineHarness: @unchecked Sendable {
         return VerificationCaller(application: app, mode: mode)
     }
 
-    /// Starts and waits until the code was handed to delivery; returns the record and code.
+    /// Starts, runs the dispatcher until the code was handed to delivery, and returns the
+    /// record and code.
     func startAndDeliver(_ destination: String, caller: VerificationCaller, method: String = "sms") async throws
         -> (VerificationRecord, String)
     {
         let record = try await engine.start(StartRequest(destination: destination, deliveryMethod: method), caller: caller)
-        for _ in 0..<200 {
-            if let dispatched = try? await engine.verification(.id(record.id), caller: caller), dispatched.dispatchedAt != nil,
-                let message = delivery.messages.last(where: { $0.to == record.destination })
-            {
-                let code = String(message.body.filter(\.isNumber).suffix(record.codeLength))
-                return (dispatched, code)
-            }
-            try await Task.sleep(nanoseconds: 10_000_000)
+        try await dispatcher.drain()
+        let dispatched = try await engine.verification(.id(record.id), caller: caller)
+        guard dispatched.dispatchedAt != nil, let message = delivery.messages.last(where: { $0.to == record.destination }) else {
+            throw TestSetupError("verification \(record.id) was not dispatched")
         }
-        throw TestSetupError("verification \(record.id) was not dispatched")
+        return (dispatched, String(message.body.filter(\.isNumber).suffix(record.codeLength)))
     }
 }
 
