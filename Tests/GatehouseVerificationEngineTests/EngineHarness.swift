@@ -62,14 +62,33 @@ final class EngineHarness: @unchecked Sendable {
 final class RecordingDelivery: MessageDelivery, @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [OutboundMessage] = []
+    private var waiters: [(count: Int, continuation: CheckedContinuation<OutboundMessage, Never>)] = []
     var failing = false
 
     func deliver(_ message: OutboundMessage) async throws {
         if lock.withLock({ failing }) { throw DeliveryError("provider down") }
-        lock.withLock { stored.append(message) }
+        let ready = lock.withLock { () -> [(OutboundMessage, CheckedContinuation<OutboundMessage, Never>)] in
+            stored.append(message)
+            let due = waiters.filter { $0.count <= stored.count }
+            waiters.removeAll { $0.count <= stored.count }
+            return due.map { (stored[$0.count - 1], $0.continuation) }
+        }
+        for (message, waiter) in ready { waiter.resume(returning: message) }
     }
 
     var messages: [OutboundMessage] { lock.withLock { stored } }
+
+    /// The `number`th message (from 1), once it has been delivered.
+    func message(_ number: Int) async -> OutboundMessage {
+        await withCheckedContinuation { continuation in
+            let ready = lock.withLock { () -> OutboundMessage? in
+                if stored.count >= number { return stored[number - 1] }
+                waiters.append((number, continuation))
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
 }
 
 /// Answers callback requests with a scripted reply and records them.
