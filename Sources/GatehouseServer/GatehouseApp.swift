@@ -28,6 +28,7 @@ public final class GatehouseApp: @unchecked Sendable {
     public let router = Router(bodyKind: .json)
     private let sweeper = LockedValue<Task<Void, Never>?>(nil)
     private let dispatching = LockedValue<Task<Void, Never>?>(nil)
+    private let dispatcherStopped = DispatchSemaphore(value: 0)
 
     public init(settings: Settings, environment: Environment? = nil, logSink: any LogSink) throws {
         self.settings = settings
@@ -131,8 +132,13 @@ public final class GatehouseApp: @unchecked Sendable {
         // The address is the server's own, no secret: its port must survive the digit masking.
         environment.logger.info("listening", ["address": .plain("http://\(settings.host):\(server.port)")])
         startSweeper()
-        let deliveries = self.deliveries
-        dispatching.withLock { $0 = Task.detached { await deliveries.run() } }
+        let (deliveries, stopped) = (self.deliveries, dispatcherStopped)
+        dispatching.withLock {
+            $0 = Task.detached {
+                await deliveries.run()
+                stopped.signal()
+            }
+        }
     }
 
     /// Stops accepting, lets in-flight requests finish, closes the database.
@@ -142,14 +148,7 @@ public final class GatehouseApp: @unchecked Sendable {
         // The dispatcher finishes the deliveries in hand; whatever it has not claimed stays
         // queued for the next node or the next start of this one.
         deliveries.stop()
-        if let worker = dispatching.withLock({ $0 }) {
-            let finished = DispatchSemaphore(value: 0)
-            Task.detached {
-                await worker.value
-                finished.signal()
-            }
-            _ = finished.wait(timeout: .now() + settings.shutdownGrace)
-        }
+        if dispatching.withLock({ $0 }) != nil { _ = dispatcherStopped.wait(timeout: .now() + settings.shutdownGrace) }
         environment.database.close()
     }
 

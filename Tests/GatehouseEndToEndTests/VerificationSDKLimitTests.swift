@@ -207,7 +207,7 @@ final class SilentBackend: @unchecked Sendable {
     private let lock = NSLock()
     private var accepted: [Int32] = []
     private var stopped = false
-    private var connectionWaiters: [CheckedContinuation<Void, Never>] = []
+    private let connected = Latch()
 
     init() throws {
         #if canImport(Glibc)
@@ -236,17 +236,8 @@ final class SilentBackend: @unchecked Sendable {
     var url: String { "http://127.0.0.1:\(port)/cb/didww" }
     var connections: Int { lock.withLock { accepted.count } }
 
-    /// Returns once the server has connected (the accept loop resumes it).
-    func waitForConnection() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let connected = lock.withLock { () -> Bool in
-                if !accepted.isEmpty { return true }
-                connectionWaiters.append(continuation)
-                return false
-            }
-            if connected { continuation.resume() }
-        }
-    }
+    /// Returns once the server has connected.
+    func waitForConnection() async { await connected.wait() }
 
     private func acceptLoop(_ socket: Int32) {
         while true {
@@ -255,13 +246,12 @@ final class SilentBackend: @unchecked Sendable {
                 if errno == EINTR { continue }
                 return
             }
-            let (kept, waiters) = lock.withLock { () -> (Bool, [CheckedContinuation<Void, Never>]) in
-                if stopped { return (false, []) }
+            let kept = lock.withLock { () -> Bool in
+                if stopped { return false }
                 accepted.append(connection)
-                defer { connectionWaiters = [] }
-                return (true, connectionWaiters)
+                return true
             }
-            for waiter in waiters { waiter.resume() }
+            if kept { connected.signal() }
             if !kept {
                 _ = close(connection)
                 return

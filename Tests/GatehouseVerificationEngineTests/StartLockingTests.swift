@@ -106,32 +106,3 @@ final class HeldTransaction: @unchecked Sendable {
 
     func release() { gate.signal() }
 }
-
-/// Signalled once; waiters before and after are resumed.
-final class Latch: @unchecked Sendable {
-    private let lock = NSLock()
-    private var signalled = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    var isSignalled: Bool { lock.withLock { signalled } }
-
-    func signal() {
-        let woken = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
-            signalled = true
-            defer { waiters = [] }
-            return waiters
-        }
-        for waiter in woken { waiter.resume() }
-    }
-
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = lock.withLock { () -> Bool in
-                if signalled { return true }
-                waiters.append(continuation)
-                return false
-            }
-            if now { continuation.resume() }
-        }
-    }
-}
