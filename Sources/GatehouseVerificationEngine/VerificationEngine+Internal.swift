@@ -25,22 +25,9 @@ public struct InternalCodePolicy: Sendable, Equatable {
 // hashing, attempts, supersede, cooldown, delivery and sweeping as the verification API,
 // on one internal application per tenant and purpose.
 extension VerificationEngine {
-    /// The tenant's internal application for `purpose`, made on first use.
-    public func internalApplication(tenantID: String, purpose: String, policy: InternalCodePolicy) async throws -> OTPApplication {
-        let appKey = "internal:\(purpose):\(tenantID)"
-        if let existing = try await database.read({ db in
-            try db.queryOne("SELECT * FROM otp_applications WHERE app_key = ?", appKey).map(OTPApplication.init(row:))
-        }) {
-            return existing
-        }
-        let now = self.now
-        return try await database.write { db in
-            try self.internalApplication(db, tenantID: tenantID, purpose: purpose, policy: policy, now: now)
-        }
-    }
-
-    /// The same inside a transaction the caller holds. Only the first use writes; the row is
-    /// read, never locked, so sign-ins of one tenant do not queue on it.
+    /// The tenant's internal application for `purpose`, inside a transaction the caller
+    /// holds. Only the first use writes; after that the row is read, never locked, so
+    /// sign-ins of one tenant do not queue on it.
     public func internalApplication(_ db: any DatabaseConnection, tenantID: String, purpose: String, policy: InternalCodePolicy, now: Date)
         throws -> OTPApplication
     {

@@ -29,6 +29,11 @@ extension VerificationEngine {
         let now = self.now
         let leaseEnd = now.addingTimeInterval(settings.dispatchRetryAfter)
         let attempts = settings.deliveryAttempts
+        // An idle dispatcher polls: asking first in a read keeps its polls from writing.
+        let due = try await database.read { db in
+            try db.queryOne("SELECT verification_id FROM verification_deliveries WHERE available_at <= ? LIMIT 1", now) != nil
+        }
+        guard due else { return ([], 0) }
         return try await database.write { db in
             let rows = try db.query(
                 """
