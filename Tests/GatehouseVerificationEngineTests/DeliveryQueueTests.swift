@@ -19,6 +19,10 @@ import Testing
         #expect(record.dispatchedAt == nil)
         #expect(try await queued(harness) == 1)
         #expect(harness.delivery.messages.isEmpty)
+        // Until the dispatcher has handed the code over, a report cannot be judged.
+        await #expect(throws: VerificationFailure(.notReadyToReport)) {
+            try await harness.engine.report(.id(record.id), method: "sms", code: "123456", caller: caller)
+        }
         try await harness.dispatcher.drain()
         #expect(try await queued(harness) == 0)
         #expect(harness.delivery.messages.map(\.to) == [Self.mobile])
