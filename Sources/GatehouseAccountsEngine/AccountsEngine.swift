@@ -27,28 +27,37 @@ public final class AccountsEngine: Sendable {
 
     var database: any Database { environment.database }
 
-    /// Sends a sign-in code, creating the account (status `CREATED`) on first contact.
+    /// Sends a sign-in code, creating the account (status `CREATED`) on first contact. The
+    /// account, the code and its queued delivery are written in one transaction.
     public func requestCode(tenantID: String, channel: SignInChannel, identifier raw: String, name: String?) async throws {
         let identifier = try Identifier(channel, raw)
         let cleanName = try name.map(Self.validName)
         let now = environment.clock.now
         let id = environment.ids.next().lowercased
-        try await database.write { db in
-            if try Self.find(db, tenantID: tenantID, identifier) != nil { return }
-            try db.execute(
-                "INSERT INTO accounts (id, tenant_id, phone, email, name, country, status, created_at) VALUES (?, ?, ?, ?, ?, ?, 'CREATED', ?)",
-                [.text(id), .text(tenantID), identifier.phone.sqlValue, identifier.email.sqlValue, cleanName.sqlValue,
-                 identifier.country.sqlValue, now.sqlValue])
-        }
-        let app = try await verification.internalApplication(tenantID: tenantID, purpose: "sign-in", policy: policy)
+        let (verification, policy) = (self.verification, self.policy)
         do {
-            try await verification.sendInternalCode(application: app, channel: identifier.verificationChannel, destination: identifier.value)
+            try await database.write { db in
+                if try Self.find(db, tenantID: tenantID, identifier) == nil {
+                    try db.execute(
+                        "INSERT INTO accounts (id, tenant_id, phone, email, name, country, status, created_at) VALUES (?, ?, ?, ?, ?, ?, 'CREATED', ?)",
+                        [.text(id), .text(tenantID), identifier.phone.sqlValue, identifier.email.sqlValue, cleanName.sqlValue,
+                         identifier.country.sqlValue, now.sqlValue])
+                }
+                let app = try verification.internalApplication(db, tenantID: tenantID, purpose: "sign-in", policy: policy, now: now)
+                try verification.sendInternalCode(
+                    db, application: app, channel: identifier.verificationChannel, destination: identifier.value, now: now)
+            }
         } catch let failure as VerificationFailure where failure.codes.first == .destinationInCooldown {
             throw AccountsError(.codeSentRecently, retryAfter: failure.retryAfter)
         }
+        verification.wakeDelivery()
     }
 
-    /// Checks a code and starts a session on success.
+    /// Checks a code and starts a session on success, in one write transaction: the hourly
+    /// wrong-code cap is read with its row locked, the code checked, the wrong code counted
+    /// or the counter cleared, and the session created. Codes sent at once for one account
+    /// wait in turn on the counter's row, so no more than `failuresPerHour` are ever checked
+    /// in the hour, on any number of nodes.
     public func verifyCode(tenantID: String, channel: SignInChannel, identifier raw: String, code: String, device: DeviceInfo)
         async throws -> TokenPair
     {
@@ -58,20 +67,20 @@ public final class AccountsEngine: Sendable {
         }
         let now = environment.clock.now
         let failureKey = "signin-fail:\(tenantID):\(identifier.value)"
-        let limit = failuresPerHour
-        let app = try await verification.internalApplication(tenantID: tenantID, purpose: "sign-in", policy: policy)
-        // The hourly cap is read, the code checked and the wrong code counted in one
-        // transaction, with the counter's row locked: codes sent at once wait in turn here,
-        // so no more than `limit` are ever checked in the hour, on any number of nodes.
+        let (limit, verification, policy, sessions) = (failuresPerHour, self.verification, self.policy, self.sessions)
         let outcome = try await database.write { db -> SignInCheck in
             let failures = try RateCounter.lock(db, key: failureKey, now: now, window: 3600)
             if failures.count >= limit { return .locked(retryAfter: failures.retryAfter) }
+            let app = try verification.internalApplication(db, tenantID: tenantID, purpose: "sign-in", policy: policy, now: now)
             let check = try VerificationEngine.checkInternalCode(
                 db, application: app, channel: identifier.verificationChannel, destination: identifier.value, code: code, now: now)
             switch check {
             case .verified:
                 try db.execute("DELETE FROM rate_counters WHERE counter_key = ?", failureKey)
-                return .verified(accountID: try Self.find(db, tenantID: tenantID, identifier)?.get("id"))
+                guard let accountID: String = try Self.find(db, tenantID: tenantID, identifier)?.get("id") else {
+                    return .refused(.invalid)
+                }
+                return .signedIn(try sessions.signIn(db, tenantID: tenantID, accountID: accountID, device: device, now: now))
             case .invalid:
                 _ = try RateCounter.hit(db, key: failureKey, now: now, window: 3600)
                 return .refused(check)
@@ -82,9 +91,8 @@ public final class AccountsEngine: Sendable {
         switch outcome {
         case .locked(let retryAfter):
             throw AccountsError(.tooManyWrongCodes, retryAfter: retryAfter)
-        case .verified(let accountID):
-            guard let accountID else { throw AccountsError(.codeInvalid) }
-            return try await sessions.signIn(tenantID: tenantID, accountID: accountID, device: device)
+        case .signedIn(let pair):
+            return pair
         case .refused(.expired):
             throw AccountsError(.codeExpired)
         case .refused(.tooManyAttempts):
@@ -98,7 +106,7 @@ public final class AccountsEngine: Sendable {
     /// wrong code's attempt and its count in the hour are kept.
     private enum SignInCheck: Sendable {
         case locked(retryAfter: Int)
-        case verified(accountID: String?)
+        case signedIn(TokenPair)
         case refused(InternalCodeCheck)
     }
 

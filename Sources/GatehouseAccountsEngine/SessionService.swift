@@ -23,38 +23,40 @@ public final class SessionService: Sendable {
     /// the one that stays under the limit.
     public func signIn(tenantID: String, accountID: String, device: DeviceInfo) async throws -> TokenPair {
         let now = environment.clock.now
+        return try await database.write { db in try self.signIn(db, tenantID: tenantID, accountID: accountID, device: device, now: now) }
+    }
+
+    /// The same inside a transaction the caller holds (a sign-in code checked in it).
+    func signIn(_ db: any DatabaseConnection, tenantID: String, accountID: String, device: DeviceInfo, now: Date) throws -> TokenPair {
         let id = environment.ids.next().lowercased
         let secret = environment.random.bytes(32)
         let settings = self.settings
-        let random = environment.random
-        return try await database.write { db in
-            guard let account = try db.queryOne(
-                "SELECT status FROM accounts WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL" + db.dialect.forUpdate, accountID, tenantID)
-            else { throw SessionError(.sessionNotFound) }
-            let live = try db.query(
-                "SELECT id FROM account_sessions WHERE account_id = ? AND revoked_reason IS NULL ORDER BY created_at, id", [.text(accountID)])
-            for row in live.prefix(max(0, live.count - settings.maxSessions + 1)) {
-                try db.execute(
-                    "UPDATE account_sessions SET revoked_reason = ?, revoked_at = ? WHERE id = ?",
-                    SessionErrorCode.sessionEvicted.rawValue, now, try row.get("id", as: String.self))
-            }
+        guard let account = try db.queryOne(
+            "SELECT status FROM accounts WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL" + db.dialect.forUpdate, accountID, tenantID)
+        else { throw SessionError(.sessionNotFound) }
+        let live = try db.query(
+            "SELECT id FROM account_sessions WHERE account_id = ? AND revoked_reason IS NULL ORDER BY created_at, id", [.text(accountID)])
+        for row in live.prefix(max(0, live.count - settings.maxSessions + 1)) {
             try db.execute(
-                """
-                INSERT INTO account_sessions (id, tenant_id, account_id, secret, generation, rotated_at, current_used, created_at,
-                  last_used_at, refresh_expires_at, absolute_expires_at, device_name, platform, app_version)
-                VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                [
-                    .text(id), .text(tenantID), .text(accountID), .blob(secret), now.sqlValue, .boolean(false), now.sqlValue,
-                    now.sqlValue, now.addingTimeInterval(settings.refreshLifetime).sqlValue,
-                    now.addingTimeInterval(settings.absoluteLifetime).sqlValue, device.name.sqlValue, device.platform.sqlValue,
-                    device.appVersion.sqlValue,
-                ])
-            let key = try SigningKeys.current(db, tenantID: tenantID, now: now, random: random)
-            return try Self.pair(
-                session: id, tenantID: tenantID, accountID: accountID, status: try account.get("status"), generation: 0,
-                rotatedAt: now, secret: secret, key: key, settings: settings)
+                "UPDATE account_sessions SET revoked_reason = ?, revoked_at = ? WHERE id = ?",
+                SessionErrorCode.sessionEvicted.rawValue, now, try row.get("id", as: String.self))
         }
+        try db.execute(
+            """
+            INSERT INTO account_sessions (id, tenant_id, account_id, secret, generation, rotated_at, current_used, created_at,
+              last_used_at, refresh_expires_at, absolute_expires_at, device_name, platform, app_version)
+            VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(id), .text(tenantID), .text(accountID), .blob(secret), now.sqlValue, .boolean(false), now.sqlValue,
+                now.sqlValue, now.addingTimeInterval(settings.refreshLifetime).sqlValue,
+                now.addingTimeInterval(settings.absoluteLifetime).sqlValue, device.name.sqlValue, device.platform.sqlValue,
+                device.appVersion.sqlValue,
+            ])
+        let key = try SigningKeys.current(db, tenantID: tenantID, now: now, random: environment.random)
+        return try Self.pair(
+            session: id, tenantID: tenantID, accountID: accountID, status: try account.get("status"), generation: 0,
+            rotatedAt: now, secret: secret, key: key, settings: settings)
     }
 
     /// Exchanges a refresh token for a new pair (see `RefreshDecision` for the rules).

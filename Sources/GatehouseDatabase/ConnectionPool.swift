@@ -50,25 +50,6 @@ package final class ConnectionPool<Connection: AnyObject>: @unchecked Sendable {
         return try body(connection)
     }
 
-    /// Lends an idle connection to `body` if one is free this instant, else returns nil
-    /// without waiting (and without opening one: opening may wait on the file system).
-    package func withIdleConnection<T>(keep: (Connection) -> Bool = { _ in true }, _ body: (Connection) throws -> T) throws -> T? {
-        condition.lock()
-        guard !isClosed, let connection = idle.popLast() else {
-            condition.unlock()
-            return nil
-        }
-        guard isUsable(connection) else {
-            opened -= 1
-            condition.unlock()
-            discard(connection)
-            return nil
-        }
-        condition.unlock()
-        defer { checkin(connection, keep: keep(connection)) }
-        return try body(connection)
-    }
-
     /// Borrows a connection, blocking while all `capacity` connections are lent out.
     package func checkout() throws -> Connection {
         condition.lock()

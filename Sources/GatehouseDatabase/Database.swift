@@ -24,11 +24,6 @@ public protocol Database: AnyObject, Sendable {
     @discardableResult
     func writeBlocking<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T
 
-    /// Runs `body` in a read-only transaction on the calling thread, but only when that
-    /// cannot wait: a local database (SQLite) with a reader free this instant. Otherwise
-    /// returns nil and runs nothing. A driver whose reads cross the network always says nil.
-    func readWithoutWaiting<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T?
-
     /// Checks that the database answers (a trivial query on a pooled connection).
     func ping() throws
 
@@ -76,17 +71,10 @@ extension DatabaseConnection {
 }
 
 extension Database {
-    /// By default nothing runs without waiting: reads hop to a database thread.
-    public func readWithoutWaiting<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T? { nil }
-
-    /// Runs `body` in a read-only transaction without blocking a concurrency thread. A
-    /// read that cannot wait (SQLite, a reader free) runs right here: a short local read
-    /// costs less than the two thread hops of the way round, which were most of a read
-    /// request's time.
+    /// Runs `body` in a read-only transaction without blocking a concurrency thread.
     @discardableResult
     public func read<T: Sendable>(_ body: @escaping @Sendable (any DatabaseConnection) throws -> T) async throws -> T {
-        if let value = try readWithoutWaiting(body) { return value }
-        return try await withCheckedThrowingContinuation { continuation in
+        try await withCheckedThrowingContinuation { continuation in
             // Blocking work stays off the Swift concurrency pool, whose few threads must
             // never wait on a socket or a connection checkout.
             DatabaseThreadPool.shared.run {

@@ -78,12 +78,6 @@ public final class SQLiteDatabase: Database, @unchecked Sendable {
         try readers.withConnection { try $0.transaction(begin: "BEGIN DEFERRED", body) }
     }
 
-    /// SQLite reads are local and, in WAL mode, never wait for the writer: one runs on the
-    /// calling thread whenever a reader connection is idle.
-    public func readWithoutWaiting<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T? {
-        try readers.withIdleConnection { try $0.transaction(begin: "BEGIN DEFERRED", body) }
-    }
-
     @discardableResult
     public func writeBlocking<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T {
         try groupCommit.write(body)

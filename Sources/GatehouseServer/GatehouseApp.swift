@@ -22,6 +22,8 @@ public final class GatehouseApp: @unchecked Sendable {
     public let verification: VerificationEngine
     public let accounts: AccountsEngine
     public let commerce: CommerceEngine
+    /// Sends the codes that starts and sign-ins queue; runs from `start()` to `shutdown()`.
+    public let deliveries: DeliveryDispatcher
     public let server: Server
     public let router = Router(bodyKind: .json)
     private let sweeper = LockedValue<Task<Void, Never>?>(nil)
@@ -30,6 +32,8 @@ public final class GatehouseApp: @unchecked Sendable {
     private let settler = LockedValue<Task<Void, Never>?>(nil)
     /// Tells this node's caches what the other nodes changed (PostgreSQL only).
     private let listener: PostgresNotificationListener?
+    private let dispatching = LockedValue<Task<Void, Never>?>(nil)
+    private let dispatcherStopped = DispatchSemaphore(value: 0)
 
     public init(settings: Settings, environment: Environment? = nil, logSink: any LogSink) throws {
         self.settings = settings
@@ -44,6 +48,7 @@ public final class GatehouseApp: @unchecked Sendable {
         verification = VerificationEngine(
             environment: environment, delivery: try Self.delivery(settings, environment: environment, sink: logSink),
             settings: settings.verification)
+        deliveries = DeliveryDispatcher(engine: verification)
         accounts = AccountsEngine(
             environment: environment, verification: verification,
             sessions: SessionService(environment: environment, settings: settings.sessions))
@@ -132,6 +137,13 @@ public final class GatehouseApp: @unchecked Sendable {
         // The address is the server's own, no secret: its port must survive the digit masking.
         environment.logger.info("listening", ["address": .plain("http://\(settings.host):\(server.port)")])
         startSweeper()
+        let (deliveries, stopped) = (self.deliveries, dispatcherStopped)
+        dispatching.withLock {
+            $0 = Task.detached {
+                await deliveries.run()
+                stopped.signal()
+            }
+        }
         listener?.start()
         if let settlement {
             let (interval, logger) = (settings.rateLimitSettleInterval, environment.logger)
@@ -146,6 +158,10 @@ public final class GatehouseApp: @unchecked Sendable {
     public func shutdown() {
         sweeper.withLock { $0?.cancel() }
         server.shutdown(grace: settings.shutdownGrace)
+        // The dispatcher finishes the deliveries in hand; whatever it has not claimed stays
+        // queued for the next node or the next start of this one.
+        deliveries.stop()
+        if dispatching.withLock({ $0 }) != nil { _ = dispatcherStopped.wait(timeout: .now() + settings.shutdownGrace) }
         let finished = DispatchSemaphore(value: 0)
         let settling = settler.withLock { $0 }
         // The settler's last round runs before the database closes; the semaphore waits on
@@ -159,10 +175,13 @@ public final class GatehouseApp: @unchecked Sendable {
         environment.database.close()
     }
 
-    /// Stops the background work started by `start()` (for tests, which stop the server
-    /// with `server.stop`): the last settlement runs, the listener closes its connection.
+    /// Stops the background work started by `start()` without blocking a thread (for tests,
+    /// which stop the server with `server.stop`): the sweeper, the dispatcher after the
+    /// deliveries in hand, the last settlement, the listener's connection.
     public func stopBackgroundWork() async {
         sweeper.withLock { $0?.cancel() }
+        deliveries.stop()
+        await dispatching.withLock { $0 }?.value
         await Self.stop(settler.withLock { $0 })
         await listener?.stop()
     }

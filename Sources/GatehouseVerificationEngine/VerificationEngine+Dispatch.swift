@@ -27,38 +27,31 @@ extension VerificationEngine {
             to: record.destination, body: body, createdAt: now)
     }
 
-    /// Hands the message to the provider and records the outcome. Until this finishes the
-    /// verification answers reports with `not_ready_to_report`.
-    func dispatch(_ record: VerificationRecord, message: OutboundMessage) async {
-        var delivered = true
+    /// Renders a claimed delivery, hands it to the provider and records the outcome. A
+    /// provider's refusal fails the verification (the person asks for a new code); if the
+    /// outcome cannot be recorded, the lease runs out and the delivery is claimed again.
+    func deliver(_ job: DeliveryJob) async {
+        let message = render(job.record, code: job.code, appHash: job.appHash)
+        let delivered: Bool
         do {
             try await delivery.deliver(message)
+            delivered = true
         } catch {
             delivered = false
-            environment.logger.warning("verification delivery failed", ["verification": record.id, "error": "\(error)"])
+            environment.logger.warning("verification delivery failed", ["verification": job.record.id, "error": "\(error)"])
         }
         let finishedAt = now
+        let id = job.record.id
         do {
-            try await database.write { db in
-                if delivered {
-                    try db.execute("UPDATE verifications SET dispatched_at = ? WHERE id = ? AND dispatched_at IS NULL", finishedAt, record.id)
-                } else {
-                    try db.execute(
-                        """
-                        UPDATE verifications SET status = 'failed', error_code = ?, finished_at = ?, code_hash = NULL
-                        WHERE id = ? AND status = 'pending'
-                        """,
-                        VerificationOutcome.failedToDeliver.rawValue, finishedAt, record.id)
-                }
-            }
+            try await database.write { db in try Self.recordDelivery(db, id, delivered: delivered, now: finishedAt) }
         } catch {
-            environment.logger.error("could not record dispatch", ["verification": record.id, "error": "\(error)"])
+            environment.logger.error("could not record dispatch", ["verification": id, "error": "\(error)"])
         }
     }
 
-    /// Housekeeping, run periodically by the server: a dispatch that never finished (its
-    /// node died with the code in memory) fails as undeliverable; finished verifications
-    /// past retention are deleted; old counters go.
+    /// Housekeeping, run periodically by the server: a verification left waiting for a code
+    /// with nothing queued to send it (started before the delivery queue existed) fails as
+    /// undeliverable; finished verifications past retention are deleted; old counters go.
     public func sweep() async throws {
         let now = self.now
         let staleClaim = now.addingTimeInterval(-settings.dispatchRetryAfter)
@@ -67,15 +60,17 @@ extension VerificationEngine {
             try db.execute(
                 """
                 UPDATE verifications SET status = 'failed', error_code = ?, finished_at = ?, code_hash = NULL
-                WHERE status = 'pending' AND dispatched_at IS NULL AND dispatch_claimed_at < ?
+                WHERE status = 'pending' AND dispatched_at IS NULL AND dispatch_claimed_at < ? AND expires_at > ?
+                  AND NOT EXISTS (SELECT 1 FROM verification_deliveries d WHERE d.verification_id = verifications.id)
                 """,
-                VerificationOutcome.failedToDeliver.rawValue, now, staleClaim)
+                VerificationOutcome.failedToDeliver.rawValue, now, staleClaim, now)
             try db.execute(
                 """
                 DELETE FROM verifications
                 WHERE (finished_at IS NOT NULL AND finished_at < ?) OR (status = 'pending' AND expires_at < ?)
                 """,
                 cutoff, cutoff)
+            try db.execute("DELETE FROM verification_volume_shards WHERE period_end < ?", now)
             try RateCounter.prune(db, before: now.addingTimeInterval(-2 * 86_400))
         }
     }

@@ -25,14 +25,15 @@ public struct InternalCodePolicy: Sendable, Equatable {
 // hashing, attempts, supersede, cooldown, delivery and sweeping as the verification API,
 // on one internal application per tenant and purpose.
 extension VerificationEngine {
-    /// The tenant's internal application for `purpose`, made on first use.
-    public func internalApplication(tenantID: String, purpose: String, policy: InternalCodePolicy) async throws -> OTPApplication {
+    /// The tenant's internal application for `purpose`, inside a transaction the caller
+    /// holds. Only the first use writes; after that the row is read, never locked, so
+    /// sign-ins of one tenant do not queue on it.
+    public func internalApplication(_ db: any DatabaseConnection, tenantID: String, purpose: String, policy: InternalCodePolicy, now: Date)
+        throws -> OTPApplication
+    {
         let appKey = "internal:\(purpose):\(tenantID)"
-        if let existing = try await database.read({ db in
-            try db.queryOne("SELECT * FROM otp_applications WHERE app_key = ?", appKey).map(OTPApplication.init(row:))
-        }) {
-            return existing
-        }
+        let select = "SELECT * FROM otp_applications WHERE app_key = ?"
+        if let existing = try db.queryOne(select, appKey) { return try OTPApplication(row: existing) }
         var settings = OTPApplicationSettings()
         settings.name = "Gatehouse \(purpose)"
         settings.minimumAuth = .application
@@ -42,41 +43,47 @@ extension VerificationEngine {
         settings.cooldownSeconds = policy.resendSeconds
         settings.smsFee = "0"
         settings.calloutFee = "0"
-        let id = environment.ids.next().lowercased
-        let secret = environment.random.token(byteCount: 32)
         let values = try ApplicationValues.defaults.applying(settings)
-        let now = self.now
-        return try await database.write { db in
-            try db.execute(
-                """
-                INSERT INTO otp_applications (id, tenant_id, name, app_key, secret, min_auth, callback_url, sms_domain,
-                  code_length, lifetime_seconds, max_attempts, paused, disabled_countries, daily_limit, monthly_limit,
-                  cooldown_seconds, fee_sms_micros, fee_callout_micros, created_at, internal_purpose)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (app_key) DO NOTHING
-                """,
-                [.text(id), .text(tenantID), .text(values.name), .text(appKey), .text(secret)] + values.columns
-                    + [now.sqlValue, .text(purpose)])
-            return try OTPApplication(row: try db.queryOne("SELECT * FROM otp_applications WHERE app_key = ?", appKey)!)
-        }
+        try db.execute(
+            """
+            INSERT INTO otp_applications (id, tenant_id, name, app_key, secret, min_auth, callback_url, sms_domain,
+              code_length, lifetime_seconds, max_attempts, paused, disabled_countries, daily_limit, monthly_limit,
+              cooldown_seconds, fee_sms_micros, fee_callout_micros, created_at, internal_purpose)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (app_key) DO NOTHING
+            """,
+            [
+                .text(environment.ids.next().lowercased), .text(tenantID), .text(values.name), .text(appKey),
+                .text(environment.random.token(byteCount: 32)),
+            ] + values.columns + [now.sqlValue, .text(purpose)])
+        return try OTPApplication(row: try db.queryOne(select, appKey)!)
     }
 
     /// Sends a code to a phone number (`sms`, digits) or an email address (`email`).
     /// A second code within the resend window is `destination_in_cooldown` with `Retry-After`.
     public func sendInternalCode(application app: OTPApplication, channel: VerificationChannel, destination: String) async throws {
+        let now = self.now
+        try await database.write { db in
+            try self.sendInternalCode(db, application: app, channel: channel, destination: destination, now: now)
+        }
+        wakeDelivery()
+    }
+
+    /// The same inside a transaction the caller holds: the code is queued with it, and sent
+    /// once it commits. Call `wakeDelivery()` after the commit so this node sends it at once.
+    public func sendInternalCode(
+        _ db: any DatabaseConnection, application app: OTPApplication, channel: VerificationChannel, destination: String, now: Date
+    ) throws {
         let valid = ValidStart(
             destination: destination, channel: channel, languages: [], appHash: nil, autofill: "none", templateGroup: nil, custom: nil)
-        let now = self.now
-        try await checkLimits(
-            app: app, caller: VerificationCaller(application: app, mode: .application), destination: destination, fee: 0, now: now)
-        let choice = try await database.read { db in
-            try TemplateChoice.resolve(db, applicationID: app.id, channel: channel, languages: [], group: nil)
-        }
-        let id = environment.ids.next().lowercased
-        let code = environment.random.numericCode(digits: app.codeLength)
-        let record = try await persist(app: app, valid: valid, decision: nil, choice: choice, id: id, code: code, fee: 0, now: now)
-        dispatchInBackground(record, code: code, appHash: nil)
+        let caller = VerificationCaller(application: app, mode: .application)
+        _ = try create(
+            db, caller: caller, valid: valid, decision: nil, id: environment.ids.next().lowercased,
+            code: environment.random.numericCode(digits: app.codeLength), fee: 0, now: now)
     }
+
+    /// Tells this node's dispatcher that a committed transaction queued a delivery.
+    public func wakeDelivery() { doorbell.ring() }
 
     /// Checks a code against the live code of a destination. A code works once.
     public func checkInternalCode(application app: OTPApplication, channel: VerificationChannel, destination: String, code: String)

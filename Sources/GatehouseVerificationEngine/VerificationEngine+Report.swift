@@ -81,7 +81,7 @@ extension VerificationEngine {
         }
         try db.execute("UPDATE verifications SET status = 'verified', finished_at = ? WHERE id = ?", now, record.id)
         // The quoted fee is billed only now, on success.
-        _ = try addToBalance(db, tenantID: record.tenantId, -record.feeMicros)
+        try bill(db, record)
         return .done(try reload(db, record.id))
     }
 

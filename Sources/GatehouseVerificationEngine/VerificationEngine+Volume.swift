@@ -3,42 +3,105 @@ import GatehouseCore
 import GatehouseDatabase
 
 // Daily and monthly volume limits per application, in UTC calendar days and months.
+//
+// One counter row per application would be a queue every start of the application waits in,
+// on every node. Each period's count is split over `volumeShards` rows instead, and the limit
+// with it: shard `i` may hold `limit / n` starts (the first `limit % n` shards one more), so
+// the shards never add up to more than the limit while a start locks only the one shard it
+// takes a slot from. A start tries a random shard first and moves on while shards are full;
+// the limit is reached when every shard is.
 extension VerificationEngine {
+    static let volumeShards = 8
+
+    /// 429 once a period's count has reached its limit; counts nothing.
     static func checkVolume(_ db: any DatabaseConnection, app: OTPApplication, now: Date) throws {
-        let periods = Self.periods(now)
-        if let limit = app.dailyLimit, try count(db, "verify:daily:\(app.id):\(periods.day)") >= limit {
-            throw VerificationFailure(.volumeLimitReached, retryAfter: periods.secondsToNextDay)
-        }
-        if let limit = app.monthlyLimit, try count(db, "verify:monthly:\(app.id):\(periods.month)") >= limit {
-            throw VerificationFailure(.volumeLimitReached, retryAfter: periods.secondsToNextMonth)
+        for limit in VolumePeriods(now).limits(of: app) {
+            guard let cap = limit.cap else { continue }
+            let count: Int = try db.queryOne(
+                "SELECT COALESCE(SUM(hits), 0) AS n FROM verification_volume_shards WHERE counter_key = ?", limit.key)?.get("n") ?? 0
+            if count >= cap { throw VerificationFailure(.volumeLimitReached, retryAfter: limit.retryAfter) }
         }
     }
 
+    /// Takes one slot of each period in the start's transaction, or fails it with 429 when
+    /// a period has none left (a start that raced the last one in `checkVolume`).
     func countVolume(_ db: any DatabaseConnection, app: OTPApplication, now: Date) throws {
         guard app.dailyLimit != nil || app.monthlyLimit != nil else { return }
-        let periods = Self.periods(now)
-        // The key names the period, so one long window per key is enough.
-        let window: TimeInterval = 400 * 86_400
-        _ = try RateCounter.hit(db, key: "verify:daily:\(app.id):\(periods.day)", now: Date(timeIntervalSince1970: 0), window: window)
-        _ = try RateCounter.hit(db, key: "verify:monthly:\(app.id):\(periods.month)", now: Date(timeIntervalSince1970: 0), window: window)
+        let first = Int(environment.random.uniform(below: UInt64(Self.volumeShards)))
+        for limit in VolumePeriods(now).limits(of: app) {
+            guard try Self.takeSlot(db, limit, firstShard: first) else {
+                throw VerificationFailure(.volumeLimitReached, retryAfter: limit.retryAfter)
+            }
+        }
     }
 
-    private static func count(_ db: any DatabaseConnection, _ key: String) throws -> Int {
-        try db.queryOne("SELECT hits FROM rate_counters WHERE counter_key = ?", key)?.get("hits") ?? 0
+    private static func takeSlot(_ db: any DatabaseConnection, _ limit: VolumePeriods.Limit, firstShard: Int) throws -> Bool {
+        for step in 0..<volumeShards {
+            let shard = (firstShard + step) % volumeShards
+            let room = limit.cap.map { $0 / volumeShards + (shard < $0 % volumeShards ? 1 : 0) } ?? Int.max
+            guard room > 0 else { continue }
+            let taken = try db.execute(
+                """
+                INSERT INTO verification_volume_shards (counter_key, shard, hits, period_end) VALUES (?, ?, 1, ?)
+                ON CONFLICT (counter_key, shard) DO UPDATE SET hits = verification_volume_shards.hits + 1
+                WHERE verification_volume_shards.hits < ?
+                """,
+                [.text(limit.key), .integer(Int64(shard)), limit.end.sqlValue, .integer(Int64(min(room, Int(Int64.max))))])
+            if taken == 1 { return true }
+        }
+        return false
+    }
+}
+
+/// The UTC day and month a moment falls in, as counter keys and deadlines.
+struct VolumePeriods {
+    struct Limit {
+        let key: String
+        let cap: Int?
+        let end: Date
+        let retryAfter: Int
     }
 
-    static func periods(_ now: Date) -> (day: String, month: String, secondsToNextDay: Int, secondsToNextMonth: Int) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
+    let day: String
+    let month: String
+    let dayEnd: Date
+    let monthEnd: Date
+    let now: Date
+
+    init(_ now: Date) {
+        let calendar = Self.calendar
         let parts = calendar.dateComponents([.year, .month, .day], from: now)
         let dayStart = calendar.date(from: parts)!
         let monthStart = calendar.date(from: DateComponents(year: parts.year, month: parts.month, day: 1))!
-        let nextDay = calendar.date(byAdding: .day, value: 1, to: dayStart)!
-        let nextMonth = calendar.date(byAdding: .month, value: 1, to: monthStart)!
-        let day = String(format: "%04d%02d%02d", parts.year!, parts.month!, parts.day!)
-        let month = String(format: "%04d%02d", parts.year!, parts.month!)
-        return (
-            day, month, max(1, Int(nextDay.timeIntervalSince(now).rounded(.up))), max(1, Int(nextMonth.timeIntervalSince(now).rounded(.up)))
-        )
+        dayEnd = calendar.date(byAdding: .day, value: 1, to: dayStart)!
+        monthEnd = calendar.date(byAdding: .month, value: 1, to: monthStart)!
+        day = String(format: "%04d%02d%02d", parts.year!, parts.month!, parts.day!)
+        month = String(format: "%04d%02d", parts.year!, parts.month!)
+        self.now = now
     }
+
+    func limits(of app: OTPApplication) -> [Limit] {
+        [
+            Limit(key: "daily:\(app.id):\(day)", cap: app.dailyLimit, end: dayEnd, retryAfter: seconds(to: dayEnd)),
+            Limit(key: "monthly:\(app.id):\(month)", cap: app.monthlyLimit, end: monthEnd, retryAfter: seconds(to: monthEnd)),
+        ]
+    }
+
+    private func seconds(to end: Date) -> Int { max(1, Int(end.timeIntervalSince(now).rounded(.up))) }
+
+    /// The end of a period named `yyyyMMdd` or `yyyyMM`.
+    static func end(ofPeriod name: String) -> Date? {
+        guard name.count == 8 || name.count == 6, let year = Int(name.prefix(4)), let month = Int(name.dropFirst(4).prefix(2)) else {
+            return nil
+        }
+        let day = name.count == 8 ? Int(name.suffix(2)) : 1
+        guard let start = calendar.date(from: DateComponents(year: year, month: month, day: day)) else { return nil }
+        return calendar.date(byAdding: name.count == 8 ? .day : .month, value: 1, to: start)
+    }
+
+    private static let calendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
 }

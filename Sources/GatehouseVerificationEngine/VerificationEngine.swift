@@ -16,6 +16,8 @@ public final class VerificationEngine: Sendable {
     /// Failed authentications per address in the current window, as last read or written
     /// here; the database row stays the truth that survives a restart.
     let failedAuthCache: NodeCache<WindowCount>
+    /// Rung after a start queues a delivery, so this node's dispatcher sends it at once.
+    let doorbell = Doorbell()
 
     public init(environment: Environment, delivery: any MessageDelivery, settings: VerificationSettings = VerificationSettings()) {
         self.environment = environment

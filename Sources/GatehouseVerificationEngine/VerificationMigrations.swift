@@ -75,5 +75,6 @@ public enum VerificationMigrations {
             // Gatehouse's own sign-in codes live on applications the DIDWW API never sees.
             try db.executeScript("ALTER TABLE otp_applications ADD COLUMN internal_purpose TEXT")
         },
+        Migration(id: "verification.003_delivery_queue_and_shards") { db in try deliveryQueueAndShards(db) },
     ]
 }

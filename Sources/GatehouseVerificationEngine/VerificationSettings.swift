@@ -17,8 +17,16 @@ public struct VerificationSettings: Sendable, Equatable {
     public var failedAuthPerIP = 20
     public var perAccount = 1200
     public var publicPerAccount = 300
-    /// A dispatch claimed this long ago without finishing is retried by the sweeper.
+    /// How long a claimed delivery is its dispatcher's: past this lease, a delivery whose
+    /// node died mid-way is claimed again (by any node).
     public var dispatchRetryAfter: TimeInterval = 30
+    /// Claims of one delivery before it counts as undeliverable (`failed_to_deliver`).
+    public var deliveryAttempts = 3
+    /// How often an idle dispatcher looks for deliveries left by other nodes; a start on
+    /// its own node wakes it at once.
+    public var deliveryPollInterval: TimeInterval = 2
+    /// Deliveries claimed (and handed to the provider concurrently) in one batch.
+    public var deliveryBatchSize = 16
 
     public init() {}
 }

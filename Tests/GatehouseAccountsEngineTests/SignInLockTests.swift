@@ -11,6 +11,7 @@ final class SignInHarness: @unchecked Sendable {
     let store: TestDatabase
     let clock = ManualClock()
     let accounts: AccountsEngine
+    let dispatcher: DeliveryDispatcher
     let delivery = KeptMessages()
     let tenantID: String
     let phone = "+14165550199"
@@ -24,25 +25,21 @@ final class SignInHarness: @unchecked Sendable {
         let environment = Environment.test(database: store.database, clock: clock)
         tenantID = try await TenantDirectory(environment: environment).createTenant(name: "Acme").id
         let verification = VerificationEngine(environment: environment, delivery: delivery)
+        dispatcher = DeliveryDispatcher(engine: verification)
         accounts = AccountsEngine(
             environment: environment, verification: verification, sessions: SessionService(environment: environment), policy: policy,
             failuresPerHour: failuresPerHour)
     }
 
-    /// Asks for a code and waits until it was handed to delivery; returns it.
+    /// Asks for a code and runs the dispatcher until it was handed to delivery; returns it.
     func requestCode() async throws -> String {
         let before = delivery.messages.count
         try await accounts.requestCode(tenantID: tenantID, channel: .phone, identifier: phone, name: nil)
-        for _ in 0..<300 {
-            let dispatched: Int = try await store.database.read { db in
-                try db.queryOne("SELECT COUNT(*) AS n FROM verifications WHERE dispatched_at IS NOT NULL")!.get("n")
-            }
-            if delivery.messages.count > before, dispatched > before, let message = delivery.messages.last {
-                return String(message.body.filter(\.isNumber).suffix(6))
-            }
-            try await Task.sleep(nanoseconds: 10_000_000)
+        try await dispatcher.drain()
+        guard delivery.messages.count > before, let message = delivery.messages.last else {
+            throw TestSetupError("the sign-in code was not dispatched")
         }
-        throw TestSetupError("the sign-in code was not dispatched")
+        return String(message.body.filter(\.isNumber).suffix(6))
     }
 
     func verify(_ code: String) async throws {

@@ -20,21 +20,18 @@ import Testing
         }
     }
 
-    /// Terminates the given backends from the admin connection and waits until they are gone,
-    /// so the pool's next use finds a dead socket rather than racing the shutdown.
+    /// Terminates the given backends from the admin connection and waits until they are gone
+    /// (PostgreSQL's own wait: `pg_terminate_backend` with a timeout returns once the backend
+    /// has exited), so the pool's next use finds a dead socket rather than racing the shutdown.
     private func terminate(_ pids: Set<Int64>, admin: TestStore.Admin) throws {
         for pid in pids {
-            try admin.db.writeBlocking { _ = try $0.query("SELECT pg_terminate_backend(CAST(? AS INTEGER)) AS ok", pid) }
+            try admin.db.writeBlocking { _ = try $0.query("SELECT pg_terminate_backend(CAST(? AS INTEGER), 10000) AS ok", pid) }
         }
-        for _ in 0..<100 {
-            let alive = try admin.db.readBlocking { conn in
-                try conn.query("SELECT pid FROM pg_stat_activity WHERE application_name = ?", admin.applicationName)
-                    .map { try $0.get("pid", as: Int64.self) }
-            }
-            if Set(alive).isDisjoint(with: pids) { return }
-            Thread.sleep(forTimeInterval: 0.05)
+        let alive = try admin.db.readBlocking { conn in
+            try conn.query("SELECT pid FROM pg_stat_activity WHERE application_name = ?", admin.applicationName)
+                .map { try $0.get("pid", as: Int64.self) }
         }
-        Issue.record("terminated backends did not go away")
+        if !Set(alive).isDisjoint(with: pids) { Issue.record("terminated backends did not go away") }
     }
 
     @Test(arguments: TestBackend.postgresOnly)

@@ -59,17 +59,15 @@ struct DatacoveClient {
         return try await admin.send("GET", "/admin/v1/outbox?to=\(encoded)", as: AdminWire.List<AdminWire.OutboxMessage>.self).data
     }
 
-    /// The code of the first message to `recipient` beyond the `after` already there:
-    /// delivery is asynchronous, so an older message may still be the newest for a moment.
+    /// The code of the first message to `recipient` beyond the `after` already there, once
+    /// the server's dispatcher has delivered everything queued.
     func outboxCode(_ live: LiveServer, _ recipient: String, after: Int = 0) async throws -> String {
-        for _ in 0..<300 {
-            let messages = try await outboxMessages(live, recipient)
-            if messages.count > after, let match = messages[0].body.range(of: #"\d{6}"#, options: .regularExpression) {
-                return String(messages[0].body[match])
-            }
-            try await Task.sleep(nanoseconds: 10_000_000)
+        try await live.app.deliveries.drain()
+        let messages = try await outboxMessages(live, recipient)
+        guard messages.count > after, let match = messages[0].body.range(of: #"\d{6}"#, options: .regularExpression) else {
+            throw TestSetupError("no new code for \(recipient)")
         }
-        throw TestSetupError("no new code for \(recipient)")
+        return String(messages[0].body[match])
     }
 }
 

@@ -29,12 +29,10 @@ import FoundationNetworking
             path: Self.binary, arguments: ["serve", "--port", "0", "--host", "127.0.0.1"],
             environment: ["GATEHOUSE_DATA_DIR": dataDir, "GATEHOUSE_ACCESS_LOG": "off", "GATEHOUSE_SHUTDOWN_GRACE": "5"])
 
+        // The banner's last line is printed once the credentials are saved.
+        _ = await process.line(within: 20) { $0.contains("These are saved in") }
         let credentialsPath = dataDir + "/dev-credentials.json"
-        var credentials: DevCredentials?
-        for _ in 0..<200 where credentials == nil {
-            try await Task.sleep(nanoseconds: 50_000_000)
-            credentials = try? JSONDecoder().decode(DevCredentials.self, from: Data(contentsOf: URL(fileURLWithPath: credentialsPath)))
-        }
+        let credentials = try? JSONDecoder().decode(DevCredentials.self, from: Data(contentsOf: URL(fileURLWithPath: credentialsPath)))
         let base = try #require(credentials.flatMap { URL(string: $0.baseURL) })
         let client = APIClient(baseURL: base)
         #expect(try await client.sendRaw("GET", "/readyz").count > 0)

@@ -22,11 +22,9 @@ import Testing
             second.signal(SIGTERM)
             try? FileManager.default.removeItem(atPath: dataDir)
         }
-        var ready = false
-        for _ in 0..<300 where !ready {
-            ready = (try? await DatacoveClient(base: "http://127.0.0.1:\(port)/", apiKey: "").call("GET", "readyz").status) == 200
-            if !ready { try await Task.sleep(nanoseconds: 20_000_000) }
-        }
+        // The node logs `listening` once it has migrated and accepts connections.
+        _ = await second.line(within: 30) { $0.contains("\"listening\"") }
+        let ready = (try? await DatacoveClient(base: "http://127.0.0.1:\(port)/", apiKey: "").call("GET", "readyz").status) == 200
         #expect(ready, "second node did not start: \(second.text)")
 
         let pair = try await DatacoveClient(first).signIn(first, phone: "+14165550111")

@@ -27,7 +27,7 @@ import Testing
         let text = try await harness.sdkNextMessage(to: "4915112345678")
         let code = VerificationHarness.sdkCode(in: text.body)
         #expect(text.channel == "sms" && text.body == smsBlock.template?.replacingOccurrences(of: "{{CODE}}", with: code))
-        let verified = try await sdkWhenDispatched { try await client.verify(sms, code: code) }
+        let verified = try await try await client.verify(sms, code: code)
         #expect(verified.id == sms.id && verified.status == .verified && verified.reason == nil && verified.errorCode == nil)
         #expect(verified.fee == Decimal(string: "0.05") && verified.details == sms.details)
         #expect(try await client.status(sms).status == .verified)
@@ -41,7 +41,7 @@ import Testing
         let announcement = try await harness.sdkNextMessage(to: "447400123456")
         #expect(announcement.channel == "voice")
         let spoken = VerificationHarness.sdkCode(in: announcement.body)
-        let result = try await sdkWhenDispatched { try await client.verify(call, code: spoken) }
+        let result = try await try await client.verify(call, code: spoken)
         #expect(result.status == .verified && result.deliveryMethod == .callout)
         if case .callout(let block)? = result.details { #expect(block.language == "pt-BR") } else { Issue.record("no callout block") }
         await harness.stop()
@@ -229,7 +229,7 @@ import Testing
         let wrongMethod = await sdkError { try await client.verify(number: "+44 7400 123456", code: code, method: .callout) }
         #expect((wrongMethod as? APIError)?.sdkValidationCodes == [.deliveryMethodInvalid])
         let wrongCode = await sdkError {
-            try await sdkWhenDispatched { try await client.verify(number: "44-7400-123456", code: sdkWrong(code), method: .sms) }
+            try await try await client.verify(number: "44-7400-123456", code: sdkWrong(code), method: .sms)
         }
         #expect((wrongCode as? APIError)?.sdkValidationCodes == [.codeInvalid])
         #expect(try await client.status(number: "447400123456").status == .pending)
@@ -260,9 +260,7 @@ import Testing
         // The old code no longer does anything to the old verification.
         let late = try await client.verify(first, code: VerificationHarness.sdkCode(in: firstText.body))
         #expect(late.status == .failed && late.reason == .superseded)
-        let verified = try await sdkWhenDispatched {
-            try await client.verify(number: "+447400123491", code: VerificationHarness.sdkCode(in: secondText.body), method: .sms)
-        }
+        let verified = try await client.verify(number: "+447400123491", code: VerificationHarness.sdkCode(in: secondText.body), method: .sms)
         #expect(verified.id == second.id && verified.status == .verified)
         await harness.stop()
     }
@@ -274,7 +272,7 @@ import Testing
         let started = try await client.start(destination: "+447400123492", method: .sms)
         let code = VerificationHarness.sdkCode(in: try await harness.sdkNextMessage(to: "447400123492").body)
         for attempt in 1...3 {
-            let wrong = await sdkError { try await sdkWhenDispatched { try await client.verify(started, code: sdkWrong(code)) } }
+            let wrong = await sdkError { try await try await client.verify(started, code: sdkWrong(code)) }
             #expect((wrong as? APIError)?.sdkValidationCodes == [.codeInvalid], "attempt \(attempt)")
         }
         // The fourth report is a result, not an error, even with the right code.
@@ -351,15 +349,14 @@ extension VerificationHarness {
         try await sdkAdmin.send("GET", "/admin/v1/outbox?to=\(digits)", as: AdminWire.List<AdminWire.OutboxMessage>.self).data
     }
 
-    /// Waits (bounded) for a message to `digits` beyond those in `seen` and returns it.
+    /// The message to `digits` beyond those in `seen`, once the server's dispatcher has
+    /// delivered everything queued.
     func sdkNextMessage(to digits: String, after seen: [AdminWire.OutboxMessage] = []) async throws -> AdminWire.OutboxMessage {
-        for _ in 0..<300 {
-            var fresh = try await sdkMessages(to: digits)
-            for old in seen { if let index = fresh.firstIndex(of: old) { fresh.remove(at: index) } }
-            if let message = fresh.first { return message }
-            try await Task.sleep(nanoseconds: 10_000_000)
-        }
-        throw TestSetupError("no new message to \(digits)")
+        try await live.app.deliveries.drain()
+        var fresh = try await sdkMessages(to: digits)
+        for old in seen { if let index = fresh.firstIndex(of: old) { fresh.remove(at: index) } }
+        guard let message = fresh.first else { throw TestSetupError("no new message to \(digits)") }
+        return message
     }
 
     /// The code in a delivered text: its last `length` ASCII digits (calls speak them spaced).
@@ -371,19 +368,6 @@ extension VerificationHarness {
 /// A code of the same length that is certainly wrong.
 func sdkWrong(_ code: String) -> String {
     String(code.map { $0 == "1" ? "2" : "1" })
-}
-
-/// Runs a report, retrying while the server answers `not_ready_to_report` (the code is in the
-/// outbox a moment before the verification records its dispatch).
-func sdkWhenDispatched<T>(_ body: () async throws -> T) async throws -> T {
-    for _ in 0..<200 {
-        do {
-            return try await body()
-        } catch APIError.validationFailed(let items) where items.first?.known == .notReadyToReport {
-            try await Task.sleep(nanoseconds: 10_000_000)
-        }
-    }
-    return try await body()
 }
 
 /// The error `body` throws, or `nil`.

@@ -28,8 +28,7 @@ import Testing
         let test = try TestServer { $0.get("/users/:id", .inline { _, _ in .text("x") }) }
         defer { test.stop() }
         _ = try await test.get("/users/secret-4242?token=abc")
-        for _ in 0..<50 where test.log.lines.isEmpty { try await Task.sleep(nanoseconds: 10_000_000) }
-        let line = try #require(test.log.lines.first)
+        let line = try #require(await test.log.atLeast(1).first)
         let json = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
         #expect(json["route"] as? String == "/users/:id")
         #expect(json["method"] as? String == "GET")

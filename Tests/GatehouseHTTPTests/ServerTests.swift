@@ -60,8 +60,10 @@ import GatehouseTesting
         // does not depend on timing: with 2 server threads, 20 waiting handlers that held
         // a thread each would leave none for the fast requests.
         let gate = Gate()
+        let entered = Recorder()
         let test = try TestServer(configure: { $0.threads = 2 }) { router in
             router.get("/slow", .async { _, _ in
+                entered.add("slow")
                 await gate.wait(timeout: 10)
                 return .text("slow")
             })
@@ -77,7 +79,7 @@ import GatehouseTesting
                     finished.add("slow")
                 }
             }
-            for _ in 0..<500 where test.server.inFlight < 20 { try await Task.sleep(nanoseconds: 10_000_000) }
+            _ = await entered.atLeast(20)
             #expect(test.server.inFlight == 20)
             for _ in 0..<50 {
                 let (status, _, _) = try await test.get("/fast")
@@ -93,8 +95,11 @@ import GatehouseTesting
     }
 
     @Test func gracefulShutdownFinishesInFlightRequests() async throws {
+        let entered = Recorder()
         let test = try TestServer { router in
             router.get("/slow", .async { _, _ in
+                entered.add("slow")
+                // Still running when the shutdown begins: the test is that it may finish.
                 try await Task.sleep(nanoseconds: 500_000_000)
                 return .text("done")
             })
@@ -103,7 +108,7 @@ import GatehouseTesting
         let port = test.port
         async let first = test.get("/slow")
         async let second = test.get("/slow")
-        for _ in 0..<200 where test.server.inFlight < 2 { try await Task.sleep(nanoseconds: 10_000_000) }
+        _ = await entered.atLeast(2)
         #expect(test.server.inFlight == 2)
         await test.server.stop(grace: 5)
         let results = try await [first, second]
@@ -146,9 +151,37 @@ final class Gate: @unchecked Sendable {
     }
 }
 
-final class Recorder: @unchecked Sendable {
+/// Items added from handlers (or log lines written by the server), which a test can await.
+final class Recorder: LogSink, @unchecked Sendable {
     private let lock = NSLock()
     private var items: [String] = []
-    func add(_ item: String) { lock.withLock { items.append(item) } }
+    private var waiters: [(count: Int, continuation: CheckedContinuation<[String], Never>)] = []
+
+    func add(_ item: String) {
+        let ready = lock.withLock { () -> [CheckedContinuation<[String], Never>] in
+            items.append(item)
+            let due = waiters.filter { $0.count <= items.count }
+            waiters.removeAll { $0.count <= items.count }
+            return due.map(\.continuation)
+        }
+        let all = self.all
+        for waiter in ready { waiter.resume(returning: all) }
+    }
+
     var all: [String] { lock.withLock { items } }
+
+    func write(_ line: String) { add(line) }
+    var lines: [String] { all }
+
+    /// Every item so far, once there are at least `count`.
+    func atLeast(_ count: Int) async -> [String] {
+        await withCheckedContinuation { continuation in
+            let now = lock.withLock { () -> [String]? in
+                if items.count >= count { return items }
+                waiters.append((count, continuation))
+                return nil
+            }
+            if let now { continuation.resume(returning: now) }
+        }
+    }
 }

@@ -54,8 +54,7 @@ import GatehouseTesting
             let received = try await offPool { recv(connection.fd, &buffer, buffer.count, 0) }
             #expect(received > 0)
         }
-        for _ in 0..<100 where stopped.all.isEmpty { try await Task.sleep(nanoseconds: 50_000_000) }
-        #expect(stopped.all == ["stopped"])
+        #expect(await stopped.atLeast(1) == ["stopped"])
     }
 
     static func multipartBody(boundary: String, parts: [(name: String, filename: String?, data: String)]) -> Data {

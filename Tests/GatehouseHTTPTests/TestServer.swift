@@ -7,7 +7,7 @@ import FoundationNetworking
 /// Starts a server on 127.0.0.1:0 for one test and stops it afterwards.
 final class TestServer {
     let server: Server
-    let log = MemoryLogSink()
+    let log = Recorder()
     let errors = MemoryLogSink()
     var port: UInt16 { server.port }
     var base: URL { URL(string: "http://127.0.0.1:\(port)")! }

@@ -6,12 +6,23 @@ import Glibc
 /// A child process started with `posix_spawn`, its output collected from a pipe.
 /// (Foundation's `Process.run` was seen to crash when tests start processes while many
 /// other tests run in parallel; spawning directly avoids that.)
+///
+/// Two threads of its own block on the child: one reads its output, one waits for its exit
+/// (and then for the output's end), so that tests await those events instead of polling.
 public final class ChildProcess: @unchecked Sendable {
     public let pid: pid_t
-    private let output = NSMutableData()
     private let lock = NSLock()
-    private let reader: Thread
+    private var output = Data()
     private var status: Int32?
+    private var waiters: [UInt64: Waiter] = [:]
+    private var nextWaiter: UInt64 = 0
+
+    /// Someone waiting for the exit or for a line of output; resumed once, by the event or
+    /// by its deadline.
+    private struct Waiter {
+        let ready: (_ text: String, _ status: Int32?) -> Bool
+        let continuation: CheckedContinuation<Void, Never>
+    }
 
     public init(path: String, arguments: [String], environment: [String: String]) throws {
         var pipeFDs: [Int32] = [0, 0]
@@ -37,40 +48,74 @@ public final class ChildProcess: @unchecked Sendable {
         }
         pid = child
         let readFD = pipeFDs[0]
-        let output = self.output
-        let lock = self.lock
-        reader = Thread {
+        let outputEnded = DispatchSemaphore(value: 0)
+        Thread.detachNewThread { [self] in
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
                 let count = read(readFD, &buffer, buffer.count)
+                if count < 0, errno == EINTR { continue }
                 if count <= 0 { break }
-                lock.withLock { output.append(buffer, length: count) }
+                changed { $0.output.append(buffer, count: count) }
             }
             close(readFD)
+            outputEnded.signal()
         }
-        reader.start()
+        Thread.detachNewThread { [self] in
+            var raw: Int32 = 0
+            while waitpid(child, &raw, 0) < 0, errno == EINTR {}
+            // The exit is reported with all the output: the pipe ends once every writer
+            // (the child and any process it left behind) has closed it.
+            _ = outputEnded.wait(timeout: .now() + 5)
+            changed { $0.status = (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f) }
+        }
     }
 
     /// Everything the process wrote to stdout and stderr so far.
-    public var text: String { lock.withLock { String(decoding: output as Data, as: UTF8.self) } }
+    public var text: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
 
     public func signal(_ number: Int32) { kill(pid, number) }
 
-    /// Waits for exit (polling, so a test can give up); the exit status, or `nil` on timeout.
+    /// The exit status once the process has exited, or `nil` if it is still running after
+    /// `seconds` (so a test can give up).
     public func wait(seconds: Double) async -> Int32? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if let status = lock.withLock({ self.status }) { return status }
-            var raw: Int32 = 0
-            if waitpid(pid, &raw, WNOHANG) == pid {
-                let code = (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
-                lock.withLock { self.status = code }
-                try? await Task.sleep(nanoseconds: 50_000_000)  // let the reader drain the pipe
-                return code
+        await until(seconds: seconds) { _, status in status != nil }
+        return lock.withLock { status }
+    }
+
+    /// The first line of output that `matches`, once written; `nil` if the process exits or
+    /// `seconds` pass without one.
+    public func line(within seconds: Double, where matches: @escaping (Substring) -> Bool) async -> String? {
+        let find = { (text: String) in text.split(separator: "\n").first(where: matches).map(String.init) }
+        await until(seconds: seconds) { text, status in status != nil || find(text) != nil }
+        return find(text)
+    }
+
+    /// Returns once `ready` holds for the output and status, or after `seconds`.
+    private func until(seconds: Double, _ ready: @escaping (String, Int32?) -> Bool) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let id = lock.withLock { () -> UInt64? in
+                if ready(String(decoding: output, as: UTF8.self), status) { return nil }
+                nextWaiter += 1
+                waiters[nextWaiter] = Waiter(ready: ready, continuation: continuation)
+                return nextWaiter
             }
-            try? await Task.sleep(nanoseconds: 20_000_000)
+            guard let id else { return continuation.resume() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+                lock.withLock { waiters.removeValue(forKey: id) }?.continuation.resume()
+            }
         }
-        return nil
+    }
+
+    /// Applies a change under the lock, then resumes the waiters it satisfied.
+    private func changed(_ change: (ChildProcess) -> Void) {
+        let resumed = lock.withLock { () -> [Waiter] in
+            change(self)
+            let text = String(decoding: output, as: UTF8.self)
+            let done = waiters.filter { $0.value.ready(text, status) }
+            for key in done.keys { waiters.removeValue(forKey: key) }
+            return Array(done.values)
+        }
+        for waiter in resumed { waiter.continuation.resume() }
     }
 }
 

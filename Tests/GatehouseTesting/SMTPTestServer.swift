@@ -132,8 +132,7 @@ public final class SMTPTestServer: @unchecked Sendable {
     controller = Controller(handler, hostname="127.0.0.1", port=port, **kwargs)
     controller.start()  # returns once the server answers a probe connection
     print("READY", port, flush=True)
-    while True:
-        time.sleep(3600)
+    signal.pause()  # serve until the test's SIGTERM
     """#
 
     private let process: ChildProcess
@@ -168,17 +167,12 @@ public final class SMTPTestServer: @unchecked Sendable {
         let python = try executable("python3")
         let process = try ChildProcess(
             path: python, arguments: [scriptURL.path, mail.path, try configuration(options)], environment: environment)
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if let line = process.text.split(separator: "\n").first(where: { $0.hasPrefix("READY ") }),
-                let port = UInt16(line.dropFirst(6))
-            {
-                return SMTPTestServer(process: process, port: port, directory: mail)
-            }
-            if let status = await process.wait(seconds: 0.05) {
-                try? FileManager.default.removeItem(at: root)
-                throw TestSetupError("aiosmtpd exited (\(status)); run scripts/install-deps.sh test. Output: \(process.text)")
-            }
+        if let line = await process.line(within: 20, where: { $0.hasPrefix("READY ") }), let port = UInt16(line.dropFirst(6)) {
+            return SMTPTestServer(process: process, port: port, directory: mail)
+        }
+        if let status = await process.wait(seconds: 0) {
+            try? FileManager.default.removeItem(at: root)
+            throw TestSetupError("aiosmtpd exited (\(status)); run scripts/install-deps.sh test. Output: \(process.text)")
         }
         process.signal(SIGKILL)
         _ = await process.wait(seconds: 5)
@@ -218,16 +212,6 @@ public final class SMTPTestServer: @unchecked Sendable {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
         return try names.sorted { Int($0.dropLast(5)) ?? 0 < Int($1.dropLast(5)) ?? 0 }.map {
             try JSONDecoder().decode(ReceivedMail.self, from: Data(contentsOf: directory.appendingPathComponent($0)))
-        }
-    }
-
-    /// Waits until at least `count` messages arrived, for deliveries that happen in the background.
-    public func messages(atLeast count: Int, within seconds: Double = 10) async throws -> [ReceivedMail] {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
-            let received = try messages()
-            if received.count >= count || Date() >= deadline { return received }
-            try await Task.sleep(nanoseconds: 20_000_000)
         }
     }
 

@@ -16,6 +16,7 @@ final class EngineHarness: @unchecked Sendable {
     let database: CountingDatabase
     let clock = ManualClock()
     let engine: VerificationEngine
+    let dispatcher: DeliveryDispatcher
     let delivery = RecordingDelivery()
     let callbacks = ScriptedHTTP()
     let tenantID: String
@@ -28,6 +29,7 @@ final class EngineHarness: @unchecked Sendable {
         let environment = Environment.test(database: database, clock: clock, http: callbacks)
         tenantID = try await TenantDirectory(environment: environment).createTenant(name: "Acme").id
         engine = VerificationEngine(environment: environment, delivery: delivery, settings: settings)
+        dispatcher = DeliveryDispatcher(engine: engine)
         _ = try await engine.adjustBalance(tenantID: tenantID, byMicros: 10_000_000)
     }
 
@@ -44,21 +46,18 @@ final class EngineHarness: @unchecked Sendable {
         return VerificationCaller(application: app, mode: mode)
     }
 
-    /// Starts and waits until the code was handed to delivery; returns the record and code.
+    /// Starts, runs the dispatcher until the code was handed to delivery, and returns the
+    /// record and code.
     func startAndDeliver(_ destination: String, caller: VerificationCaller, method: String = "sms") async throws
         -> (VerificationRecord, String)
     {
         let record = try await engine.start(StartRequest(destination: destination, deliveryMethod: method), caller: caller)
-        for _ in 0..<200 {
-            if let dispatched = try? await engine.verification(.id(record.id), caller: caller), dispatched.dispatchedAt != nil,
-                let message = delivery.messages.last(where: { $0.to == record.destination })
-            {
-                let code = String(message.body.filter(\.isNumber).suffix(record.codeLength))
-                return (dispatched, code)
-            }
-            try await Task.sleep(nanoseconds: 10_000_000)
+        try await dispatcher.drain()
+        let dispatched = try await engine.verification(.id(record.id), caller: caller)
+        guard dispatched.dispatchedAt != nil, let message = delivery.messages.last(where: { $0.to == record.destination }) else {
+            throw TestSetupError("verification \(record.id) was not dispatched")
         }
-        throw TestSetupError("verification \(record.id) was not dispatched")
+        return (dispatched, String(message.body.filter(\.isNumber).suffix(record.codeLength)))
     }
 }
 
@@ -66,14 +65,33 @@ final class EngineHarness: @unchecked Sendable {
 final class RecordingDelivery: MessageDelivery, @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [OutboundMessage] = []
+    private var waiters: [(count: Int, continuation: CheckedContinuation<OutboundMessage, Never>)] = []
     var failing = false
 
     func deliver(_ message: OutboundMessage) async throws {
         if lock.withLock({ failing }) { throw DeliveryError("provider down") }
-        lock.withLock { stored.append(message) }
+        let ready = lock.withLock { () -> [(OutboundMessage, CheckedContinuation<OutboundMessage, Never>)] in
+            stored.append(message)
+            let due = waiters.filter { $0.count <= stored.count }
+            waiters.removeAll { $0.count <= stored.count }
+            return due.map { (stored[$0.count - 1], $0.continuation) }
+        }
+        for (message, waiter) in ready { waiter.resume(returning: message) }
     }
 
     var messages: [OutboundMessage] { lock.withLock { stored } }
+
+    /// The `number`th message (from 1), once it has been delivered.
+    func message(_ number: Int) async -> OutboundMessage {
+        await withCheckedContinuation { continuation in
+            let ready = lock.withLock { () -> OutboundMessage? in
+                if stored.count >= number { return stored[number - 1] }
+                waiters.append((number, continuation))
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
 }
 
 /// Answers callback requests with a scripted reply and records them.

@@ -66,6 +66,14 @@ public final class RequestRateLimiter: @unchecked Sendable {
         return (count, RateCounter.retryAfter(now, start: start, window: window))
     }
 
+    /// The count of `key` in the window that holds `now`, without counting a request.
+    public func peek(_ key: String, now: Date, window: TimeInterval) -> (count: Int, retryAfter: Int) {
+        let start = RateCounter.windowStart(now, window)
+        let shard = shard(for: key)
+        let count = shard.lock.withLock { shard.entries[key].map { $0.windowStart == start ? $0.count : 0 } ?? 0 }
+        return (count, RateCounter.retryAfter(now, start: start, window: window))
+    }
+
     /// How many keys are counted now (for tests and metrics).
     public var keyCount: Int {
         shards.reduce(0) { total, shard in total + shard.lock.withLock { shard.entries.count } }

@@ -1,0 +1,65 @@
+import Foundation
+import GatehouseCore
+import GatehouseCrypto
+import GatehouseDatabase
+
+// The 429s and the 402 of a start, in the order of §6: cooldown, volume, public per
+// account, balance.
+extension VerificationEngine {
+    /// With `counting`, inside the start's write transaction: takes the number's lock first
+    /// and counts the public start. Without, in a read before the request callback: the same
+    /// checks, writing nothing, so a start that would be refused never calls the customer.
+    func checkLimits(
+        _ db: any DatabaseConnection, caller: VerificationCaller, destination: String, fee: Int64, now: Date, counting: Bool
+    ) throws {
+        let app = caller.application
+        if counting { try Self.lockDestination(db, applicationID: app.id, destination: destination) }
+        try Self.checkCooldown(db, app: app, destination: destination, now: now)
+        try Self.checkVolume(db, app: app, now: now)
+        if caller.mode == .public {
+            // A request rate limit: counted in this node's memory, not in a row every public
+            // start of the tenant would update. The read sees the count before this start.
+            let key = "verify:public:\(app.tenantId)"
+            let limiter = environment.rateLimiter
+            let hits = counting ? limiter.hit(key, now: now, window: settings.window) : limiter.peek(key, now: now, window: settings.window)
+            if hits.count + (counting ? 0 : 1) > settings.publicPerAccount {
+                throw VerificationFailure(.rateLimitPublicPerAccount, retryAfter: hits.retryAfter)
+            }
+        }
+        if try Self.balance(db, tenantID: app.tenantId) < fee { throw VerificationFailure(.balanceInsufficient) }
+    }
+
+    /// Starts for one number of one application take turns, so that "one live verification
+    /// per number" and the cooldown hold across nodes; starts for other numbers, of the same
+    /// application too, never wait on it. On PostgreSQL this is a transaction-scoped advisory
+    /// lock keyed by application and number (released by COMMIT or ROLLBACK, so a node that
+    /// dies holds nothing); SQLite's write transaction already holds its only write lock.
+    static func lockDestination(_ db: any DatabaseConnection, applicationID: String, destination: String) throws {
+        guard db.dialect == .postgres else { return }
+        try db.execute("SELECT pg_advisory_xact_lock(?)", [.integer(advisoryKey("verification-number", applicationID, destination))])
+    }
+
+    /// A 64-bit lock key from a namespace and parts: the first eight bytes of their SHA-256.
+    static func advisoryKey(_ parts: String...) -> Int64 {
+        let digest = SHA256.hash(Data(parts.joined(separator: "\u{0}").utf8))
+        return Int64(bitPattern: digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+    }
+
+    /// 429 while the last start that sent something to this number is younger than the
+    /// application's cooldown; denied and unreachable starts do not count.
+    static func checkCooldown(_ db: any DatabaseConnection, app: OTPApplication, destination: String, now: Date) throws {
+        guard app.cooldownSeconds > 0,
+            let last = try db.queryOne(
+                """
+                SELECT created_at FROM verifications WHERE application_id = ? AND destination = ? AND status <> 'denied'
+                  AND (error_code IS NULL OR error_code <> 'destination_not_supported_for_channel')
+                ORDER BY created_at DESC LIMIT 1
+                """, app.id, destination)
+        else { return }
+        let started: Date = try last.get("created_at")
+        let elapsed = now.timeIntervalSince(started)
+        if elapsed < Double(app.cooldownSeconds) {
+            throw VerificationFailure(.destinationInCooldown, retryAfter: max(1, Int((Double(app.cooldownSeconds) - elapsed).rounded(.up))))
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import GatehouseCore
+import GatehouseDatabase
+import GatehouseTesting
+import Testing
+@testable import GatehouseVerificationEngine
+
+/// Upgrading mid-period keeps the period's volume: the old single counters move to shard 0.
+@Suite struct VolumeMigrationTests {
+    @Test(arguments: TestDatabaseKind.available)
+    func theOldCountersCarryOverToTheShards(_ kind: TestDatabaseKind) async throws {
+        let store = try TestDatabase(kind)
+        defer { store.close() }
+        let clock = ManualClock()
+        clock.set(Date(timeIntervalSince1970: 1_767_268_800))  // 2026-01-01T12:00:00Z
+        let before = CoreMigrations.all + VerificationMigrations.all.prefix(2)
+        _ = try DatabaseMigrator(migrations: Array(before), now: { clock.now }).migrate(store.database)
+        try await store.database.write { db in
+            for (key, hits) in [("verify:daily:app1:20260101", 7), ("verify:monthly:app1:202601", 40), ("verify:ip:1.2.3.4", 3)] {
+                try db.execute("INSERT INTO rate_counters (counter_key, window_start, hits) VALUES (?, 0, ?)", key, hits)
+            }
+        }
+        _ = try DatabaseMigrator(migrations: CoreMigrations.all + VerificationMigrations.all, now: { clock.now }).migrate(store.database)
+        let rows = try await store.database.read { db in
+            try db.query("SELECT counter_key, shard, hits, period_end FROM verification_volume_shards ORDER BY counter_key", []).map {
+                (try $0.get("counter_key", as: String.self), try $0.get("shard", as: Int.self), try $0.get("hits", as: Int.self),
+                 try $0.get("period_end", as: Date.self))
+            }
+        }
+        #expect(rows.map(\.0) == ["daily:app1:20260101", "monthly:app1:202601"])
+        #expect(rows.map(\.1) == [0, 0] && rows.map(\.2) == [7, 40])
+        #expect(rows.map(\.3) == [Date(timeIntervalSince1970: 1_767_312_000), Date(timeIntervalSince1970: 1_769_904_000)])
+        let left: [String] = try await store.database.read { db in
+            try db.query("SELECT counter_key FROM rate_counters", []).map { try $0.get("counter_key") }
+        }
+        #expect(left == ["verify:ip:1.2.3.4"])
+    }
+}
