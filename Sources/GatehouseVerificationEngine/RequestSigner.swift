@@ -102,6 +102,24 @@ public enum RequestSigner {
 
     // MARK: Authorization header
 
+    /// The credential an `Authorization` header presents (§4): `Basic base64(key:secret)`,
+    /// `Application <key>` (public) or `Application <key>:<signature>`, signed over the
+    /// request's method, body, content type, `x-timestamp` and raw path (§5). nil when the
+    /// header is absent or malformed; a signed header without a timestamp proves nothing.
+    public static func credential(
+        authorization: String?, timestamp: String?, method: String, body: [UInt8], contentType: String?, path: String
+    ) -> VerificationCredential? {
+        guard let header = authorization?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if header.hasPrefix("Basic ") {
+            guard let basic = parseBasic(header) else { return nil }
+            return VerificationCredential(appKey: basic.key, proof: .secret(basic.secret))
+        }
+        guard let parsed = parseApplicationHeader(header) else { return nil }
+        guard let signature = parsed.signature else { return VerificationCredential(appKey: parsed.key, proof: .none) }
+        let message = stringToSign(method: method, contentMD5Body: body, contentType: contentType, timestamp: timestamp ?? "", path: path)
+        return VerificationCredential(appKey: parsed.key, proof: .signature(signature, message: Array(message.utf8), timestamp: timestamp ?? ""))
+    }
+
     /// Parses `Application <key>` (public: nil signature) or `Application <key>:<signature>`
     /// (signed, split at the first colon); nil when the header is not that scheme or malformed.
     ///

@@ -3,28 +3,35 @@ import GatehouseCore
 import GatehouseCrypto
 import GatehouseDatabase
 
-/// The parts of a request that authentication reads (§4 and §5 of the wire notes).
-public struct VerificationRequestCredentials: Sendable {
-    public var authorization: String?
-    public var timestamp: String?
-    public var method: String
-    /// The request-target path exactly as sent, percent-encoding kept, no query.
-    public var rawPath: String
-    public var body: [UInt8]
-    public var contentType: String?
-    public var clientAddress: String
+/// What a caller presented to prove it may use an application, as its dialect read it
+/// from the request: the engine sees no header, path or body.
+public struct VerificationCredential: Sendable, Equatable {
+    /// How the caller proves the application.
+    public enum Proof: Sendable, Equatable {
+        /// The app key alone (public mode).
+        case none
+        /// The application secret itself (basic mode).
+        case secret(String)
+        /// A signature of `message`, made with the key the secret decodes to, and the
+        /// timestamp the message carries (signed application mode).
+        case signature(String, message: [UInt8], timestamp: String)
+    }
 
-    public init(
-        authorization: String?, timestamp: String?, method: String, rawPath: String, body: [UInt8], contentType: String?,
-        clientAddress: String
-    ) {
-        self.authorization = authorization
-        self.timestamp = timestamp
-        self.method = method
-        self.rawPath = rawPath
-        self.body = body
-        self.contentType = contentType
-        self.clientAddress = clientAddress
+    public let appKey: String
+    public let proof: Proof
+
+    public init(appKey: String, proof: Proof) {
+        self.appKey = appKey
+        self.proof = proof
+    }
+
+    /// The mode the proof stands for.
+    var mode: AuthMode {
+        switch proof {
+        case .none: .public
+        case .secret: .basic
+        case .signature: .application
+        }
     }
 }
 
@@ -44,24 +51,24 @@ extension VerificationEngine {
     /// from short-lived caches (so a hot caller costs no query at all). Only a failure is
     /// written, since the failed-auth lock must survive a restart; a lock another node set
     /// is seen here within the cache's few seconds.
-    public func authenticate(_ credentials: VerificationRequestCredentials) async throws -> VerificationCaller {
+    /// `credential` is nil when the request presented none the dialect could read.
+    public func authenticate(_ credential: VerificationCredential?, clientAddress ip: String) async throws -> VerificationCaller {
         let now = self.now
         let window = settings.window
-        let ip = credentials.clientAddress
         let limiter = environment.rateLimiter
         let (perIP, failedLimit, perAccount) = (settings.perIP, settings.failedAuthPerIP, settings.perAccount)
-        let presented = Self.presented(credentials)
+        let presented = credential
         let failureKey = "verify:auth-fail:\(ip)"
         let start = RateCounter.windowStart(now, window)
         var failures = failedAuthCache.cached(ip, now: now).flatMap { $0.windowStart == start ? $0.count : nil }
-        var app = presented.flatMap { applicationCache.cached($0.key, now: now) }
+        var app = presented.flatMap { applicationCache.cached($0.appKey, now: now) }
         if failures == nil || (app == nil && presented != nil) {
             let generation = applicationCache.currentGeneration
             let (knownFailures, knownApp) = (failures, app)
             let (read, loaded) = try await database.read { db -> (Int, OTPApplication?) in
                 let failures = try knownFailures ?? RateCounter.peek(db, key: failureKey, now: now, window: window).count
                 guard failures < failedLimit, knownApp == nil, let presented else { return (failures, knownApp) }
-                return (failures, try Self.application(db, appKey: presented.key))
+                return (failures, try Self.application(db, appKey: presented.appKey))
             }
             if knownFailures == nil { failedAuthCache.set(WindowCount(windowStart: start, count: read), for: ip, now: now) }
             if let loaded, knownApp == nil { applicationCache.store(loaded, for: loaded.appKey, loadedIn: generation, now: now) }
@@ -71,7 +78,7 @@ extension VerificationEngine {
         if let failures, failures >= failedLimit { throw VerificationFailure(.rateLimitFailedAuth, retryAfter: retryAfter) }
         let hits = limiter.hit("verify:ip:\(ip)", now: now, window: window)
         if hits.count > perIP { throw VerificationFailure(.rateLimitPerIP, retryAfter: hits.retryAfter) }
-        guard let presented, let app, let caller = Self.identify(app, presented, credentials: credentials, now: now) else {
+        guard let presented, let app, let caller = Self.identify(app, presented, now: now) else {
             let counted = try await database.write { db in try RateCounter.hit(db, key: failureKey, now: now, window: window).count }
             failedAuthCache.set(WindowCount(windowStart: start, count: counted), for: ip, now: now)
             throw VerificationFailure(.unauthorized)
@@ -79,24 +86,6 @@ extension VerificationEngine {
         let account = limiter.hit("verify:account:\(caller.application.tenantId)", now: now, window: window)
         if account.count > perAccount { throw VerificationFailure(.rateLimitPerAccount, retryAfter: account.retryAfter) }
         return caller
-    }
-
-    /// What the `Authorization` header claims, before any lookup.
-    struct Presented {
-        let key: String
-        let mode: AuthMode
-        var secret: String?
-        var signature: String?
-    }
-
-    static func presented(_ credentials: VerificationRequestCredentials) -> Presented? {
-        guard let header = credentials.authorization?.trimmingCharacters(in: .whitespaces) else { return nil }
-        if header.hasPrefix("Basic ") {
-            guard let basic = RequestSigner.parseBasic(header) else { return nil }
-            return Presented(key: basic.key, mode: .basic, secret: basic.secret)
-        }
-        guard let parsed = RequestSigner.parseApplicationHeader(header) else { return nil }
-        return Presented(key: parsed.key, mode: parsed.signature == nil ? .public : .application, signature: parsed.signature)
     }
 
     /// The live application of an app key: its tenant enabled, not one of Gatehouse's own.
@@ -109,27 +98,22 @@ extension VerificationEngine {
         ).map(OTPApplication.init(row:))
     }
 
-    /// The caller, when the presented credentials prove `app`.
-    static func identify(
-        _ app: OTPApplication, _ presented: Presented, credentials: VerificationRequestCredentials, now: Date
-    ) -> VerificationCaller? {
-        guard presented.mode >= app.minimumAuth else { return nil }
-        switch presented.mode {
-        case .public:
+    /// The caller, when the presented credential proves `app`: the secret compared in
+    /// constant time, a signature checked against the key the secret decodes to and its
+    /// timestamp within the window of the server clock.
+    static func identify(_ app: OTPApplication, _ credential: VerificationCredential, now: Date) -> VerificationCaller? {
+        guard credential.mode >= app.minimumAuth else { return nil }
+        switch credential.proof {
+        case .none:
             break
-        case .basic:
-            guard let secret = presented.secret,
-                constantTimeEquals(SHA256.hash(Data(secret.utf8)), SHA256.hash(Data(app.secret.utf8)))
-            else { return nil }
-        case .application:
-            guard let signature = presented.signature, let timestamp = credentials.timestamp,
-                let key = RequestSigner.key(fromSecret: app.secret),
-                RequestSigner.verify(
-                    signature: signature, key: key, method: credentials.method, body: credentials.body,
-                    contentType: credentials.contentType, timestamp: timestamp, path: credentials.rawPath, now: now)
+        case .secret(let secret):
+            guard constantTimeEquals(SHA256.hash(Data(secret.utf8)), SHA256.hash(Data(app.secret.utf8))) else { return nil }
+        case .signature(let signature, let message, let timestamp):
+            guard RequestSigner.isFresh(timestamp: timestamp, now: now), let key = RequestSigner.key(fromSecret: app.secret),
+                constantTimeEquals(Array(Base64.encode(HMAC.sha256(key: key, message: message)).utf8), Array(signature.utf8))
             else { return nil }
         }
-        return VerificationCaller(application: app, mode: presented.mode)
+        return VerificationCaller(application: app, mode: credential.mode)
     }
 }
 

@@ -114,3 +114,25 @@ final class ScriptedHTTP: OutboundHTTP, @unchecked Sendable {
         return (reply.1, HTTPURLResponse(url: request.url!, statusCode: reply.0, httpVersion: "HTTP/1.1", headerFields: [:])!)
     }
 }
+
+/// A request's proving parts as a test writes them, read the way the DIDWW dialect reads them.
+struct TestCall {
+    var authorization: String?
+    var timestamp: String?
+    var method = "GET"
+    var path = "/api/v1/verifications/x"
+    var body: [UInt8] = []
+    var contentType: String?
+    var ip = "192.0.2.1"
+
+    var credential: VerificationCredential? {
+        RequestSigner.credential(
+            authorization: authorization, timestamp: timestamp, method: method, body: body, contentType: contentType, path: path)
+    }
+}
+
+extension VerificationEngine {
+    func authenticate(_ call: TestCall) async throws -> VerificationCaller {
+        try await authenticate(call.credential, clientAddress: call.ip)
+    }
+}

@@ -9,10 +9,8 @@ import Testing
 /// A successful read costs no write transaction: the request limits count in memory and the
 /// application comes from the node's cache. Only failures are written.
 @Suite struct ReadsWriteNothingTests {
-    func basic(_ app: OTPApplication, _ secret: String, ip: String = "192.0.2.1") -> VerificationRequestCredentials {
-        VerificationRequestCredentials(
-            authorization: "Basic " + Base64.encode(Array("\(app.appKey):\(secret)".utf8)), timestamp: nil, method: "GET",
-            rawPath: "/api/v1/verifications/x", body: [], contentType: nil, clientAddress: ip)
+    func basic(_ app: OTPApplication, _ secret: String, ip: String = "192.0.2.1") -> TestCall {
+        TestCall(authorization: "Basic " + Base64.encode(Array("\(app.appKey):\(secret)".utf8)), ip: ip)
     }
 
     @Test(arguments: TestDatabaseKind.available)
@@ -96,9 +94,7 @@ import Testing
         var settings = OTPApplicationSettings()
         settings.minimumAuth = .public
         let (app, _) = try await engines.a.createApplication(tenantID: harness.tenantID, settings: settings)
-        let publicCall = VerificationRequestCredentials(
-            authorization: "Application \(app.appKey)", timestamp: nil, method: "GET", rawPath: "/api/v1/verifications/x", body: [],
-            contentType: nil, clientAddress: "192.0.2.9")
+        let publicCall = TestCall(authorization: "Application \(app.appKey)", ip: "192.0.2.9")
         #expect(try await engines.b.authenticate(publicCall).mode == .public)
         var raise = OTPApplicationSettings()
         raise.minimumAuth = .basic

@@ -7,10 +7,9 @@ import Testing
 
 @Suite struct VerificationAuthenticationTests {
     func credentials(_ authorization: String?, timestamp: String? = nil, method: String = "GET", path: String = "/api/v1/verifications/x",
-                     body: [UInt8] = [], contentType: String? = nil, ip: String = "192.0.2.1") -> VerificationRequestCredentials {
-        VerificationRequestCredentials(
-            authorization: authorization, timestamp: timestamp, method: method, rawPath: path, body: body, contentType: contentType,
-            clientAddress: ip)
+                     body: [UInt8] = [], contentType: String? = nil, ip: String = "192.0.2.1") -> TestCall {
+        TestCall(
+            authorization: authorization, timestamp: timestamp, method: method, path: path, body: body, contentType: contentType, ip: ip)
     }
 
     @Test(arguments: TestDatabaseKind.available)

@@ -7,7 +7,7 @@ import GatehouseVerificationEngine
 enum VerificationRoutes {
     static func register(on router: Router, engine: VerificationEngine, logger: Logger) {
         func handler(_ body: @escaping @Sendable (Request, RequestContext, VerificationCaller) async throws -> Response) -> Handler {
-            .async { request, context in try await body(request, context, try await engine.authenticate(credentials(request, context))) }
+            .async { request, context in try await body(request, context, try await engine.authenticate(DIDWWCredential.read(request), clientAddress: context.clientAddress)) }
         }
         func reply(_ record: VerificationRecord, status: Int = 200) throws -> Response {
             try .json(VerificationJSON.envelope(record, now: engine.currentTime), status: status)
@@ -41,12 +41,5 @@ enum VerificationRoutes {
             api.put("/by_number/:number", reportByNumber)
             api.patch("/by_number/:number", reportByNumber)
         }
-    }
-
-    static func credentials(_ request: Request, _ context: RequestContext) -> VerificationRequestCredentials {
-        VerificationRequestCredentials(
-            authorization: request.headers["Authorization"], timestamp: request.headers["x-timestamp"],
-            method: request.method.rawValue, rawPath: request.rawPath, body: Array(request.body),
-            contentType: request.headers["Content-Type"], clientAddress: context.clientAddress)
     }
 }
