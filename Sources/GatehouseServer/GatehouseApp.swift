@@ -227,6 +227,7 @@ public final class GatehouseApp: @unchecked Sendable {
         configuration.connectionTimeout = settings.connectionTimeout
         configuration.trustedProxies = settings.trustedProxies
         configuration.shutdownGrace = settings.shutdownGrace
+        configuration.handlerExecutor = databaseExecutor
         return configuration
     }
 }
