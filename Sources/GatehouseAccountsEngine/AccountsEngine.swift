@@ -1,25 +1,24 @@
 import Foundation
 import GatehouseCore
 import GatehouseDatabase
-import GatehouseVerificationEngine
 
 /// Passwordless accounts (seed 000 §03): a code to a phone or an email proves ownership,
 /// one account per phone number or email per tenant, created on the first request.
-/// Codes, attempts, hashing, delivery and resend limits come from the verification engine.
+/// Codes, attempts, hashing, delivery and resend limits come from `OneTimeCodes`.
 public final class AccountsEngine: Sendable {
     let environment: Environment
-    let verification: VerificationEngine
+    let codes: any OneTimeCodes
     public let sessions: SessionService
-    let policy: InternalCodePolicy
+    let policy: OneTimeCodePolicy
     /// Wrong codes per account and hour, across codes: a new code does not reset it.
     let failuresPerHour: Int
 
     public init(
-        environment: Environment, verification: VerificationEngine, sessions: SessionService,
-        policy: InternalCodePolicy = InternalCodePolicy(), failuresPerHour: Int = 10
+        environment: Environment, codes: any OneTimeCodes, sessions: SessionService,
+        policy: OneTimeCodePolicy = OneTimeCodePolicy(), failuresPerHour: Int = 10
     ) {
         self.environment = environment
-        self.verification = verification
+        self.codes = codes
         self.sessions = sessions
         self.policy = policy
         self.failuresPerHour = failuresPerHour
@@ -34,7 +33,7 @@ public final class AccountsEngine: Sendable {
         let cleanName = try name.map(Self.validName)
         let now = environment.clock.now
         let id = environment.ids.next().lowercased
-        let (verification, policy) = (self.verification, self.policy)
+        let (codes, policy) = (self.codes, self.policy)
         do {
             try await database.write { db in
                 if try Self.find(db, tenantID: tenantID, identifier) == nil {
@@ -43,14 +42,14 @@ public final class AccountsEngine: Sendable {
                         [.text(id), .text(tenantID), identifier.phone.sqlValue, identifier.email.sqlValue, cleanName.sqlValue,
                          identifier.country.sqlValue, now.sqlValue])
                 }
-                let app = try verification.internalApplication(db, tenantID: tenantID, purpose: "sign-in", policy: policy, now: now)
-                try verification.sendInternalCode(
-                    db, application: app, channel: identifier.verificationChannel, destination: identifier.value, now: now)
+                try codes.sendOneTimeCode(
+                    db, tenantID: tenantID, purpose: Self.purpose, policy: policy, channel: identifier.channel,
+                    destination: identifier.value, now: now)
             }
-        } catch let failure as VerificationFailure where failure.codes.first == .destinationInCooldown {
-            throw AccountsError(.codeSentRecently, retryAfter: failure.retryAfter)
+        } catch let recent as OneTimeCodeSentRecently {
+            throw AccountsError(.codeSentRecently, retryAfter: recent.retryAfter)
         }
-        verification.wakeDelivery()
+        codes.wakeDelivery()
     }
 
     /// Checks a code and starts a session on success, in one write transaction: the hourly
@@ -67,13 +66,13 @@ public final class AccountsEngine: Sendable {
         }
         let now = environment.clock.now
         let failureKey = "signin-fail:\(tenantID):\(identifier.value)"
-        let (limit, verification, policy, sessions) = (failuresPerHour, self.verification, self.policy, self.sessions)
+        let (limit, codes, policy, sessions) = (failuresPerHour, self.codes, self.policy, self.sessions)
         let outcome = try await database.write { db -> SignInCheck in
             let failures = try RateCounter.lock(db, key: failureKey, now: now, window: 3600)
             if failures.count >= limit { return .locked(retryAfter: failures.retryAfter) }
-            let app = try verification.internalApplication(db, tenantID: tenantID, purpose: "sign-in", policy: policy, now: now)
-            let check = try VerificationEngine.checkInternalCode(
-                db, application: app, channel: identifier.verificationChannel, destination: identifier.value, code: code, now: now)
+            let check = try codes.checkOneTimeCode(
+                db, tenantID: tenantID, purpose: Self.purpose, policy: policy, channel: identifier.channel,
+                destination: identifier.value, code: code, now: now)
             switch check {
             case .verified:
                 try db.execute("DELETE FROM rate_counters WHERE counter_key = ?", failureKey)
@@ -107,8 +106,11 @@ public final class AccountsEngine: Sendable {
     private enum SignInCheck: Sendable {
         case locked(retryAfter: Int)
         case signedIn(TokenPair)
-        case refused(InternalCodeCheck)
+        case refused(OneTimeCodeCheck)
     }
+
+    /// What the codes are for, so that the code engine keeps sign-in codes apart from others.
+    static let purpose = "sign-in"
 
     static func find(_ db: any DatabaseConnection, tenantID: String, _ identifier: Identifier) throws -> Row? {
         let column = identifier.channel == .phone ? "phone" : "email"

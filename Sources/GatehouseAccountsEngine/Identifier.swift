@@ -1,6 +1,5 @@
 import Foundation
 import GatehouseCore
-import GatehouseVerificationEngine
 
 /// A phone number or email address in the one form accounts are keyed by.
 struct Identifier {
@@ -33,5 +32,4 @@ struct Identifier {
 
     var phone: String? { channel == .phone ? value : nil }
     var email: String? { channel == .email ? value : nil }
-    var verificationChannel: VerificationChannel { channel == .phone ? .sms : .email }
 }

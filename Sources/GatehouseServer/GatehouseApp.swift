@@ -49,8 +49,9 @@ public final class GatehouseApp: @unchecked Sendable {
             environment: environment, delivery: try Self.delivery(settings, environment: environment, sink: logSink),
             settings: settings.verification)
         deliveries = DeliveryDispatcher(engine: verification)
+        // Sign-in codes are the verification engine's (VerificationEngine+OneTimeCodes).
         accounts = AccountsEngine(
-            environment: environment, verification: verification,
+            environment: environment, codes: verification,
             sessions: SessionService(environment: environment, settings: settings.sessions))
         commerce = CommerceEngine(environment: environment, accounts: accounts)
         settlement = settings.rateLimitSharing == .cluster

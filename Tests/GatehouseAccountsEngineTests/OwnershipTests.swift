@@ -2,7 +2,6 @@ import Foundation
 import GatehouseCore
 import GatehouseDatabase
 import GatehouseTesting
-import GatehouseVerificationEngine
 import Testing
 @testable import GatehouseAccountsEngine
 
@@ -20,7 +19,7 @@ import Testing
 
     @Test(arguments: TestDatabaseKind.available)
     func aSharedPhoneOrEmailIsTheSameOwner(_ kind: TestDatabaseKind) async throws {
-        let harness = try await SignInHarness(kind, policy: InternalCodePolicy())
+        let harness = try await SignInHarness(kind, policy: OneTimeCodePolicy())
         defer { harness.close() }
         // Phone and email are unique per tenant, so a live holder shares them only with itself.
         try await Self.insert(harness, "a-both", phone: "14165550100", email: "old@example.com")
@@ -43,7 +42,7 @@ import Testing
     /// An account of another tenant is no account here, whatever it shares.
     @Test(arguments: TestDatabaseKind.available)
     func anotherTenantsAccountIsNone(_ kind: TestDatabaseKind) async throws {
-        let harness = try await SignInHarness(kind, policy: InternalCodePolicy())
+        let harness = try await SignInHarness(kind, policy: OneTimeCodePolicy())
         defer { harness.close() }
         let other = "tenant-other"
         try await harness.store.database.write { db in

@@ -1,12 +1,14 @@
 import Foundation
 import GatehouseCore
 import GatehouseDatabase
+import GatehouseServer
 import GatehouseTesting
 import GatehouseVerificationEngine
 import Testing
 @testable import GatehouseAccountsEngine
 
-/// Sign-in codes over the verification engine, with a recording delivery and a manual clock.
+/// Sign-in codes over the verification engine, wired as the server wires it, with a recording
+/// delivery and a manual clock.
 final class SignInHarness: @unchecked Sendable {
     let store: TestDatabase
     let clock = ManualClock()
@@ -16,7 +18,7 @@ final class SignInHarness: @unchecked Sendable {
     let tenantID: String
     let phone = "+14165550199"
 
-    init(_ kind: TestDatabaseKind, policy: InternalCodePolicy, failuresPerHour: Int = 10) async throws {
+    init(_ kind: TestDatabaseKind, policy: OneTimeCodePolicy, failuresPerHour: Int = 10) async throws {
         store = try TestDatabase(kind)
         let clock = self.clock
         _ = try DatabaseMigrator(
@@ -27,7 +29,7 @@ final class SignInHarness: @unchecked Sendable {
         let verification = VerificationEngine(environment: environment, delivery: delivery)
         dispatcher = DeliveryDispatcher(engine: verification)
         accounts = AccountsEngine(
-            environment: environment, verification: verification, sessions: SessionService(environment: environment), policy: policy,
+            environment: environment, codes: verification, sessions: SessionService(environment: environment), policy: policy,
             failuresPerHour: failuresPerHour)
     }
 
@@ -59,8 +61,8 @@ final class KeptMessages: MessageDelivery, @unchecked Sendable {
 
 @Suite struct SignInLockTests {
     /// Ten wrong codes per code, so that only the hourly cap can stop a burst on a fresh code.
-    static var policy: InternalCodePolicy {
-        var policy = InternalCodePolicy()
+    static var policy: OneTimeCodePolicy {
+        var policy = OneTimeCodePolicy()
         policy.attempts = 10
         return policy
     }

@@ -1,0 +1,53 @@
+import Foundation
+import GatehouseDatabase
+
+/// The one-time codes sign-in asks for: generated, hashed, delivered, limited and checked
+/// by another engine (the verification engine, wired in GatehouseServer), so that codes
+/// have one set of rules. Each call runs in a transaction the caller holds: an account, its
+/// code and the code's queued delivery commit together, and a check is decided in the
+/// transaction that also counts sign-in's own wrong-code cap.
+public protocol OneTimeCodes: Sendable {
+    /// Queues a new code to `destination` (phone: E.164 digits; email: lower-cased), which
+    /// replaces any live one. Throws `OneTimeCodeSentRecently` when the last code went out
+    /// within `policy.resendSeconds`.
+    func sendOneTimeCode(
+        _ db: any DatabaseConnection, tenantID: String, purpose: String, policy: OneTimeCodePolicy, channel: SignInChannel,
+        destination: String, now: Date) throws
+
+    /// Checks `code` against the live code of `destination`, counting the attempt. A code
+    /// works once.
+    func checkOneTimeCode(
+        _ db: any DatabaseConnection, tenantID: String, purpose: String, policy: OneTimeCodePolicy, channel: SignInChannel,
+        destination: String, code: String, now: Date) throws -> OneTimeCodeCheck
+
+    /// Called once the transaction that queued a code has committed, so that this node
+    /// sends it at once instead of when the queue is next polled.
+    func wakeDelivery()
+}
+
+/// How sign-in codes are made and limited.
+public struct OneTimeCodePolicy: Sendable, Equatable {
+    public var codeLength = 6
+    public var lifetimeSeconds = 600
+    /// Checks one code allows, wrong ones included.
+    public var attempts = 5
+    /// A new code for the same destination within this many seconds is refused.
+    public var resendSeconds = 60
+    public init() {}
+}
+
+/// What checking a code found.
+public enum OneTimeCodeCheck: Sendable, Equatable {
+    case verified
+    /// Wrong, unknown or already used: one answer, so nothing leaks about which.
+    case invalid
+    case expired
+    /// The code used up its attempts.
+    case tooManyAttempts
+}
+
+/// A code went to this destination moments ago; another may be sent in `retryAfter` seconds.
+public struct OneTimeCodeSentRecently: Error, Equatable, Sendable {
+    public let retryAfter: Int
+    public init(retryAfter: Int) { self.retryAfter = retryAfter }
+}
