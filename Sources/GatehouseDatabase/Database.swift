@@ -71,13 +71,10 @@ extension DatabaseConnection {
 }
 
 extension Database {
-    /// Runs `body` in a read-only transaction without blocking a concurrency thread: in
-    /// place when the caller already runs on a database thread (see `databaseExecutor`),
-    /// else on one.
+    /// Runs `body` in a read-only transaction without blocking a concurrency thread.
     @discardableResult
     public func read<T: Sendable>(_ body: @escaping @Sendable (any DatabaseConnection) throws -> T) async throws -> T {
-        if DatabaseThreadPool.isCurrentThread { return try readBlocking(body) }
-        return try await withCheckedThrowingContinuation { continuation in
+        try await withCheckedThrowingContinuation { continuation in
             // Blocking work stays off the Swift concurrency pool, whose few threads must
             // never wait on a socket or a connection checkout.
             DatabaseThreadPool.shared.run {
@@ -86,19 +83,13 @@ extension Database {
         }
     }
 
-    /// Runs `body` in a read-write transaction without blocking a concurrency thread, in
-    /// place on a database thread like `read`.
+    /// Runs `body` in a read-write transaction without blocking a concurrency thread.
     @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (any DatabaseConnection) throws -> T) async throws -> T {
-        if DatabaseThreadPool.isCurrentThread { return try writeBlocking(body) }
-        return try await withCheckedThrowingContinuation { continuation in
+        try await withCheckedThrowingContinuation { continuation in
             DatabaseThreadPool.shared.run {
                 continuation.resume(with: Result { try self.writeBlocking(body) })
             }
         }
     }
 }
-
-/// An executor whose threads may block on a database: async work that runs on it (the
-/// server's request handlers) calls `read` and `write` without leaving its thread.
-public let databaseExecutor: any TaskExecutor = DatabaseThreadPool.shared

@@ -7,16 +7,8 @@ import Foundation
 /// ran about two transactions at a time however many connections the pool had. Here a
 /// thread is added whenever every existing one is busy, up to `maxThreads`; the driver's
 /// own connection pool then decides how many actually reach the database.
-///
-/// It is also a task executor: async work that prefers it (the server's request handlers)
-/// runs on these threads, where a database call may block, so `read` and `write` run their
-/// transaction in place instead of paying two thread hops.
-final class DatabaseThreadPool: TaskExecutor, @unchecked Sendable {
+final class DatabaseThreadPool: @unchecked Sendable {
     static let shared = DatabaseThreadPool(maxThreads: 64)
-
-    /// Whether the calling thread is one of this pool's.
-    static var isCurrentThread: Bool { Thread.current.threadDictionary[poolThreadKey] != nil }
-    private static let poolThreadKey = "gatehouse.database.pool"
 
     private let maxThreads: Int
     private let condition = NSCondition()
@@ -38,21 +30,12 @@ final class DatabaseThreadPool: TaskExecutor, @unchecked Sendable {
         // promised to the same sleeping thread.
         if queue.count - head > idle && threads < maxThreads {
             threads += 1
-            let thread = Thread { [self] in
-                Thread.current.threadDictionary[Self.poolThreadKey] = true
-                loop()
-            }
+            let thread = Thread { [self] in loop() }
             thread.name = "gatehouse.database"
             thread.start()
         }
         condition.signal()
         condition.unlock()
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let unowned = UnownedJob(job)
-        let executor = asUnownedTaskExecutor()
-        run { unowned.runSynchronously(on: executor) }
     }
 
     private func loop() {

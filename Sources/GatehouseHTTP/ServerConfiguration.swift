@@ -33,10 +33,6 @@ public struct ServerConfiguration: Sendable {
     public var trustedProxies: [String] = []
     /// Seconds graceful shutdown waits for in-flight requests.
     public var shutdownGrace: Double = 10
-    /// Where async handlers run; nil for Swift's global pool. The server passes the
-    /// database's executor, on whose threads a database call runs in place instead of
-    /// hopping to another thread and back.
-    public var handlerExecutor: (any TaskExecutor)?
 
     public init() {}
 }

@@ -228,7 +228,6 @@ public final class GatehouseApp: @unchecked Sendable {
         configuration.connectionTimeout = settings.connectionTimeout
         configuration.trustedProxies = settings.trustedProxies
         configuration.shutdownGrace = settings.shutdownGrace
-        configuration.handlerExecutor = databaseExecutor
         return configuration
     }
 }

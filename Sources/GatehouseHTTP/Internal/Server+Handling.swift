@@ -163,7 +163,7 @@ extension Server {
         track(exchange)
         MHD_suspend_connection(exchange.connection)
         let responder = self.responder
-        exchange.task = Task(executorPreference: configuration.handlerExecutor) {
+        exchange.task = Task {
             let response = await responder.respond(exchange.routed, request: exchange.request)
             exchange.pending = response
             exchange.phase = .ready
