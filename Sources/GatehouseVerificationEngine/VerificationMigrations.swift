@@ -76,5 +76,16 @@ public enum VerificationMigrations {
             try db.executeScript("ALTER TABLE otp_applications ADD COLUMN internal_purpose TEXT")
         },
         Migration(id: "verification.003_delivery_queue_and_shards") { db in try deliveryQueueAndShards(db) },
+        // The index on (status, dispatched_at) led SQLite, without statistics, to answer a
+        // start's "supersede the live verification of this number" by walking every pending
+        // verification of the installation; only the sweep needs the undispatched ones, so
+        // the index now holds only those and the number index serves every start.
+        Migration(id: "verification.004_undispatched_index") { db in
+            try db.executeScript("""
+                DROP INDEX verifications_pending_dispatch;
+                CREATE INDEX verifications_undispatched ON verifications(dispatch_claimed_at)
+                  WHERE status = 'pending' AND dispatched_at IS NULL;
+                """)
+        },
     ]
 }
