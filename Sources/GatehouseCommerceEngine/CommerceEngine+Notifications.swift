@@ -16,6 +16,7 @@ public enum NotificationOutcome: String, Sendable, Equatable {
 /// A notification whose signature, chain, bundle or environment did not verify for any tenant.
 public struct NotificationRejected: Error, Equatable, Sendable {
     public let reason: String
+    public init(reason: String) { self.reason = reason }
 }
 
 extension CommerceEngine {

@@ -57,6 +57,10 @@ public final class GatehouseApp: @unchecked Sendable {
         settlement = settings.rateLimitSharing == .cluster
             ? RateLimitSettlement(limiter: environment.rateLimiter, database: database) : nil
         listener = settings.isPostgres ? Self.cacheListener(settings, environment: environment) : nil
+        if settings.isPostgres, settings.rateLimitSharing == .node {
+            // One PostgreSQL usually means several nodes, each of which would allow the full limit.
+            logger.warning("request rate limits are counted per node; set rate-limit-sharing cluster when several nodes share this database")
+        }
 
         let metrics = HTTPMetrics()
         SystemRoutes.register(on: router, database: database, metrics: metrics)

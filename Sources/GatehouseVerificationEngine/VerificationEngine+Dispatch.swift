@@ -70,6 +70,14 @@ extension VerificationEngine {
                 WHERE (finished_at IS NOT NULL AND finished_at < ?) OR (status = 'pending' AND expires_at < ?)
                 """,
                 cutoff, cutoff)
+            // A queued code whose verification finished, expired or is gone is never sent:
+            // it must not stay in the clear until a dispatcher happens to claim it.
+            try db.execute(
+                """
+                DELETE FROM verification_deliveries WHERE NOT EXISTS (
+                  SELECT 1 FROM verifications v WHERE v.id = verification_deliveries.verification_id AND v.status = 'pending' AND v.expires_at > ?)
+                """,
+                now)
             try db.execute("DELETE FROM verification_volume_shards WHERE period_end < ?", now)
             try RateCounter.prune(db, before: now.addingTimeInterval(-2 * 86_400))
         }

@@ -16,17 +16,21 @@ extension VerificationEngine {
         if counting { try Self.lockDestination(db, applicationID: app.id, destination: destination) }
         try Self.checkCooldown(db, app: app, destination: destination, now: now)
         try Self.checkVolume(db, app: app, now: now)
-        if caller.mode == .public {
-            // A request rate limit: counted in this node's memory, not in a row every public
-            // start of the tenant would update. The read sees the count before this start.
-            let key = "verify:public:\(app.tenantId)"
-            let limiter = environment.rateLimiter
-            let hits = counting ? limiter.hit(key, now: now, window: settings.window) : limiter.peek(key, now: now, window: settings.window)
-            if hits.count + (counting ? 0 : 1) > settings.publicPerAccount {
-                throw VerificationFailure(.rateLimitPublicPerAccount, retryAfter: hits.retryAfter)
-            }
+        let publicKey = caller.mode == .public ? "verify:public:\(app.tenantId)" : nil
+        let limiter = environment.rateLimiter
+        // A request rate limit, counted in this node's memory rather than in a row every
+        // public start of the tenant would update. Checked here, in the order of §6, but
+        // counted only once the balance allows the start, so a 402 takes no slot.
+        if let publicKey {
+            let seen = limiter.peek(publicKey, now: now, window: settings.window)
+            if seen.count + 1 > settings.publicPerAccount { throw VerificationFailure(.rateLimitPublicPerAccount, retryAfter: seen.retryAfter) }
         }
         if try Self.balance(db, tenantID: app.tenantId) < fee { throw VerificationFailure(.balanceInsufficient) }
+        if counting, let publicKey {
+            // The count decides too, so two starts that both saw room cannot both take it.
+            let hits = limiter.hit(publicKey, now: now, window: settings.window)
+            if hits.count > settings.publicPerAccount { throw VerificationFailure(.rateLimitPublicPerAccount, retryAfter: hits.retryAfter) }
+        }
     }
 
     /// Starts for one number of one application take turns, so that "one live verification

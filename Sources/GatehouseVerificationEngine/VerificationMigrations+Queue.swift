@@ -35,7 +35,7 @@ extension VerificationMigrations {
         try carryVolumeOver(db)
     }
 
-    /// This period's volume so far moves from the old single counters to shard 0, so an
+    /// This period's volume so far moves from the old single counters to the shards, so an
     /// upgrade in the middle of a day neither forgets nor doubles what was sent.
     private static func carryVolumeOver(_ db: any DatabaseConnection) throws {
         let old = try db.query(
@@ -43,9 +43,17 @@ extension VerificationMigrations {
         for row in old {
             let key: String = try row.get("counter_key")
             guard let period = key.split(separator: ":").last, let end = VolumePeriods.end(ofPeriod: String(period)) else { continue }
-            try db.execute(
-                "INSERT INTO verification_volume_shards (counter_key, shard, hits, period_end) VALUES (?, 0, ?, ?)",
-                [.text(String(key.dropFirst("verify:".count))), .integer(try row.get("hits")), end.sqlValue])
+            // Spread as the shard caps are (an n-th each, the first shards one more), so no
+            // shard holds more than its share of a limit the old count had not reached.
+            let hits: Int = try row.get("hits")
+            let shards = VerificationEngine.volumeShards
+            for shard in 0..<shards {
+                let share = hits / shards + (shard < hits % shards ? 1 : 0)
+                guard share > 0 else { continue }
+                try db.execute(
+                    "INSERT INTO verification_volume_shards (counter_key, shard, hits, period_end) VALUES (?, ?, ?, ?)",
+                    [.text(String(key.dropFirst("verify:".count))), .integer(Int64(shard)), .integer(Int64(share)), end.sqlValue])
+            }
         }
         try db.execute("DELETE FROM rate_counters WHERE counter_key LIKE 'verify:daily:%' OR counter_key LIKE 'verify:monthly:%'", [])
     }

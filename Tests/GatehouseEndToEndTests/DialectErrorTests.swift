@@ -84,4 +84,14 @@ import Testing
         #expect(lines.all.count == 4)
         #expect(lines.all.allSatisfy { $0.contains("Surprise") && $0.contains("req-7") && !$0.contains("4165550199") })
     }
+
+    /// Apple retries a 5xx and drops a 4xx: only a notification that can never be taken is
+    /// refused; a storage or engine failure stays a 500 so that it comes again.
+    @Test func theWebhookKeepsRetryableFailuresRetryable() throws {
+        let path = "/webhooks/apple"
+        #expect(AppleWebhookRoutes.render(NotificationRejected(reason: "bad chain"), path: path, context: context, logger: .silent).status == 400)
+        #expect(AppleWebhookRoutes.render(DatacoveError.validation("not JSON"), path: path, context: context, logger: .silent).status == 400)
+        #expect(AppleWebhookRoutes.render(CoreError(.notFound, "no such tenant"), path: path, context: context, logger: .silent).status == 500)
+        #expect(AppleWebhookRoutes.render(CommerceError(.conflict, "raced"), path: path, context: context, logger: .silent).status == 500)
+    }
 }

@@ -58,6 +58,29 @@ import Testing
         await #expect(throws: VerificationFailure(.balanceInsufficient)) { try await start(harness, poor) }
     }
 
+    /// A public start refused for its balance takes no slot of the public per-account limit;
+    /// the limit is decided and counted in one step once the start may go ahead.
+    @Test(arguments: TestDatabaseKind.available)
+    func aRefusedPublicStartTakesNoPublicSlot(_ kind: TestDatabaseKind) async throws {
+        var settings = VerificationSettings()
+        settings.publicPerAccount = 2
+        let harness = try await EngineHarness(kind, settings: settings)
+        defer { harness.close() }
+        let poor = try await harness.caller(.public) { $0.smsFee = "20.00"; $0.cooldownSeconds = 0 }
+        for number in ["447400123401", "447400123402", "447400123403"] {
+            await #expect(throws: VerificationFailure(.balanceInsufficient)) { try await start(harness, poor, number) }
+        }
+        let caller = try await harness.caller(.public) { $0.cooldownSeconds = 0 }
+        _ = try await start(harness, caller, "447400123404")
+        _ = try await start(harness, caller, "447400123405")
+        await #expect(throws: VerificationFailure.self) { try await start(harness, caller, "447400123406") }
+        do {
+            _ = try await start(harness, caller, "447400123407")
+        } catch let failure as VerificationFailure {
+            #expect(failure.codes == [.rateLimitPublicPerAccount] && (failure.retryAfter ?? 0) > 0)
+        }
+    }
+
     @Test(arguments: TestDatabaseKind.available)
     func denialsAndUnreachableDestinations(_ kind: TestDatabaseKind) async throws {
         let harness = try await EngineHarness(kind)

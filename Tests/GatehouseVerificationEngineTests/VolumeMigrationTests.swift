@@ -27,9 +27,14 @@ import Testing
                  try $0.get("period_end", as: Date.self))
             }
         }
-        #expect(rows.map(\.0) == ["daily:app1:20260101", "monthly:app1:202601"])
-        #expect(rows.map(\.1) == [0, 0] && rows.map(\.2) == [7, 40])
-        #expect(rows.map(\.3) == [Date(timeIntervalSince1970: 1_767_312_000), Date(timeIntervalSince1970: 1_769_904_000)])
+        // Spread as the shard caps are: 7 over the first seven shards, 40 as five in each.
+        let daily = rows.filter { $0.0 == "daily:app1:20260101" }
+        let monthly = rows.filter { $0.0 == "monthly:app1:202601" }
+        #expect(daily.count + monthly.count == rows.count)
+        #expect(daily.map(\.1).sorted() == Array(0..<7) && daily.allSatisfy { $0.2 == 1 })
+        #expect(monthly.map(\.1).sorted() == Array(0..<8) && monthly.allSatisfy { $0.2 == 5 })
+        #expect(daily.allSatisfy { $0.3 == Date(timeIntervalSince1970: 1_767_312_000) })
+        #expect(monthly.allSatisfy { $0.3 == Date(timeIntervalSince1970: 1_769_904_000) })
         let left: [String] = try await store.database.read { db in
             try db.query("SELECT counter_key FROM rate_counters", []).map { try $0.get("counter_key") }
         }

@@ -9,7 +9,9 @@ import GatehouseWire
 /// Apple retries 5xx and a database outage must not lose a notification.
 enum AppleWebhookRoutes {
     static func register(on router: Router, commerce: CommerceEngine, logger: Logger) {
-        router.renderErrors(under: "/webhooks") { error, path, context in DatacoveError.render(error, path: path, context: context, logger: logger) }
+        // Apple retries a 5xx and drops a 4xx: only a notification that can never be taken
+        // (unverifiable, malformed, refused at the edge) gets a 4xx; any other failure is a 500.
+        router.renderErrors(under: "/webhooks") { error, path, context in render(error, path: path, context: context, logger: logger) }
         struct Outcome: Encodable { let outcome: String }
         router.post("/webhooks/apple", .async { request, _ in
             guard case .object(let body)? = try? JSONValue(parsing: request.body), let signed = body["signedPayload"]?.string else {
@@ -18,4 +20,19 @@ enum AppleWebhookRoutes {
             return try .json(Outcome(outcome: try await commerce.receiveNotification(signedPayload: signed).rawValue))
         })
     }
+}
+
+extension AppleWebhookRoutes {
+    static func render(_ error: any Error, path: String, context: RequestContext, logger: Logger) -> Response {
+        switch error {
+        case is NotificationRejected, is DatacoveError, is HTTPError: DatacoveError.render(error, path: path, context: context, logger: logger)
+        default: DatacoveError.render(WebhookFailure(underlying: error), path: path, context: context, logger: logger)
+        }
+    }
+}
+
+/// A failure of the webhook that is not the notification's fault; no mapping knows it, so it
+/// renders as a logged 500 that Apple retries.
+private struct WebhookFailure: Error {
+    let underlying: any Error
 }
