@@ -78,6 +78,24 @@ import Testing
     }
 
     /// The dispatcher's loop is woken by a start at once and stops when told.
+    /// A queued code whose verification expired is not left in the clear until some
+    /// dispatcher claims it: the sweep drops it, and keeps the codes still live.
+    @Test(arguments: TestDatabaseKind.available)
+    func theSweepDropsCodesNoLongerLive(_ kind: TestDatabaseKind) async throws {
+        let harness = try await EngineHarness(kind)
+        defer { harness.close() }
+        let caller = try await harness.caller { $0.cooldownSeconds = 0 }
+        _ = try await harness.engine.start(StartRequest(destination: Self.mobile, deliveryMethod: "sms"), caller: caller)
+        try await harness.engine.sweep()
+        #expect(try await queued(harness) == 1)
+        harness.clock.advance(by: 3600)
+        _ = try await harness.engine.start(StartRequest(destination: "447400123457", deliveryMethod: "sms"), caller: caller)
+        try await harness.engine.sweep()
+        #expect(try await queued(harness) == 1)
+        try await harness.dispatcher.drain()
+        #expect(harness.delivery.messages.map(\.to) == ["447400123457"])
+    }
+
     @Test(arguments: TestDatabaseKind.available)
     func theRunningDispatcherIsWokenByAStart(_ kind: TestDatabaseKind) async throws {
         var settings = VerificationSettings()
