@@ -1,6 +1,8 @@
 extension DatacoveWire {
     /// The body of `POST purchases/v1/verify-purchase` (seed 000 §07).
     public struct VerifyPurchase: Codable, Sendable, Equatable {
+        /// The JSON keys, which the server reads by name.
+        public enum CodingKeys: String, CodingKey, CaseIterable { case platform, platformProductId, transactionId, signedTransaction, transferToCurrentAccount }
         /// Always `apple`.
         public var platform: String
         /// The App Store product id.

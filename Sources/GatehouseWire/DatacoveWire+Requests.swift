@@ -1,6 +1,8 @@
 extension DatacoveWire {
     /// `POST auth/v1/mobile/request-otp`: `{"phoneNumber", "name"?, "channel": "sms"}`.
     public struct PhoneCodeRequest: Codable, Sendable, Equatable {
+        /// The JSON keys, which the server reads by name.
+        public enum CodingKeys: String, CodingKey, CaseIterable { case phoneNumber, name, channel }
         /// The number in international form.
         public var phoneNumber: String
         /// A display name for a new account.
@@ -17,6 +19,8 @@ extension DatacoveWire {
 
     /// `POST auth/v1/mobile/verify-otp`: `{"phoneNumber", "otp", "channel": "sms"}`.
     public struct PhoneCodeCheck: Codable, Sendable, Equatable {
+        /// The JSON keys, which the server reads by name.
+        public enum CodingKeys: String, CodingKey, CaseIterable { case phoneNumber, otp, channel }
         /// The number the code was sent to.
         public var phoneNumber: String
         /// The code the user typed.
@@ -33,6 +37,8 @@ extension DatacoveWire {
 
     /// `POST auth/v1/email/request-otp`: `{"email", "name"?}`.
     public struct EmailCodeRequest: Codable, Sendable, Equatable {
+        /// The JSON keys, which the server reads by name.
+        public enum CodingKeys: String, CodingKey, CaseIterable { case email, name }
         /// The address to send the code to.
         public var email: String
         /// A display name for a new account.
@@ -46,6 +52,8 @@ extension DatacoveWire {
 
     /// `POST auth/v1/email/verify-otp`: `{"email", "otp"}`.
     public struct EmailCodeCheck: Codable, Sendable, Equatable {
+        /// The JSON keys, which the server reads by name.
+        public enum CodingKeys: String, CodingKey, CaseIterable { case email, otp }
         /// The address the code was sent to.
         public var email: String
         /// The code the user typed.
@@ -59,6 +67,8 @@ extension DatacoveWire {
 
     /// `PATCH users/v1/profile`: `{"name"?, "timezone"?}`; a left-out field keeps its value.
     public struct ProfileUpdate: Codable, Sendable, Equatable {
+        /// The JSON keys, which the server reads by name.
+        public enum CodingKeys: String, CodingKey, CaseIterable { case name, timezone }
         /// The new display name.
         public var name: String?
         /// The new IANA time zone.
@@ -72,6 +82,8 @@ extension DatacoveWire {
 
     /// `POST auth/v1/refresh`: `{"refreshToken"}`.
     public struct RefreshRequest: Codable, Sendable, Equatable {
+        /// The JSON keys, which the server reads by name.
+        public enum CodingKeys: String, CodingKey, CaseIterable { case refreshToken }
         /// The refresh token to spend.
         public var refreshToken: String
         /// A refresh.

@@ -35,22 +35,23 @@ enum DatacoveRoutes {
                 auth.post(prefix + "/request-otp", .async { request, _ in
                     let (tenantID, _) = try await tenant(request)
                     let body = try DatacoveBody(request)
-                    try await accounts.requestCode(
-                        tenantID: tenantID, channel: channel, identifier: try body.identifier(channel), name: try body.optionalString("name"))
+                    let (identifier, name) = channel == .phone
+                        ? try body.phoneCodeRequest().identified : try body.emailCodeRequest().identified
+                    try await accounts.requestCode(tenantID: tenantID, channel: channel, identifier: identifier, name: name)
                     return try .json(DatacoveWire.Success())
                 })
                 auth.post(prefix + "/verify-otp", .async { request, _ in
                     let (tenantID, platform) = try await tenant(request)
                     let body = try DatacoveBody(request)
+                    let (identifier, code) = channel == .phone ? try body.phoneCodeCheck().identified : try body.emailCodeCheck().identified
                     let pair = try await accounts.verifyCode(
-                        tenantID: tenantID, channel: channel, identifier: try body.identifier(channel), code: try body.string("otp"),
-                        device: device(request, platform: platform))
+                        tenantID: tenantID, channel: channel, identifier: identifier, code: code, device: device(request, platform: platform))
                     return try .json(SessionJSON.tokens(pair))
                 })
             }
             auth.post("/activate", .async { request, _ in try .json(SessionJSON.tokens(try await accounts.activate(try await principal(request)))) })
             auth.post("/refresh", .async { request, _ in
-                try .json(SessionJSON.tokens(try await accounts.sessions.refresh(try DatacoveBody(request).string("refreshToken"))))
+                try .json(SessionJSON.tokens(try await accounts.sessions.refresh(try DatacoveBody(request).refreshRequest().refreshToken)))
             })
             auth.post("/logout", .async { request, _ in
                 let who = try await principal(request)
@@ -71,12 +72,10 @@ enum DatacoveRoutes {
         router.group("/api/purchases/v1") { purchases in
             purchases.post("/verify-purchase", .async { request, _ in
                 let who = try await principal(request)
-                let body = try DatacoveBody(request)
-                try body.onlyKeys(["platform", "platformProductId", "transactionId", "signedTransaction", "transferToCurrentAccount"])
+                let body = try DatacoveBody(request).verifyPurchase()
                 let report = PurchaseReport(
-                    platform: try body.string("platform"), platformProductId: try body.string("platformProductId"),
-                    transactionId: try body.string("transactionId"), signedTransaction: try body.optionalString("signedTransaction"),
-                    transferToCurrentAccount: try body.optionalBool("transferToCurrentAccount") ?? false)
+                    platform: body.platform, platformProductId: body.platformProductId, transactionId: body.transactionId,
+                    signedTransaction: body.signedTransaction, transferToCurrentAccount: body.transferToCurrentAccount ?? false)
                 let outcome = try await commerce.verifyPurchase(
                     tenantID: who.tenantId, accountID: who.accountId, report, appStoreAPIOverride: appStoreAPI)
                 return try .json(PurchaseJSON.outcome(outcome))
@@ -97,9 +96,8 @@ enum DatacoveRoutes {
             })
             users.patch("/profile", .async { request, _ in
                 let who = try await principal(request)
-                let body = try DatacoveBody(request)
-                try body.onlyKeys(["name", "timezone"])
-                let profile = try await accounts.updateProfile(who, name: try body.optionalString("name"), timezone: try body.optionalString("timezone"))
+                let body = try DatacoveBody(request).profileUpdate()
+                let profile = try await accounts.updateProfile(who, name: body.name, timezone: body.timezone)
                 return try .json(SessionJSON.profile(profile, wallet: try await commerce.wallet(tenantID: who.tenantId, accountID: who.accountId)))
             })
             users.delete("/account", .async { request, _ in
