@@ -12,7 +12,8 @@ extension SubscriptionFlowWire {
             self.signedTransaction = signedTransaction
         }
 
-        enum CodingKeys: String, CodingKey {
+        /// The JSON keys, which the server reads by name.
+        public enum CodingKeys: String, CodingKey, CaseIterable {
             case store
             case signedTransaction = "signed_transaction"
         }

@@ -16,6 +16,14 @@ struct StoreBody {
         fields = object
     }
 
+    /// A body whose keys are those of a shared wire type.
+    init<Key: CodingKey & CaseIterable>(_ request: Request, keys: Key.Type) throws {
+        try self.init(request, allowed: Set(Key.allCases.map(\.stringValue)))
+    }
+
+    func string(_ key: some CodingKey) throws -> String? { try string(key.stringValue) }
+    func bool(_ key: some CodingKey) throws -> Bool? { try bool(key.stringValue) }
+
     func string(_ key: String) throws -> String? {
         guard let value = fields[key], value != .null else { return nil }
         guard let text = value.string else { throw CommerceError(.validationFailed, "\(key) must be a string") }

@@ -28,20 +28,11 @@ enum SubscriptionFlowRoutes {
             case .refused: throw SubscriptionFlowError.purchaseRefused
             }
         }
-        func signedTransaction(_ body: StoreBody) throws -> String {
-            guard try body.string("store") == "apple" else { throw CommerceError(.validationFailed, "store must be apple") }
-            guard let signed = try body.string("signed_transaction"), !signed.isEmpty else {
-                throw CommerceError(.validationFailed, "signed_transaction is required")
-            }
-            return signed
-        }
-
         router.group(prefix) { stores in
             stores.post("/account-tokens", .async { request, _ in
                 let tenantID = try await backendTenant(request)
-                let body = try StoreBody(request, allowed: ["customer_id", "rotate"])
-                guard let customer = try body.string("customer_id") else { throw CommerceError(.validationFailed, "customer_id is required") }
-                let issued = try await commerce.issueAccountToken(tenantID: tenantID, customerID: customer, rotate: try body.bool("rotate") ?? false)
+                let body = try SubscriptionFlowBody.accountTokenRequest(request)
+                let issued = try await commerce.issueAccountToken(tenantID: tenantID, customerID: body.customerId, rotate: body.rotate ?? false)
                 return try SubscriptionFlowJSON.success(SubscriptionFlowJSON.token(issued), status: issued.reused ? 200 : 201)
             })
             stores.post("/account-tokens/:token/revoke", .async { request, context in
@@ -51,10 +42,9 @@ enum SubscriptionFlowRoutes {
             })
             stores.post("/purchases", .async { request, _ in
                 let tenantID = try await backendTenant(request)
-                let body = try StoreBody(request, allowed: ["customer_id", "store", "signed_transaction"])
-                guard let customer = try body.string("customer_id") else { throw CommerceError(.validationFailed, "customer_id is required") }
+                let body = try SubscriptionFlowBody.customerPurchase(request)
                 return try outcome(try await commerce.registerCustomerPurchase(
-                    tenantID: tenantID, customerID: customer, signedTransaction: try signedTransaction(body)))
+                    tenantID: tenantID, customerID: body.customerId, signedTransaction: body.signedTransaction))
             })
             stores.get("/customers/:customerId/entitlements", .async { request, context in
                 let tenantID = try await backendTenant(request)
@@ -75,9 +65,9 @@ enum SubscriptionFlowRoutes {
             }
             stores.post("/client/purchases", .async { request, _ in
                 let caller = try await client(request)
-                let body = try StoreBody(request, allowed: ["store", "signed_transaction"])
+                let body = try SubscriptionFlowBody.purchaseReport(request)
                 return try outcome(try await commerce.reportCustomerPurchase(
-                    tenantID: caller.tenantID, customerID: caller.customerID, signedTransaction: try signedTransaction(body)))
+                    tenantID: caller.tenantID, customerID: caller.customerID, signedTransaction: body.signedTransaction))
             })
             stores.get("/client/entitlements", .async { request, _ in
                 let caller = try await client(request)
