@@ -64,4 +64,14 @@ import Testing
             """#)
         try WireContract.roundTrip(DatacoveWire.TrialConfig.self, #"{"ios":{"enabled":true,"durationDays":7}}"#)
     }
+
+    /// The sign-in bodies the server reads by the types' keys, as seed 000 shows them.
+    @Test func signInBodies() throws {
+        let phone = try WireContract.roundTrip(DatacoveWire.PhoneCodeCheck.self, #"{"phoneNumber":"+14165550199","channel":"sms","otp":"123456"}"#)
+        #expect(phone.otp == "123456")
+        try WireContract.roundTrip(DatacoveWire.PhoneCodeRequest.self, #"{"phoneNumber":"+14165550199","channel":"sms"}"#)
+        try WireContract.roundTrip(DatacoveWire.EmailCodeCheck.self, #"{"email":"jane@example.com","otp":"123456"}"#)
+        try WireContract.roundTrip(DatacoveWire.RefreshRequest.self, #"{"refreshToken":"eyJhbGciOiJIUzI1NiIs..."}"#)
+        try WireContract.roundTrip(DatacoveWire.ProfileUpdate.self, #"{"name":"Jane Doe","timezone":"America/Toronto"}"#)
+    }
 }

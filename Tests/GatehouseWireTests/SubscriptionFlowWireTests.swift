@@ -80,4 +80,13 @@ import Testing
              "created_at":"2026-11-03T09:00:00+00:00","revoked_at":"2026-11-04T09:00:00+00:00"}}
             """#)
     }
+
+    /// The request bodies the server reads by the types' keys: seed 003's token request and
+    /// the backend's purchase registration.
+    @Test func requestBodies() throws {
+        let token = try WireContract.roundTrip(SubscriptionFlowWire.AccountTokenRequest.self, #"{ "customer_id": "9f1c2e0a-5b7d-4c1e-8a64-0d3b2f7a9e11" }"#)
+        #expect(token.customerId == "9f1c2e0a-5b7d-4c1e-8a64-0d3b2f7a9e11" && token.rotate == nil)
+        let purchase = try WireContract.roundTrip(SubscriptionFlowWire.CustomerPurchase.self, #"{"customer_id":"c","store":"apple","signed_transaction":"a.b.c"}"#)
+        #expect(purchase.signedTransaction == "a.b.c")
+    }
 }
