@@ -40,6 +40,8 @@ extension DatacoveWire {
 
     /// `tenants/v1/{id}/pricing-config`: the credit packages on sale.
     public struct PricingConfig: Codable, Sendable, Equatable {
+        /// The JSON keys, which the server reads by name.
+        public enum CodingKeys: String, CodingKey, CaseIterable { case provider, iapCreditPackages }
         /// Always `apple`.
         public var provider: String
         /// The packages.
@@ -54,6 +56,8 @@ extension DatacoveWire {
 
     /// A consumable that adds credits to the wallet.
     public struct CreditPackage: Codable, Sendable, Equatable {
+        /// The JSON keys, which the server reads by name.
+        public enum CodingKeys: String, CodingKey, CaseIterable { case platformProductId, credits, displayName }
         /// The App Store product id.
         public var platformProductId: String
         /// Credits it adds.
@@ -71,6 +75,8 @@ extension DatacoveWire {
 
     /// A plan of `tenants/v1/{id}/service-entitlement-products`.
     public struct StorePlan: Codable, Sendable, Equatable {
+        /// The JSON keys, which the server reads by name.
+        public enum CodingKeys: String, CodingKey, CaseIterable { case productId, displayName, interval, platformProductIds, gatedWorkflowId }
         /// The catalog id.
         public var productId: String
         /// The name shown to users.
@@ -102,6 +108,8 @@ extension DatacoveWire {
 
     /// `tenants/v1/{id}/trial-config`: `{"ios": {"enabled", "durationDays"}}`.
     public struct TrialConfig: Codable, Sendable, Equatable {
+        /// The JSON keys, which the server reads by name.
+        public enum CodingKeys: String, CodingKey, CaseIterable { case ios }
         /// The iOS trial.
         public var ios: Platform
         /// A trial configuration.
@@ -109,6 +117,8 @@ extension DatacoveWire {
 
         /// One platform's trial.
         public struct Platform: Codable, Sendable, Equatable {
+            /// The JSON keys, which the server reads by name.
+            public enum CodingKeys: String, CodingKey, CaseIterable { case enabled, durationDays }
             /// Whether new accounts get the trial.
             public var enabled: Bool
             /// How long it lasts.
@@ -119,5 +129,16 @@ extension DatacoveWire {
                 self.durationDays = durationDays
             }
         }
+    }
+
+    /// `PATCH tenants/v1/{id}/apple-config`: the fields to change; a left-out field keeps its
+    /// value, and `null` clears `extraTrustedRootPEM` or `xcodeCertificatePEM`.
+    public enum AppleConfigPatchKeys: String, CodingKey, CaseIterable {
+        case bundleId, issuerId, keyId, privateKey, appAppleId, production, extraTrustedRootPEM, xcodeCertificatePEM, claimUntaggedPurchases
+    }
+
+    /// `POST tenants/v1/{id}/service-entitlement-products`: a new plan's fields.
+    public enum PlanRequestKeys: String, CodingKey, CaseIterable {
+        case displayName, interval, platformProductIds, gatedWorkflowId
     }
 }

@@ -22,6 +22,7 @@ struct StoreBody {
     }
 
     func string(_ key: some CodingKey) throws -> String? { try string(key.stringValue) }
+    func has(_ key: some CodingKey) -> Bool { fields.keys.contains(key.stringValue) }
     func bool(_ key: some CodingKey) throws -> Bool? { try bool(key.stringValue) }
 
     func string(_ key: String) throws -> String? {

@@ -19,18 +19,18 @@ enum TenantStoreRoutes {
         let auth = AdminAuthentication(directory: directory, configuredToken: adminToken)
         router.group("/api/tenants/v1/:tenantId", middleware: [auth]) { tenant in
             tenant.patch("/apple-config", handler { request, tenantID in
-                let body = try StoreBody(request, allowed: ["bundleId", "issuerId", "keyId", "privateKey", "appAppleId", "production", "extraTrustedRootPEM", "xcodeCertificatePEM",
-                                                          "claimUntaggedPurchases"])
+                typealias Keys = DatacoveWire.AppleConfigPatchKeys
+                let body = try StoreBody(request, keys: Keys.self)
                 var patch = AppleConfigPatch()
-                patch.bundleId = try body.string("bundleId")
-                patch.issuerId = try body.string("issuerId")
-                patch.keyId = try body.string("keyId")
-                patch.privateKey = try body.string("privateKey")
-                patch.appAppleId = try body.int("appAppleId").map(Int64.init)
-                patch.production = try body.bool("production")
-                patch.claimUntaggedPurchases = try body.bool("claimUntaggedPurchases")
-                if body.fields.keys.contains("extraTrustedRootPEM") { patch.extraTrustedRootPEM = .some(try body.string("extraTrustedRootPEM")) }
-                if body.fields.keys.contains("xcodeCertificatePEM") { patch.xcodeCertificatePEM = .some(try body.string("xcodeCertificatePEM")) }
+                patch.bundleId = try body.string(Keys.bundleId)
+                patch.issuerId = try body.string(Keys.issuerId)
+                patch.keyId = try body.string(Keys.keyId)
+                patch.privateKey = try body.string(Keys.privateKey)
+                patch.appAppleId = try body.int(Keys.appAppleId.stringValue).map(Int64.init)
+                patch.production = try body.bool(Keys.production)
+                patch.claimUntaggedPurchases = try body.bool(Keys.claimUntaggedPurchases)
+                if body.has(Keys.extraTrustedRootPEM) { patch.extraTrustedRootPEM = .some(try body.string(Keys.extraTrustedRootPEM)) }
+                if body.has(Keys.xcodeCertificatePEM) { patch.xcodeCertificatePEM = .some(try body.string(Keys.xcodeCertificatePEM)) }
                 return try .json(StoreJSON.apple(try await commerce.updateAppleConfig(tenantID: tenantID, patch)))
             })
             tenant.get("/apple-config", handler { _, tenantID in
@@ -38,30 +38,35 @@ enum TenantStoreRoutes {
                 return try .json(StoreJSON.apple(config))
             })
             tenant.put("/pricing-config", handler { request, tenantID in
-                let body = try StoreBody(request, allowed: ["provider", "iapCreditPackages"])
-                guard case .array(let items)? = body.fields["iapCreditPackages"] else {
+                typealias Keys = DatacoveWire.PricingConfig.CodingKeys
+                typealias PackageKeys = DatacoveWire.CreditPackage.CodingKeys
+                let body = try StoreBody(request, keys: Keys.self)
+                guard case .array(let items)? = body.fields[Keys.iapCreditPackages.stringValue] else {
                     throw CommerceError(.validationFailed, "iapCreditPackages must be a list")
                 }
                 let packages = try items.map { item -> CreditPackage in
-                    guard case .object(let fields) = item, let product = fields["platformProductId"]?.string, let credits = fields["credits"]?.int
+                    guard case .object(let fields) = item, let product = fields[PackageKeys.platformProductId.stringValue]?.string,
+                          let credits = fields[PackageKeys.credits.stringValue]?.int
                     else { throw CommerceError(.validationFailed, "each package needs platformProductId and credits") }
-                    return CreditPackage(provider: "apple", platformProductId: product, credits: credits, displayName: fields["displayName"]?.string)
+                    return CreditPackage(
+                        provider: "apple", platformProductId: product, credits: credits, displayName: fields[PackageKeys.displayName.stringValue]?.string)
                 }
-                let saved = try await commerce.setCreditPackages(tenantID: tenantID, provider: try body.string("provider") ?? "apple", packages)
+                let saved = try await commerce.setCreditPackages(tenantID: tenantID, provider: try body.string(Keys.provider) ?? "apple", packages)
                 return try .json(StoreJSON.pricing(saved))
             })
             tenant.get("/pricing-config", handler { _, tenantID in try .json(StoreJSON.pricing(try await commerce.creditPackages(tenantID: tenantID))) })
             tenant.post("/service-entitlement-products", handler { request, tenantID in
-                let body = try StoreBody(request, allowed: ["displayName", "interval", "platformProductIds", "gatedWorkflowId"])
-                guard let interval = try body.string("interval").flatMap(Plan.Interval.init(rawValue:)) else {
+                typealias Keys = DatacoveWire.PlanRequestKeys
+                let body = try StoreBody(request, keys: Keys.self)
+                guard let interval = try body.string(Keys.interval).flatMap(Plan.Interval.init(rawValue:)) else {
                     throw CommerceError(.validationFailed, "interval must be monthly, annual or one_time_year")
                 }
-                guard case .object(let ids)? = body.fields["platformProductIds"], let apple = ids["apple"]?.string else {
+                guard case .object(let ids)? = body.fields[Keys.platformProductIds.stringValue], let apple = ids["apple"]?.string else {
                     throw CommerceError(.validationFailed, "platformProductIds.apple is required")
                 }
                 let plan = try await commerce.createPlan(
-                    tenantID: tenantID, displayName: try body.string("displayName") ?? "", interval: interval, appleProductID: apple,
-                    gatedWorkflowID: try body.string("gatedWorkflowId"))
+                    tenantID: tenantID, displayName: try body.string(Keys.displayName) ?? "", interval: interval, appleProductID: apple,
+                    gatedWorkflowID: try body.string(Keys.gatedWorkflowId))
                 return try .json(StoreJSON.plan(plan), status: 201)
             })
             tenant.get("/service-entitlement-products", handler { _, tenantID in
@@ -72,15 +77,23 @@ enum TenantStoreRoutes {
                 return .empty()
             })
             tenant.patch("/trial-config", handler { request, tenantID in
-                let body = try StoreBody(request, allowed: ["ios"])
+                typealias PlatformKeys = DatacoveWire.TrialConfig.Platform.CodingKeys
+                let body = try StoreBody(request, keys: DatacoveWire.TrialConfig.CodingKeys.self)
                 var enabled: Bool?
                 var days: Int?
-                if let ios = body.fields["ios"] {
-                    guard case .object(let fields) = ios, fields.keys.allSatisfy({ ["enabled", "durationDays"].contains($0) }) else {
+                if let ios = body.fields[DatacoveWire.TrialConfig.CodingKeys.ios.stringValue] {
+                    let allowed = Set(PlatformKeys.allCases.map(\.stringValue))
+                    guard case .object(let fields) = ios, fields.keys.allSatisfy(allowed.contains) else {
                         throw CommerceError(.validationFailed, "ios must be an object with enabled and durationDays")
                     }
-                    if let value = fields["enabled"] { guard let flag = value.bool else { throw CommerceError(.validationFailed, "ios.enabled must be true or false") }; enabled = flag }
-                    if let value = fields["durationDays"] { guard let number = value.int else { throw CommerceError(.validationFailed, "ios.durationDays must be a number") }; days = number }
+                    if let value = fields[PlatformKeys.enabled.stringValue] {
+                        guard let flag = value.bool else { throw CommerceError(.validationFailed, "ios.enabled must be true or false") }
+                        enabled = flag
+                    }
+                    if let value = fields[PlatformKeys.durationDays.stringValue] {
+                        guard let number = value.int else { throw CommerceError(.validationFailed, "ios.durationDays must be a number") }
+                        days = number
+                    }
                 }
                 return try .json(StoreJSON.trial(try await commerce.updateTrialConfig(tenantID: tenantID, iosEnabled: enabled, iosDurationDays: days)))
             })
