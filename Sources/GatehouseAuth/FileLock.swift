@@ -9,6 +9,8 @@ struct FileLock: Sendable {
     /// Past this, a refresh goes ahead without the lock: a hung peer must not stop this process for good,
     /// and the server's 30-second window still makes two refreshes of one token converge.
     var maxWait: Duration = .seconds(10)
+    /// Told each time an attempt finds the lock held elsewhere, before waiting; tests await it instead of sleeping.
+    var contended: (@Sendable () -> Void)?
 
     func withLock<T>(_ body: () async throws -> T) async throws -> T {
         let descriptor = open(url.path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
@@ -26,6 +28,7 @@ struct FileLock: Sendable {
             guard failure == EWOULDBLOCK || failure == EINTR else {
                 throw TokenStoreError("cannot lock \(url.path)", status: failure)
             }
+            if failure == EWOULDBLOCK { contended?() }
             if clock.now >= deadline { return try await body() }
             try await Task.sleep(for: delay)
             delay = min(delay * 2, .milliseconds(50))

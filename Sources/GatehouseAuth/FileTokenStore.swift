@@ -17,6 +17,8 @@ public struct FileTokenStore: TokenStore {
     public let url: URL
     /// The companion file a refresh locks.
     public var lockURL: URL { url.appendingPathExtension("lock") }
+    /// For tests: told each time `withLock` finds the lock held by another store.
+    var lockContended: (@Sendable () -> Void)?
 
     /// A store at `url`; the directory is created on first write.
     public init(url: URL) { self.url = url }
@@ -77,6 +79,6 @@ public struct FileTokenStore: TokenStore {
     /// Runs `body` holding an exclusive `flock` on `lockURL`.
     public func withLock<T>(_ body: () async throws -> T) async throws -> T {
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        return try await FileLock(url: lockURL).withLock(body)
+        return try await FileLock(url: lockURL, contended: lockContended).withLock(body)
     }
 }

@@ -34,7 +34,8 @@ import FoundationNetworking
         let directory = try temporaryDirectory()
         let file = directory.appendingPathComponent("tokens.json")
         let first = FileTokenStore(url: file)
-        let second = FileTokenStore(url: file)
+        let refused = Latch()
+        let second = FileTokenStore(url: file).signalling(contention: refused)
         let gate = Gate()
         let order = OrderLog()
         let holder = Task {
@@ -44,9 +45,10 @@ import FoundationNetworking
                 order.append("first out")
             }
         }
-        try await eventually { order.entries == ["first in"] }
+        await order.until(["first in"])
         let waiter = Task { try await second.withLock { order.append("second in") } }
-        try await Task.sleep(for: .milliseconds(50))
+        // Until the second store has tried the lock and found it held; the expectations below judge the rest.
+        _ = await refused.wait()
         #expect(order.entries == ["first in"])
         await gate.open()
         try await holder.value
@@ -92,7 +94,8 @@ import FoundationNetworking
         try other.write(storedPair())
         let transport = rotatingServer()
         let clock = ManualClock()
-        let client = makeClient(store: FileTokenStore(url: file), transport: transport, clock: clock)
+        let waiting = Latch()
+        let client = makeClient(store: FileTokenStore(url: file).signalling(contention: waiting), transport: transport, clock: clock)
         clock.advance(3600)
         let gate = Gate()
         let locked = OrderLog()
@@ -104,9 +107,10 @@ import FoundationNetworking
                 try other.write(storedPair("a2", "r2", receivedAt: clock.now))
             }
         }
-        try await eventually { locked.entries == ["held"] }
+        await locked.until(["held"])
         let call = Task { try await client.profile() }
-        try await Task.sleep(for: .milliseconds(50))
+        // Until the client, having read the old pair, waits for the lock the other process holds.
+        _ = await waiting.wait()
         await gate.open()
         try await holder.value
         _ = try await call.value
@@ -115,10 +119,23 @@ import FoundationNetworking
     }
 }
 
-/// A thread-safe list of events, to check the order things happened in.
+extension FileTokenStore {
+    /// This store, signalling `latch` each time its `withLock` finds the lock held by another store.
+    func signalling(contention latch: Latch) -> FileTokenStore {
+        var store = self
+        store.lockContended = { latch.signal() }
+        return store
+    }
+}
+
+/// A thread-safe list of events, to check the order things happened in and to await one.
 final class OrderLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [String] = []
-    var entries: [String] { lock.withLock { items } }
-    func append(_ item: String) { lock.withLock { items.append(item) } }
+    private let items = AwaitableList<String>()
+    var entries: [String] { items.all }
+    func append(_ item: String) { items.append(item) }
+
+    /// Returns once the entries are `expected`, failing after five seconds rather than hanging the suite.
+    func until(_ expected: [String], sourceLocation: SourceLocation = #_sourceLocation) async {
+        await items.until(sourceLocation: sourceLocation) { $0 == expected }
+    }
 }

@@ -194,7 +194,7 @@ import FoundationNetworking
         let store = InMemoryTokenStore(storedPair())
         let client = makeClient(store: store, transport: transport)
         let call = Task { try await client.profile() }
-        try await eventually { transport.requests.count == 1 }
+        await transport.sent(1)
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
         #expect(try store.read() == storedPair())
@@ -211,7 +211,7 @@ import FoundationNetworking
         let client = makeClient(store: store, transport: transport, clock: clock)
         clock.advance(3600)
         let call = Task { try await client.profile() }
-        try await eventually { transport.count("auth/v1/refresh") == 1 }
+        await transport.sent(1, to: "auth/v1/refresh")
         // A fallback so a regression fails the expectations below instead of hanging the suite.
         let fallback = Task {
             try await Task.sleep(for: .seconds(2))

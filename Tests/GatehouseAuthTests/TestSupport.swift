@@ -19,21 +19,27 @@ final class RouteTransport: Transport, @unchecked Sendable {
     }
 
     typealias Handler = @Sendable (URLRequest) async throws -> Reply
-    private let lock = NSLock()
-    private var recorded: [URLRequest] = []
+    private let recorded = AwaitableList<URLRequest>()
     private let handler: Handler
 
     init(_ handler: @escaping Handler) { self.handler = handler }
 
-    var requests: [URLRequest] { lock.withLock { recorded } }
+    var requests: [URLRequest] { recorded.all }
 
     /// Paths below `/api/`, in the order they were sent.
     var paths: [String] { requests.map(apiPath) }
 
     func count(_ path: String) -> Int { paths.filter { $0 == path }.count }
 
+    /// Returns once `count` requests (to `path`, when given) have been sent; the handler may still be running.
+    func sent(_ count: Int, to path: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) async {
+        await recorded.until(sourceLocation: sourceLocation) { requests in
+            requests.filter { path == nil || apiPath($0) == path }.count == count
+        }
+    }
+
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        lock.withLock { recorded.append(request) }
+        recorded.append(request)
         let reply = try await handler(request)
         let response = HTTPURLResponse(url: request.url!, statusCode: reply.status, httpVersion: "HTTP/1.1", headerFields: reply.headers)!
         return (Data(reply.body.utf8), response)
@@ -128,13 +134,91 @@ func rotatingServer(validAccess: @escaping @Sendable () -> String = { "a2" }, re
     }
 }
 
-/// Waits until `condition` holds, failing after five seconds rather than hanging the suite.
-func eventually(_ condition: @Sendable () async -> Bool) async throws {
-    for _ in 0..<500 {
-        if await condition() { return }
-        try await Task.sleep(for: .milliseconds(10))
+/// An event a test awaits instead of polling for it: once signalled, it resumes every waiter, those
+/// that came before and those that come after. Safe to signal from synchronous code (a store's hook).
+final class Latch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var signalled = false
+    private var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
+    private var expired: Set<Int> = []
+    private var lastID = 0
+
+    var isSignalled: Bool { lock.withLock { signalled } }
+
+    func signal() {
+        let woken = lock.withLock { () -> [CheckedContinuation<Bool, Never>] in
+            signalled = true
+            defer { waiters = [:] }
+            return Array(waiters.values)
+        }
+        for waiter in woken { waiter.resume(returning: true) }
     }
-    Issue.record("condition never became true")
+
+    /// Whether the signal came; `false` after `timeout`, so a regression fails the test instead of hanging the suite.
+    func wait(timeout: Duration = .seconds(5)) async -> Bool {
+        let id = lock.withLock { () -> Int in
+            lastID += 1
+            return lastID
+        }
+        // A timeout guard, not a poll: it sleeps once and is cancelled as soon as the signal comes.
+        let timer = Task {
+            do { try await Task.sleep(for: timeout) } catch { return }
+            self.expire(id)
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let now = lock.withLock { () -> Bool? in
+                if signalled { return true }
+                if expired.contains(id) { return false }
+                waiters[id] = continuation
+                return nil
+            }
+            if let now { continuation.resume(returning: now) }
+        }
+    }
+
+    private func expire(_ id: Int) {
+        let waiter = lock.withLock { () -> CheckedContinuation<Bool, Never>? in
+            if let waiter = waiters.removeValue(forKey: id) { return waiter }
+            expired.insert(id)
+            return nil
+        }
+        waiter?.resume(returning: false)
+    }
+}
+
+/// A thread-safe list whose conditions tests await: each is checked when registered and after every append.
+final class AwaitableList<Element>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Element] = []
+    private var waiters: [(condition: ([Element]) -> Bool, latch: Latch)] = []
+
+    var all: [Element] { lock.withLock { items } }
+
+    func append(_ item: Element) {
+        let due = lock.withLock { () -> [Latch] in
+            items.append(item)
+            var due: [Latch] = []
+            waiters.removeAll { waiter in
+                guard waiter.condition(items) else { return false }
+                due.append(waiter.latch)
+                return true
+            }
+            return due
+        }
+        for latch in due { latch.signal() }
+    }
+
+    /// Returns once `condition` holds, failing after five seconds rather than hanging the suite.
+    func until(sourceLocation: SourceLocation = #_sourceLocation, _ condition: @escaping ([Element]) -> Bool) async {
+        let latch = Latch()
+        let holds = lock.withLock { () -> Bool in
+            if condition(items) { return true }
+            waiters.append((condition, latch))
+            return false
+        }
+        if !holds, !(await latch.wait()) { Issue.record("condition never became true", sourceLocation: sourceLocation) }
+    }
 }
 
 /// A fresh directory under the temporary directory.

@@ -58,23 +58,19 @@ final class MockTransport: Transport, @unchecked Sendable {
 
 /// Suspends in `send` until the calling task is cancelled, then throws `cancellationError`.
 final class SuspendingTransport: Transport, @unchecked Sendable {
-    private let lock = NSLock()
-    private var suspended = false
+    private let suspended = Latch()
     let cancellationError: any Error
 
     init(throwing cancellationError: any Error = URLError(.cancelled)) {
         self.cancellationError = cancellationError
     }
 
-    var didSuspend: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return suspended
-    }
+    var didSuspend: Bool { suspended.isSignalled }
 
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        markSuspended()
+        suspended.signal()
         do {
+            // A server that never answers: only the caller's cancellation ends this.
             try await Task.sleep(for: .seconds(600))
         } catch {
             throw cancellationError
@@ -82,17 +78,62 @@ final class SuspendingTransport: Transport, @unchecked Sendable {
         throw APIError.unexpectedResponse("SuspendingTransport was never cancelled")
     }
 
-    private func markSuspended() {
-        lock.lock()
-        suspended = true
-        lock.unlock()
-    }
-
     /// Waits (up to five seconds) until a request is in flight.
     func waitUntilSuspended() async {
-        for _ in 0..<500 where !didSuspend {
-            try? await Task.sleep(for: .milliseconds(10))
+        _ = await suspended.wait(timeout: .seconds(5))
+    }
+}
+
+/// An event a test awaits instead of polling for it: once signalled, it resumes every waiter, those
+/// that came before and those that come after.
+final class Latch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var signalled = false
+    private var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
+    private var expired: Set<Int> = []
+    private var lastID = 0
+
+    var isSignalled: Bool { lock.withLock { signalled } }
+
+    func signal() {
+        let woken = lock.withLock { () -> [CheckedContinuation<Bool, Never>] in
+            signalled = true
+            defer { waiters = [:] }
+            return Array(waiters.values)
         }
+        for waiter in woken { waiter.resume(returning: true) }
+    }
+
+    /// Whether the signal came; `false` after `timeout`, so a regression fails the test instead of hanging the suite.
+    func wait(timeout: Duration) async -> Bool {
+        let id = lock.withLock { () -> Int in
+            lastID += 1
+            return lastID
+        }
+        // A timeout guard, not a poll: it sleeps once and is cancelled as soon as the signal comes.
+        let timer = Task {
+            do { try await Task.sleep(for: timeout) } catch { return }
+            self.expire(id)
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let now = lock.withLock { () -> Bool? in
+                if signalled { return true }
+                if expired.contains(id) { return false }
+                waiters[id] = continuation
+                return nil
+            }
+            if let now { continuation.resume(returning: now) }
+        }
+    }
+
+    private func expire(_ id: Int) {
+        let waiter = lock.withLock { () -> CheckedContinuation<Bool, Never>? in
+            if let waiter = waiters.removeValue(forKey: id) { return waiter }
+            expired.insert(id)
+            return nil
+        }
+        waiter?.resume(returning: false)
     }
 }
 
