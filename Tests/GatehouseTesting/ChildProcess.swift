@@ -85,7 +85,11 @@ public final class ChildProcess: @unchecked Sendable {
     /// The first line of output that `matches`, once written; `nil` if the process exits or
     /// `seconds` pass without one.
     public func line(within seconds: Double, where matches: @escaping (Substring) -> Bool) async -> String? {
-        let find = { (text: String) in text.split(separator: "\n").first(where: matches).map(String.init) }
+        // Only whole lines: output may arrive in pieces, and "READY " without its port is no answer.
+        let find = { (text: String) -> String? in
+            guard let end = text.lastIndex(of: "\n") else { return nil }
+            return text[..<end].split(separator: "\n").first(where: matches).map(String.init)
+        }
         await until(seconds: seconds) { text, status in status != nil || find(text) != nil }
         return find(text)
     }
