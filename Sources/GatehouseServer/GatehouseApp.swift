@@ -160,18 +160,24 @@ public final class GatehouseApp: @unchecked Sendable {
     }
 
     /// Stops accepting, lets in-flight requests finish, closes the database.
+    /// The grace is one deadline for all of it: the requests in flight, then the deliveries
+    /// in hand; a delivery cut off by it is claimed again after its lease.
     public func shutdown() {
-        sweeper.withLock { $0?.cancel() }
+        let deadline = DispatchTime.now() + settings.shutdownGrace
+        let sweeping = sweeper.withLock { $0 }
+        sweeping?.cancel()
         server.shutdown(grace: settings.shutdownGrace)
         // The dispatcher finishes the deliveries in hand; whatever it has not claimed stays
         // queued for the next node or the next start of this one.
         deliveries.stop()
-        if dispatching.withLock({ $0 }) != nil { _ = dispatcherStopped.wait(timeout: .now() + settings.shutdownGrace) }
+        if dispatching.withLock({ $0 }) != nil { _ = dispatcherStopped.wait(timeout: deadline) }
         let finished = DispatchSemaphore(value: 0)
         let settling = settler.withLock { $0 }
-        // The settler's last round runs before the database closes; the semaphore waits on
-        // this (non-pool) thread, since shutdown is called from the main thread.
+        // The sweeper's last statement and the settler's last round end before the database
+        // closes; the semaphore waits on this (non-pool) thread, since shutdown is called
+        // from the main thread.
         Task.detached {
+            await sweeping?.value
             await Self.stop(settling)
             finished.signal()
         }
@@ -184,7 +190,7 @@ public final class GatehouseApp: @unchecked Sendable {
     /// which stop the server with `server.stop`): the sweeper, the dispatcher after the
     /// deliveries in hand, the last settlement, the listener's connection.
     public func stopBackgroundWork() async {
-        sweeper.withLock { $0?.cancel() }
+        await Self.stop(sweeper.withLock { $0 })
         deliveries.stop()
         await dispatching.withLock { $0 }?.value
         await Self.stop(settler.withLock { $0 })

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseCrypto
 import GatehouseDatabase
 
 extension VerificationEngine {
@@ -23,8 +24,20 @@ extension VerificationEngine {
         case .email: .email
         }
         return OutboundMessage(
-            id: environment.ids.next().lowercased, tenantId: record.tenantId, channel: channel,
+            id: Self.messageID(of: record.id), tenantId: record.tenantId, channel: channel,
             to: record.destination, body: body, createdAt: now)
+    }
+
+    /// A message id of its own, but the same for every send of one verification's code: a
+    /// delivery claimed again after its lease (at least once) carries the id of the first
+    /// try, so a provider bridge or mail server can drop the copy. Derived, not the
+    /// verification id itself, which the provider has no need to learn.
+    static func messageID(of verificationID: String) -> String {
+        let hex = SHA256.hash(Data("delivery:\(verificationID)".utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
+            String(hex[hex.index(hex.startIndex, offsetBy: range.lowerBound)..<hex.index(hex.startIndex, offsetBy: range.upperBound)])
+        }
+        return parts.joined(separator: "-")
     }
 
     /// Renders a claimed delivery, hands it to the provider and records the outcome. A

@@ -57,6 +57,24 @@ import Testing
         #expect(try await queued(harness) == 0)
     }
 
+    /// Delivery is at least once: a code claimed again after its lease goes out with the
+    /// message id of its first try (not the verification id), and the outbox keeps it once.
+    @Test(arguments: TestDatabaseKind.available)
+    func aCodeSentAgainCarriesTheSameMessageID(_ kind: TestDatabaseKind) async throws {
+        let harness = try await EngineHarness(kind)
+        defer { harness.close() }
+        let caller = try await harness.caller()
+        let record = try await harness.engine.start(StartRequest(destination: Self.mobile, deliveryMethod: "sms"), caller: caller)
+        let first = try #require(try await harness.engine.claimDeliveries(limit: 10).jobs.first)
+        harness.clock.advance(by: harness.engine.settings.dispatchRetryAfter)
+        let again = try #require(try await harness.engine.claimDeliveries(limit: 10).jobs.first)
+        let sent = [first, again].map { harness.engine.render($0.record, code: $0.code, appHash: $0.appHash) }
+        #expect(sent[0].id == sent[1].id && sent[0].id != record.id && sent[0].body == sent[1].body)
+        let outbox = DevelopmentOutbox(database: harness.store.database)
+        for message in sent { try await outbox.deliver(message) }
+        #expect(try await DevelopmentOutbox.messages(in: harness.store.database, to: Self.mobile).count == 1)
+    }
+
     /// A code superseded or expired before its turn is never sent.
     @Test(arguments: TestDatabaseKind.available)
     func aCodeNoLongerLiveIsDroppedUnsent(_ kind: TestDatabaseKind) async throws {

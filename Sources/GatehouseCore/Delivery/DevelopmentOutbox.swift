@@ -16,7 +16,11 @@ public struct DevelopmentOutbox: MessageDelivery {
     public func deliver(_ message: OutboundMessage) async throws {
         try await database.write { db in
             try db.execute(
-                "INSERT INTO outbox_messages (id, tenant_id, to_address, channel, body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                // A delivery sent again after its lease ran out is the same message: kept once.
+                """
+                INSERT INTO outbox_messages (id, tenant_id, to_address, channel, body, created_at) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO NOTHING
+                """,
                 message.id, message.tenantId, message.to, message.channel.rawValue, message.body, message.createdAt)
         }
         echo?(message)
