@@ -60,7 +60,7 @@ var targets: [Target] = [
     // sockets) that engine tests link, and the live server on top of it for end-to-end tests.
     .target(
         name: "GatehouseTesting",
-        dependencies: ["GatehouseCore", "GatehouseCrypto", "GatehouseDatabase", "GatehouseSQLite", "GatehousePostgres"],
+        dependencies: ["GatehouseCore", "GatehouseCrypto", "GatehouseDatabase", "GatehouseSQLite", "GatehousePostgres", "GatehouseTestEvents"],
         path: "Tests/GatehouseTesting", swiftSettings: swiftSettings
     ),
     .target(
@@ -95,8 +95,11 @@ var targets: [Target] = [
         dependencies: ["GatehouseCommerceEngine", "GatehouseTesting", "GatehouseCrypto", "GatehouseHTTP", "GatehouseCore"],
         swiftSettings: swiftSettings
     ),
+    // Events tests await instead of polling; Foundation only, so the SDK's tests use it too.
+    .target(name: "GatehouseTestEvents", path: "Tests/GatehouseTestEvents", swiftSettings: swiftSettings),
     .testTarget(
-        name: "GatehouseAuthTests", dependencies: ["GatehouseAuth", "GatehouseClientCore", "GatehouseWire"], swiftSettings: swiftSettings
+        name: "GatehouseAuthTests", dependencies: ["GatehouseAuth", "GatehouseClientCore", "GatehouseWire", "GatehouseTestEvents"],
+        swiftSettings: swiftSettings
     ),
     .testTarget(
         name: "GatehousePurchasesTests", dependencies: ["GatehousePurchases", "GatehousePurchasesTesting", "GatehouseClientCore", "GatehouseWire"],
@@ -104,7 +107,7 @@ var targets: [Target] = [
     ),
     .testTarget(
         name: "GatehouseVerificationTests",
-        dependencies: ["GatehouseVerification", "GatehouseClientCore", "GatehouseWire"],
+        dependencies: ["GatehouseVerification", "GatehouseClientCore", "GatehouseWire", "GatehouseTestEvents"],
         swiftSettings: swiftSettings
     ),
     .testTarget(

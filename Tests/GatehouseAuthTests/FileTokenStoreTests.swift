@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseTestEvents
 import Testing
 @testable import GatehouseAuth
 #if canImport(FoundationNetworking)

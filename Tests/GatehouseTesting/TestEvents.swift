@@ -1,0 +1,2 @@
+// Tests that import GatehouseTesting also get the events they await.
+@_exported import GatehouseTestEvents
