@@ -95,6 +95,15 @@ var targets: [Target] = [
         dependencies: ["GatehouseCommerceEngine", "GatehouseTesting", "GatehouseCrypto", "GatehouseHTTP", "GatehouseCore"],
         swiftSettings: swiftSettings
     ),
+    .testTarget(
+        name: "GatehouseWorkflowsEngineTests",
+        // Runs are billed through the server's conformance of the real commerce engine.
+        dependencies: [
+            "GatehouseWorkflowsEngine", "GatehouseCommerceEngine", "GatehouseServer", "GatehouseTesting", "GatehouseCrypto",
+            "GatehouseDatabase", "GatehouseCore", "GatehouseWire",
+        ],
+        swiftSettings: swiftSettings
+    ),
     // Events tests await instead of polling; Foundation only, so the SDK's tests use it too.
     .target(name: "GatehouseTestEvents", path: "Tests/GatehouseTestEvents", swiftSettings: swiftSettings),
     .testTarget(
@@ -121,7 +130,7 @@ var targets: [Target] = [
 ]
 // Engines import none of each other: they meet through protocols wired in GatehouseServer.
 targets += engines.map { engine in
-    .target(name: engine, dependencies: ["GatehouseCore", "GatehouseDatabase", "GatehouseCrypto"], swiftSettings: swiftSettings)
+    .target(name: engine, dependencies: ["GatehouseCore", "GatehouseDatabase", "GatehouseCrypto", "GatehouseWire"], swiftSettings: swiftSettings)
 }
 targets += sdkProducts.map { sdk in
     .target(name: sdk, dependencies: ["GatehouseClientCore", "GatehouseWire"], swiftSettings: swiftSettings)

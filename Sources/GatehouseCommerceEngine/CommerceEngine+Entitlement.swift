@@ -56,17 +56,20 @@ extension CommerceEngine {
     /// has neither an active trial nor an active plan covering it. Workflows call this before running.
     public func requireEntitlement(tenantID: String, accountID: String, workflowID: String) async throws {
         let now = environment.clock.now
-        let allowed = try await database.read { db -> Bool in
-            let gating = try Self.plans(db, tenantID).filter { $0.gatedWorkflowId == workflowID }
-            if gating.isEmpty { return true }
-            if try Self.trial(db, tenantID: tenantID, accountID: accountID, now: now).status == .active { return true }
-            let covering = Set(gating.map(\.productId))
-            return try Self.subscriptions(db, tenantID: tenantID, holder: accountID)
-                .contains { covering.contains($0.planId) && $0.state(at: now).hasAccess }
-        }
-        if !allowed {
-            throw PurchaseError(.entitlementInactive, "Your trial has ended and no active subscription was found for this service.")
-        }
+        let allowed = try await database.read { db in try Self.mayRun(db, tenantID: tenantID, accountID: accountID, workflowID: workflowID, now: now) }
+        if !allowed { throw PurchaseError(.entitlementInactive, Self.entitlementInactiveMessage) }
+    }
+
+    /// The seed's words for a gated workflow without a trial or plan (seed 000 §08).
+    public static let entitlementInactiveMessage = "Your trial has ended and no active subscription was found for this service."
+
+    static func mayRun(_ db: any DatabaseConnection, tenantID: String, accountID: String, workflowID: String, now: Date) throws -> Bool {
+        let gating = try plans(db, tenantID).filter { $0.gatedWorkflowId == workflowID }
+        if gating.isEmpty { return true }
+        if try trial(db, tenantID: tenantID, accountID: accountID, now: now).status == .active { return true }
+        let covering = Set(gating.map(\.productId))
+        return try subscriptions(db, tenantID: tenantID, holder: accountID)
+            .contains { covering.contains($0.planId) && $0.state(at: now).hasAccess }
     }
 
     static func summary(_ db: any DatabaseConnection, tenantID: String, accountID: String, now: Date) throws -> EntitlementSummary {

@@ -147,5 +147,23 @@ public enum CommerceMigrations {
         Migration(id: "commerce.006_xcode_certificate") { db in
             try db.executeScript("ALTER TABLE commerce_apple_configs ADD COLUMN xcode_certificate_pem TEXT;")
         },
+        // One entry per charge and per refund of a reference (a workflow run): the primary key
+        // makes a second refund of the same charge impossible.
+        Migration(id: "commerce.007_wallet_entries") { db in
+            let d = db.dialect
+            try db.executeScript("""
+                CREATE TABLE commerce_wallet_entries (
+                    tenant_id TEXT NOT NULL,
+                    account_id TEXT NOT NULL,
+                    reference TEXT NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('charge', 'refund', 'grant')),
+                    amount \(d.bigint) NOT NULL,
+                    balance_after \(d.bigint) NOT NULL,
+                    created_at \(d.bigint) NOT NULL,
+                    PRIMARY KEY (tenant_id, reference, kind)
+                );
+                CREATE INDEX commerce_wallet_entries_by_account ON commerce_wallet_entries(tenant_id, account_id, created_at);
+                """)
+        },
     ]
 }

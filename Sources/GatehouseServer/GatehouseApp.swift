@@ -7,6 +7,7 @@ import GatehouseHTTP
 import GatehousePostgres
 import GatehouseSQLite
 import GatehouseVerificationEngine
+import GatehouseWorkflowsEngine
 
 /// The whole server wired together: settings → database → engines → routes → HTTP.
 ///
@@ -100,7 +101,7 @@ public final class GatehouseApp: @unchecked Sendable {
 
     /// Every migration this binary knows, in order: core first, then each engine's.
     public static let migrations: [Migration] =
-        CoreMigrations.all + VerificationMigrations.all + AccountsMigrations.all + CommerceMigrations.all
+        CoreMigrations.all + VerificationMigrations.all + AccountsMigrations.all + CommerceMigrations.all + WorkflowsMigrations.all
 
     /// The development outbox unless a provider bridge is configured. In development the
     /// outbox also prints each message, unredacted, so a developer can read the code.

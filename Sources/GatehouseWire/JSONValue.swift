@@ -41,6 +41,8 @@ public enum JSONValue: Codable, Sendable, Equatable {
 
     public var string: String? { if case .string(let value) = self { return value } else { return nil } }
     public var bool: Bool? { if case .bool(let value) = self { return value } else { return nil } }
+    /// A number, whole or not.
+    public var number: Double? { if case .number(let value) = self { return value } else { return nil } }
     /// A whole number that fits an `Int`.
     public var int: Int? {
         guard case .number(let value) = self, value == value.rounded(), abs(value) < 1e15 else { return nil }

@@ -3,15 +3,15 @@ import Foundation
 /// Wakes a waiting worker at once. A request that left work rings; the worker's loop waits
 /// with a timeout, so that it also finds, by polling, work that other nodes left. A ring
 /// while no one waits is kept for the next wait.
-final class Doorbell: @unchecked Sendable {
+public final class Doorbell: @unchecked Sendable {
     private let lock = NSLock()
     private var rung = false
     private var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
     private var nextWaiter: UInt64 = 0
 
-    init() {}
+    public init() {}
 
-    func ring() {
+    public func ring() {
         let woken = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
             if waiters.isEmpty { rung = true }
             defer { waiters.removeAll() }
@@ -21,7 +21,7 @@ final class Doorbell: @unchecked Sendable {
     }
 
     /// Returns when rung, once `timeout` seconds have passed, or when the task is cancelled.
-    func wait(upTo timeout: TimeInterval) async {
+    public func wait(upTo timeout: TimeInterval) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.waitForRing() }
             group.addTask { try? await Task.sleep(nanoseconds: UInt64(max(0, timeout) * 1_000_000_000)) }

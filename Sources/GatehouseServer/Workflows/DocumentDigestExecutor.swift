@@ -1,0 +1,75 @@
+import Foundation
+import GatehouseWire
+import GatehouseWorkflowsEngine
+
+/// Built in: a digest of each file sent — its size, SHA-256, the type its content shows,
+/// the page count of a PDF (poppler's `pdfinfo`) and the word count of a DOCX (its
+/// `word/document.xml`, read with `unzip`) or of plain text.
+struct DocumentDigestExecutor: WorkflowExecutor {
+    let kind = "document-digest"
+    /// Most text read for a word count.
+    static let maxText = 32 << 20
+
+    func validate(configuration: [String: JSONValue]) throws(WorkflowError) {
+        if let unknown = configuration.keys.first {
+            throw WorkflowError(.definitionInvalid, "document-digest takes no executor settings (\(unknown))")
+        }
+    }
+
+    func execute(_ run: RunInvocation) async -> ExecutorOutcome {
+        guard !run.files.isEmpty else { return .failed(code: "NO_FILES", message: "document-digest needs at least one file.") }
+        var reports: [JSONValue] = []
+        for file in run.files {
+            var report: [String: JSONValue] = [
+                "input": .string(file.key), "filename": .string(file.filename), "size": .number(Double(file.size)),
+                "sha256": .string(file.sha256), "type": .string(file.contentTypes.first ?? "unknown"),
+            ]
+            do {
+                if file.contentTypes.contains(".pdf") {
+                    report["pages"] = .number(Double(try await Self.pdfPages(file.path)))
+                } else if file.contentTypes.contains(".docx") {
+                    report["words"] = .number(Double(try await Self.docxWords(file.path)))
+                } else if file.contentTypes.contains(".txt") {
+                    report["words"] = .number(Double(try Self.textWords(file.path)))
+                }
+            } catch {
+                return .failed(code: "DOCUMENT_UNREADABLE", message: "\(file.filename) could not be read: \(error)")
+            }
+            reports.append(.object(report))
+        }
+        return .succeeded(.object(["files": .array(reports)]))
+    }
+
+    static func pdfPages(_ path: String) async throws -> Int {
+        let output = try await BoundedProcess.run("pdfinfo", [path], timeout: 20, maxOutput: 1 << 20)
+        let text = String(decoding: output.stdout, as: UTF8.self)
+        guard output.status == 0, let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Pages:") }),
+            let pages = Int(line.dropFirst("Pages:".count).trimmingCharacters(in: .whitespaces))
+        else { throw BoundedProcess.Failure(description: "not a readable PDF") }
+        return pages
+    }
+
+    static func docxWords(_ path: String) async throws -> Int {
+        let output = try await BoundedProcess.run("unzip", ["-p", path, "word/document.xml"], timeout: 20, maxOutput: maxText)
+        guard output.status == 0, !output.truncated else { throw BoundedProcess.Failure(description: "not a readable DOCX") }
+        // Paragraph and break ends separate words; every other tag is dropped.
+        let xml = String(decoding: output.stdout, as: UTF8.self)
+            .replacingOccurrences(of: "</w:p>", with: " ").replacingOccurrences(of: "<w:tab/>", with: " ").replacingOccurrences(of: "<w:br/>", with: " ")
+        var text = ""
+        var inTag = false
+        for character in xml {
+            if character == "<" { inTag = true } else if character == ">" { inTag = false } else if !inTag { text.append(character) }
+        }
+        return words(text)
+    }
+
+    static func textWords(_ path: String) throws -> Int {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        return words(String(decoding: try handle.read(upToCount: maxText) ?? Data(), as: UTF8.self))
+    }
+
+    static func words(_ text: String) -> Int {
+        text.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).count
+    }
+}

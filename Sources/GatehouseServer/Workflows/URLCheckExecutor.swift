@@ -1,0 +1,60 @@
+import Foundation
+import GatehouseCore
+import GatehouseWire
+import GatehouseWorkflowsEngine
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Built in: checks a web address — its syntax and scheme, that its host resolves to
+/// public addresses only, and how a `HEAD` request with a short timeout answers. The
+/// address comes from the input named in `executor.config.input` (default `url`).
+struct URLCheckExecutor: WorkflowExecutor {
+    let kind = "url-check"
+    let http: any OutboundHTTP
+    /// Development only: lets the check reach loopback and private addresses.
+    let allowPrivateTargets: Bool
+
+    func validate(configuration: [String: JSONValue]) throws(WorkflowError) {
+        for (key, value) in configuration {
+            guard key == "input", value.string?.isEmpty == false else {
+                throw WorkflowError(.definitionInvalid, "url-check takes only executor.config.input, the key of the input holding the address")
+            }
+        }
+    }
+
+    func execute(_ run: RunInvocation) async -> ExecutorOutcome {
+        let key = run.workflow.executor.configuration["input"]?.string ?? "url"
+        guard let text = run.input[key]?.string else {
+            return .failed(code: "INPUT_MISSING", message: "url-check needs the input \(key).")
+        }
+        var report: [String: JSONValue] = ["url": .string(text)]
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
+            return .succeeded(.object(report.merging(["valid": .bool(false), "problem": .string("not a web address")]) { $1 }))
+        }
+        report["scheme"] = .string(scheme)
+        report["host"] = .string(host)
+        guard scheme == "http" || scheme == "https" else {
+            return .succeeded(.object(report.merging(["valid": .bool(false), "problem": .string("the scheme must be http or https")]) { $1 }))
+        }
+        let addresses: [String]
+        do {
+            addresses = try OutboundTarget.vet(url, allowPrivate: allowPrivateTargets)
+        } catch {
+            return .succeeded(.object(report.merging(["valid": .bool(false), "problem": .string("\(error)")]) { $1 }))
+        }
+        report["valid"] = .bool(true)
+        report["addresses"] = .array(addresses.map(JSONValue.string))
+        var request = URLRequest(url: url, timeoutInterval: 5)
+        request.httpMethod = "HEAD"
+        do {
+            let (_, response) = try await http.send(request)
+            report["reachable"] = .bool(true)
+            report["status"] = .number(Double(response.statusCode))
+        } catch {
+            report["reachable"] = .bool(false)
+            report["problem"] = .string("no answer to HEAD: \(error.localizedDescription)")
+        }
+        return .succeeded(.object(report))
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import GatehouseCore
+import GatehouseWire
+import GatehouseWorkflowsEngine
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends a run to the tenant's own worker as a signed POST, like the delivery webhook:
+/// `X-Gatehouse-Signature` is base64(HMAC-SHA256(worker secret, "<timestamp>.<body>")) with
+/// `X-Gatehouse-Timestamp`; `X-Gatehouse-Run-Id` stays the same across retries, so the worker
+/// can drop a repeat. The worker answers the result at once (200 `{"status":"succeeded",
+/// "result":…}` or `{"status":"failed","error":{code,message}}`), or 202 and later POSTs the
+/// same to the run's `callbackUrl`, signed the same way. 5xx, 429 and timeouts are retried
+/// with backoff; any other 4xx fails the run (credits given back) without a retry.
+struct WebhookWorkflowExecutor: WorkflowExecutor {
+    let kind = "webhook"
+    let http: any OutboundHTTP
+    let clock: any Clock
+    /// The server's own address as workers reach it, for callbacks and file links.
+    let publicURL: @Sendable () -> URL
+    let tenantSettings: @Sendable (String) async throws -> WorkflowTenantSettings
+
+    func validate(configuration: [String: JSONValue]) throws(WorkflowError) {
+        for (key, value) in configuration {
+            guard key == "path", let path = value.string, path.hasPrefix("/"), !path.contains("..") else {
+                throw WorkflowError(.definitionInvalid, "webhook takes only executor.config.path, a path under the worker URL starting with /")
+            }
+        }
+    }
+
+    struct Payload: Encodable {
+        struct File: Encodable {
+            let input, filename: String
+            let size: Int64
+            let sha256, url: String
+        }
+        let runId, workflowId: String
+        let attempt: Int
+        let input: [String: JSONValue]
+        let files: [File]
+        let callbackUrl: String
+        let deadline: String
+    }
+
+    func execute(_ run: RunInvocation) async -> ExecutorOutcome {
+        let settings: WorkflowTenantSettings
+        do { settings = try await tenantSettings(run.tenantID) } catch { return .retry(code: "SETTINGS_UNAVAILABLE", message: "\(error)") }
+        guard var url = settings.workerURL, let secret = settings.workerSecret else {
+            return .failed(code: "WORKER_NOT_CONFIGURED", message: "The tenant has no workflow worker configured.")
+        }
+        if let path = run.workflow.executor.configuration["path"]?.string { url = url.appendingPathComponent(String(path.dropFirst())) }
+        let base = publicURL()
+        let now = clock.now
+        let payload = Payload(
+            runId: run.runID, workflowId: run.workflow.id, attempt: run.attempt, input: run.input,
+            files: run.files.enumerated().map { index, file in
+                .init(input: file.key, filename: file.filename, size: file.size, sha256: file.sha256,
+                      url: WorkflowFileLinks.url(base: base, runID: run.runID, index: index, secret: secret, now: now).absoluteString)
+            },
+            callbackUrl: base.appendingPathComponent("api/workflows/callbacks/v1/\(run.runID)").absoluteString,
+            deadline: WireDate.string(run.deadline))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let body = try? encoder.encode(payload) else { return .failed(code: "EXECUTOR_FAILED", message: "The run could not be encoded.") }
+        let timestamp = String(Int64(now.timeIntervalSince1970))
+        var request = URLRequest(url: url, timeoutInterval: max(1, min(30, run.deadline.timeIntervalSince(now))))
+        request.httpMethod = "POST"
+        request.httpBody = body
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue(timestamp, forHTTPHeaderField: "X-Gatehouse-Timestamp")
+        request.setValue(WebhookDelivery.signature(secret: Array(secret.utf8), timestamp: timestamp, body: body), forHTTPHeaderField: "X-Gatehouse-Signature")
+        request.setValue(run.runID, forHTTPHeaderField: "X-Gatehouse-Run-Id")
+        let data: Data
+        let response: HTTPURLResponse
+        do { (data, response) = try await http.send(request) } catch {
+            return .retry(code: "WORKER_UNREACHABLE", message: "The worker did not answer: \(error.localizedDescription)")
+        }
+        switch response.statusCode {
+        case 202: return .awaitingCallback
+        case 200..<300: return WorkerAnswer.outcome(data) ?? .failed(code: "WORKER_ANSWER_INVALID", message: "The worker's answer was not a result.")
+        case 429, 500...599: return .retry(code: "WORKER_UNAVAILABLE", message: "The worker answered \(response.statusCode).")
+        default: return .failed(code: "WORKER_REFUSED", message: "The worker refused the run (\(response.statusCode)).")
+        }
+    }
+}
+
+/// A worker's answer, at once or through the callback:
+/// `{"status":"succeeded","result":…}`, `{"status":"failed","error":{"code","message"}}`
+/// or `{"status":"accepted"}` (the result comes later).
+enum WorkerAnswer {
+    static func outcome(_ data: Data) -> ExecutorOutcome? {
+        guard case .object(let answer)? = try? JSONValue(parsing: data, maxDepth: 64) else { return nil }
+        switch answer["status"]?.string {
+        case "succeeded": return .succeeded(answer["result"] ?? .null)
+        case "failed":
+            let error = answer["error"]?.object
+            return .failed(
+                code: String((error?["code"]?.string ?? "WORKER_FAILED").prefix(64)),
+                message: String((error?["message"]?.string ?? "The worker reported a failure.").prefix(2000)))
+        case "accepted": return .awaitingCallback
+        default: return nil
+        }
+    }
+}

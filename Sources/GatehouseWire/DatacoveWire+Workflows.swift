@@ -1,0 +1,273 @@
+extension DatacoveWire {
+    /// One input of a workflow's form, exactly as seed 000 §05 shows it; keys that do not
+    /// apply are left out.
+    public struct WorkflowInput: Codable, Sendable, Equatable {
+        /// The JSON keys, which the server reads by name.
+        public enum CodingKeys: String, CodingKey, CaseIterable { case key, label, type, placeholder, validation, options, fileOptions }
+        /// The name the value is sent under (and a file part's name).
+        public var key: String
+        /// What the form shows; error messages name the input by it.
+        public var label: String
+        /// `text`, `textarea`, `number`, `select`, `checkbox`, `url`, `email` or `file`.
+        public var type: String
+        /// A hint shown in an empty field.
+        public var placeholder: String?
+        /// The rules a value must pass.
+        public var validation: Validation?
+        /// The choices of a `select`.
+        public var options: [Option]?
+        /// What a `file` input takes.
+        public var fileOptions: FileOptions?
+
+        /// An input.
+        public init(
+            key: String, label: String, type: String, placeholder: String? = nil, validation: Validation? = nil,
+            options: [Option]? = nil, fileOptions: FileOptions? = nil
+        ) {
+            self.key = key
+            self.label = label
+            self.type = type
+            self.placeholder = placeholder
+            self.validation = validation
+            self.options = options
+            self.fileOptions = fileOptions
+        }
+
+        /// `{required, minLength, maxLength, pattern, min, max}`, each optional.
+        public struct Validation: Codable, Sendable, Equatable {
+            /// The JSON keys, which the server reads by name.
+            public enum CodingKeys: String, CodingKey, CaseIterable { case required, minLength, maxLength, pattern, min, max }
+            /// A value must be given (a checkbox must be checked).
+            public var required: Bool?
+            /// Fewest characters of a text value.
+            public var minLength: Int?
+            /// Most characters of a text value.
+            public var maxLength: Int?
+            /// A regular expression the whole text value must match.
+            public var pattern: String?
+            /// Smallest number.
+            public var min: Double?
+            /// Largest number.
+            public var max: Double?
+
+            /// Rules.
+            public init(
+                required: Bool? = nil, minLength: Int? = nil, maxLength: Int? = nil, pattern: String? = nil, min: Double? = nil,
+                max: Double? = nil
+            ) {
+                self.required = required
+                self.minLength = minLength
+                self.maxLength = maxLength
+                self.pattern = pattern
+                self.min = min
+                self.max = max
+            }
+        }
+
+        /// A choice of a `select`: the value sent and the text shown.
+        public struct Option: Codable, Sendable, Equatable {
+            /// The JSON keys, which the server reads by name.
+            public enum CodingKeys: String, CodingKey, CaseIterable { case value, label }
+            /// What is sent.
+            public var value: String
+            /// What is shown.
+            public var label: String
+
+            /// A choice.
+            public init(value: String, label: String) {
+                self.value = value
+                self.label = label
+            }
+        }
+
+        /// `{accept, maxSizeMb, multiple}` of a `file` input.
+        public struct FileOptions: Codable, Sendable, Equatable {
+            /// The JSON keys, which the server reads by name.
+            public enum CodingKeys: String, CodingKey, CaseIterable { case accept, maxSizeMb, multiple }
+            /// Comma-separated extensions (`.pdf`) or media types (`application/pdf`, `image/*`).
+            public var accept: String
+            /// Largest file, in megabytes of 1,048,576 bytes.
+            public var maxSizeMb: Double
+            /// Whether several files may be sent (each within `maxSizeMb`).
+            public var multiple: Bool
+
+            /// File options.
+            public init(accept: String, maxSizeMb: Double, multiple: Bool = false) {
+                self.accept = accept
+                self.maxSizeMb = maxSizeMb
+                self.multiple = multiple
+            }
+        }
+    }
+
+    /// A workflow of the catalogue. The list leaves `inputs` out; `GET workflows/v1/:id` has them.
+    public struct Workflow: Codable, Sendable, Equatable {
+        /// Its id, such as `wf-sec-001`.
+        public var id: String
+        /// Its name.
+        public var name: String
+        /// What it does.
+        public var description: String
+        /// Its category, for filtering.
+        public var category: String
+        /// Whether the catalogue features it.
+        public var featured: Bool
+        /// Credits one run costs, taken from `wallet.WALLET`.
+        public var credits: Int
+        /// `sync` (execute answers the result) or `event` (execute answers an `eventId`).
+        public var responseType: String
+        /// Whether a plan or trial is needed to run it.
+        public var gated: Bool
+        /// The form's inputs (one workflow only).
+        public var inputs: [WorkflowInput]?
+
+        /// A workflow.
+        public init(
+            id: String, name: String, description: String, category: String, featured: Bool, credits: Int, responseType: String,
+            gated: Bool, inputs: [WorkflowInput]?
+        ) {
+            self.id = id
+            self.name = name
+            self.description = description
+            self.category = category
+            self.featured = featured
+            self.credits = credits
+            self.responseType = responseType
+            self.gated = gated
+            self.inputs = inputs
+        }
+    }
+
+    /// `{data, meta}`: one page of a list.
+    public struct Page<Item: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+        /// The items of this page.
+        public var data: [Item]
+        /// Where this page sits.
+        public var meta: PageMeta
+
+        /// A page.
+        public init(data: [Item], meta: PageMeta) {
+            self.data = data
+            self.meta = meta
+        }
+    }
+
+    /// `{page, pageSize, total, totalPages}`.
+    public struct PageMeta: Codable, Sendable, Equatable {
+        /// This page's number, from 1.
+        public var page: Int
+        /// Items per page.
+        public var pageSize: Int
+        /// Items in all pages.
+        public var total: Int
+        /// Pages in all.
+        public var totalPages: Int
+
+        /// Page facts.
+        public init(page: Int, pageSize: Int, total: Int, totalPages: Int) {
+            self.page = page
+            self.pageSize = pageSize
+            self.total = total
+            self.totalPages = totalPages
+        }
+    }
+
+    /// The JSON body of `POST workflows/v1/execute`: `{id, input}`. A multipart body carries
+    /// the same two as text fields (`input` as a JSON string) and one part per file.
+    public struct ExecuteRequest: Codable, Sendable, Equatable {
+        /// The JSON keys, which the server reads by name.
+        public enum CodingKeys: String, CodingKey, CaseIterable { case id, input }
+        /// The workflow's id.
+        public var id: String
+        /// The non-file inputs by key.
+        public var input: [String: JSONValue]
+
+        /// An execute request.
+        public init(id: String, input: [String: JSONValue]) {
+            self.id = id
+            self.input = input
+        }
+    }
+
+    /// The answer of execute. A `sync` workflow answers its `result`; an `event` one answers
+    /// an `eventId` to follow (seed 000 §05, "Two kinds of response").
+    public struct ExecuteResponse: Codable, Sendable, Equatable {
+        /// The run to follow, for an `event` workflow.
+        public var eventId: String?
+        /// `queued`, `running`, `succeeded`, `failed` or `timed_out`.
+        public var status: String
+        /// The report of a finished `sync` run.
+        public var result: JSONValue?
+        /// Why a finished `sync` run failed.
+        public var error: ReportError?
+        /// Credits the run took.
+        public var creditsCharged: Int
+
+        /// An answer.
+        public init(eventId: String?, status: String, result: JSONValue?, error: ReportError? = nil, creditsCharged: Int) {
+            self.eventId = eventId
+            self.status = status
+            self.result = result
+            self.error = error
+            self.creditsCharged = creditsCharged
+        }
+    }
+
+    /// A run as `GET workflows/reports/v1/:eventId`, the history and the stream show it.
+    public struct Report: Codable, Sendable, Equatable {
+        /// The run's id.
+        public var eventId: String
+        /// The workflow it ran.
+        public var workflowId: String
+        /// `queued`, `running`, `succeeded`, `failed` or `timed_out`.
+        public var status: String
+        /// The result once it succeeded; `null` until then.
+        @ExplicitNull public var result: JSONValue?
+        /// Why it failed or timed out; `null` otherwise.
+        @ExplicitNull public var error: ReportError?
+        /// Credits it took.
+        public var creditsCharged: Int
+        /// Credits given back after a failure or timeout.
+        public var creditsRefunded: Int
+        /// When it was asked for.
+        public var createdAt: String
+        /// When it first started; `null` while queued.
+        @ExplicitNull public var startedAt: String?
+        /// When it finished; `null` until it has.
+        @ExplicitNull public var finishedAt: String?
+
+        /// A report.
+        public init(
+            eventId: String, workflowId: String, status: String, result: JSONValue?, error: ReportError?, creditsCharged: Int,
+            creditsRefunded: Int, createdAt: String, startedAt: String?, finishedAt: String?
+        ) {
+            self.eventId = eventId
+            self.workflowId = workflowId
+            self.status = status
+            self.result = result
+            self.error = error
+            self.creditsCharged = creditsCharged
+            self.creditsRefunded = creditsRefunded
+            self.createdAt = createdAt
+            self.startedAt = startedAt
+            self.finishedAt = finishedAt
+        }
+
+        /// Whether the run has finished, one way or another.
+        public var isFinished: Bool { ["succeeded", "failed", "timed_out"].contains(status) }
+    }
+
+    /// `{code, message}` of a failed run.
+    public struct ReportError: Codable, Sendable, Equatable {
+        /// A stable code: `EXECUTOR_FAILED`, `WORKER_REFUSED`, `TIMED_OUT`, …
+        public var code: String
+        /// Text for people.
+        public var message: String
+
+        /// A run's error.
+        public init(code: String, message: String) {
+            self.code = code
+            self.message = message
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import GatehouseCore
+
+/// The worker that runs workflow runs: claims due runs, hands each to its executor with the
+/// run's deadline, renews the claim while the executor works, and records how it ended.
+/// The server runs one per node (`run()` until `stop()`); tests call `drain()`, which returns
+/// once every due run has been executed and recorded.
+public final class WorkflowRunner: @unchecked Sendable {
+    let engine: WorkflowsEngine
+    private let lock = NSLock()
+    private var stopped = false
+    private var busy = 0
+    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+
+    public init(engine: WorkflowsEngine) {
+        self.engine = engine
+    }
+
+    /// Runs until `stop()`: woken at once by executes on this node, polling for runs other
+    /// nodes queued. In-flight runs are not waited for by the loop: each claim is run in
+    /// its own child task so that a long run does not hold up the next claim.
+    public func run() async {
+        do { try await engine.recoverAfterRestart() } catch {
+            engine.environment.logger.warning("workflow recovery failed", ["error": "\(error)"])
+        }
+        // Discarding: a server runs for months, and finished children must not pile up.
+        await withDiscardingTaskGroup { group in
+            while !isStopped, !Task.isCancelled {
+                var claimed: [ClaimedRun] = []
+                do { claimed = try await claim() } catch {
+                    engine.environment.logger.warning("workflow claim failed", ["error": "\(error)"])
+                }
+                for run in claimed {
+                    group.addTask { await self.execute(run) }
+                }
+                if !claimed.isEmpty { continue }
+                if isStopped { break }
+                await engine.doorbell.wait(upTo: engine.settings.pollInterval)
+            }
+        }
+    }
+
+    /// Makes `run()` return once the runs in hand have ended.
+    public func stop() {
+        lock.withLock { stopped = true }
+        engine.doorbell.ring()
+    }
+
+    /// Runs everything due now, to the end, then waits until nothing is in flight here.
+    public func drain() async throws {
+        while true {
+            let claimed = try await claim()
+            if claimed.isEmpty { break }
+            await withTaskGroup(of: Void.self) { group in
+                for run in claimed { group.addTask { await self.execute(run) } }
+            }
+        }
+        await untilIdle()
+    }
+
+    private func claim() async throws -> [ClaimedRun] {
+        try await engine.claimRuns(limit: engine.settings.batchSize)
+    }
+
+    /// One attempt: the executor races the deadline, and the lease is renewed meanwhile.
+    func execute(_ claimed: ClaimedRun) async {
+        lock.withLock { busy += 1 }
+        defer { leave() }
+        let invocation = claimed.invocation
+        guard let executor = engine.executors[invocation.workflow.executor.kind] else {
+            await record(invocation, .executor(.failed(code: "EXECUTOR_UNAVAILABLE", message: "This server cannot run \(invocation.workflow.executor.kind) workflows.")))
+            return
+        }
+        let engine = self.engine
+        let remaining = invocation.deadline.timeIntervalSince(engine.now)
+        let ending: RunEnding = await withTaskGroup(of: RunEnding?.self) { group in
+            group.addTask { .executor(await executor.execute(invocation)) }
+            group.addTask {
+                try? await Task.sleep(nanoseconds: UInt64(max(0, remaining) * 1_000_000_000))
+                return Task.isCancelled ? nil : .timedOut
+            }
+            group.addTask {
+                let every = engine.settings.leaseSeconds / 3
+                while !Task.isCancelled {
+                    try? await Task.sleep(nanoseconds: UInt64(every * 1_000_000_000))
+                    if Task.isCancelled { break }
+                    try? await engine.renewLease(runID: invocation.runID, attempt: invocation.attempt)
+                }
+                return nil
+            }
+            var ending: RunEnding = .timedOut
+            while let next = await group.next() {
+                if let next {
+                    ending = next
+                    break
+                }
+            }
+            group.cancelAll()
+            return ending
+        }
+        await record(invocation, ending)
+    }
+
+    private func record(_ invocation: RunInvocation, _ ending: RunEnding) async {
+        do {
+            try await engine.finish(runID: invocation.runID, attempt: invocation.attempt, ending)
+        } catch {
+            // The lease lapses and the sweeper settles the run.
+            engine.environment.logger.warning("recording a workflow run failed", ["error": "\(error)"])
+        }
+    }
+
+    private var isStopped: Bool { lock.withLock { stopped } }
+
+    private func leave() {
+        let waiters = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+            busy -= 1
+            guard busy == 0 else { return [] }
+            defer { idleWaiters.removeAll() }
+            return idleWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func untilIdle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let idle = lock.withLock { () -> Bool in
+                if busy == 0 { return true }
+                idleWaiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
+        }
+    }
+}

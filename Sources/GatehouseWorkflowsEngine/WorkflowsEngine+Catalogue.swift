@@ -1,0 +1,81 @@
+import Foundation
+import GatehouseDatabase
+
+/// One page of a tenant's catalogue.
+public struct CataloguePage: Sendable, Equatable {
+    public let workflows: [WorkflowDefinition]
+    /// Ids among them that a plan gates.
+    public let gated: Set<String>
+    public let page: Int
+    public let pageSize: Int
+    public let total: Int
+    public var totalPages: Int { total == 0 ? 0 : (total + pageSize - 1) / pageSize }
+}
+
+/// What a signed-in user sees: the tenant's enabled workflows.
+public struct CatalogueQuery: Sendable, Equatable {
+    /// Found in name or description, ignoring case and accents.
+    public var search: String?
+    public var category: String?
+    public var featured: Bool?
+    public init(search: String? = nil, category: String? = nil, featured: Bool? = nil) {
+        self.search = search
+        self.category = category
+        self.featured = featured
+    }
+}
+
+extension WorkflowsEngine {
+    /// The largest page the catalogue and the history answer.
+    public static let maxPageSize = 100
+
+    public func catalogue(tenantID: String, page: Int, pageSize: Int, _ query: CatalogueQuery) async throws -> CataloguePage {
+        try Self.checkPaging(page: page, pageSize: pageSize)
+        var conditions = ["tenant_id = ?", "enabled = ?"]
+        var arguments: [SQLValue] = [.text(tenantID), .boolean(true)]
+        if let search = query.search?.trimmingCharacters(in: .whitespaces), !search.isEmpty {
+            guard search.count <= 200 else { throw WorkflowError(.inputInvalid, "search must be at most 200 characters") }
+            conditions.append("search_text LIKE ? ESCAPE '\\'")
+            arguments.append(.text("%" + Self.likeEscaped(Self.searchable(search)) + "%"))
+        }
+        if let category = query.category, !category.isEmpty {
+            conditions.append("category = ?")
+            arguments.append(.text(category))
+        }
+        if let featured = query.featured {
+            conditions.append("featured = ?")
+            arguments.append(.boolean(featured))
+        }
+        let filter = conditions.joined(separator: " AND ")
+        let (arguments2, billing) = (arguments, self.billing)
+        return try await database.read { db in
+            let total: Int = try db.queryOne("SELECT COUNT(*) AS n FROM workflow_definitions WHERE " + filter, arguments2)!.get("n")
+            let rows = try db.query(
+                "SELECT * FROM workflow_definitions WHERE \(filter) ORDER BY featured DESC, name, id LIMIT ? OFFSET ?",
+                arguments2 + [.integer(Int64(pageSize)), .integer(Int64((page - 1) * pageSize))])
+            let gated = try billing.gatedWorkflows(db, tenantID: tenantID)
+            return CataloguePage(
+                workflows: try rows.map(Self.definition), gated: gated, page: page, pageSize: pageSize, total: total)
+        }
+    }
+
+    /// An enabled workflow of the tenant, with whether a plan gates it.
+    public func workflow(tenantID: String, id: String) async throws -> (definition: WorkflowDefinition, gated: Bool) {
+        let billing = self.billing
+        return try await database.read { db in
+            let definition = try Self.definition(db, tenantID: tenantID, id: id, enabledOnly: true)
+            return (definition, try billing.gatedWorkflows(db, tenantID: tenantID).contains(id))
+        }
+    }
+
+    static func checkPaging(page: Int, pageSize: Int) throws {
+        guard page >= 1, page <= 1_000_000 else { throw WorkflowError(.inputInvalid, "page must be a whole number from 1") }
+        guard (1...maxPageSize).contains(pageSize) else {
+            throw WorkflowError(.inputInvalid, "pageSize must be a whole number from 1 to \(maxPageSize)")
+        }
+    }
+
+    static func likeEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+    }
+}

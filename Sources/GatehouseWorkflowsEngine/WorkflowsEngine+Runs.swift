@@ -1,0 +1,172 @@
+import Foundation
+import GatehouseDatabase
+import GatehouseWire
+
+/// A run this node has claimed, with what its executor needs.
+struct ClaimedRun: Sendable {
+    let invocation: RunInvocation
+    let tenant: WorkflowTenantSettings
+}
+
+/// How an attempt ended, as the engine records it.
+enum RunEnding: Sendable, Equatable {
+    case executor(ExecutorOutcome)
+    case timedOut
+    /// The claim lapsed: its node died. Due again at once, attempts permitting.
+    case nodeLost
+}
+
+// The run queue: runs are rows claimed with `FOR UPDATE SKIP LOCKED` (PostgreSQL) or under
+// SQLite's one writer, leased, and ended by compare-and-set on (id, status, attempt), so a late
+// or doubled ending changes nothing (River #1302).
+extension WorkflowsEngine {
+    /// Claims up to `limit` due runs, within each tenant's concurrency limit.
+    func claimRuns(limit: Int) async throws -> [ClaimedRun] {
+        let (now, settings, node, hub, billing) = (self.now, self.settings, nodeID, events, self.billing)
+        let due = try await database.read { db in
+            try db.queryOne("SELECT id FROM workflow_runs WHERE status = 'queued' AND available_at <= ? LIMIT 1", now) != nil
+        }
+        guard due else { return [] }
+        let claimed = try await database.write { db -> [ClaimedRun] in
+            let rows = try db.query(
+                "SELECT * FROM workflow_runs WHERE status = 'queued' AND available_at <= ? ORDER BY available_at, id LIMIT ?"
+                    + db.dialect.forUpdateSkipLocked,
+                [now.sqlValue, .integer(Int64(limit))])
+            var claimed: [ClaimedRun] = []
+            for row in rows {
+                let run = try WorkflowRun(row: row)
+                guard let definition = try? Self.definition(db, tenantID: run.tenantID, id: run.workflowID, enabledOnly: true) else {
+                    try Self.end(db, run: run, ending: .executor(.failed(code: "WORKFLOW_UNAVAILABLE", message: "The workflow was removed or disabled before it ran.")),
+                                 from: .queued, now: now, settings: settings, billing: billing, hub: hub)
+                    continue
+                }
+                let tenant = try Self.tenantSettings(db, tenantID: run.tenantID, fallback: settings.defaultConcurrency)
+                if db.dialect.name == "postgres" {
+                    // Nodes claiming for one tenant take turns to count its running runs.
+                    _ = try db.query("SELECT pg_advisory_xact_lock(hashtext(?))", [.text("workflow-slots:" + run.tenantID)])
+                }
+                let running: Int = try db.queryOne(
+                    "SELECT COUNT(*) AS n FROM workflow_runs WHERE tenant_id = ? AND status = 'running'", run.tenantID)!.get("n")
+                if running >= tenant.maxConcurrentRuns { continue }
+                let deadline = run.deadline ?? now.addingTimeInterval(TimeInterval(definition.timeoutSeconds))
+                try db.execute(
+                    """
+                    UPDATE workflow_runs SET status = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?,
+                      started_at = COALESCE(started_at, ?), deadline_at = ? WHERE id = ? AND status = 'queued'
+                    """,
+                    [.text(node), now.addingTimeInterval(settings.leaseSeconds).sqlValue, now.sqlValue, deadline.sqlValue, .text(run.id)])
+                try Self.appendEvent(db, run: (run.tenantID, run.accountID, run.id), status: .running, now: now, hub: hub)
+                claimed.append(ClaimedRun(
+                    invocation: RunInvocation(
+                        runID: run.id, tenantID: run.tenantID, accountID: run.accountID, workflow: definition, input: run.input,
+                        files: run.files, attempt: run.attempts + 1, deadline: deadline),
+                    tenant: tenant))
+            }
+            return claimed
+        }
+        for run in claimed { events.publish(tenantID: run.invocation.tenantID, accountID: run.invocation.accountID) }
+        return claimed
+    }
+
+    /// Keeps this node's claim on a run while its executor works.
+    func renewLease(runID: String, attempt: Int) async throws {
+        let (until, node) = (now.addingTimeInterval(settings.leaseSeconds), nodeID)
+        _ = try await database.write { db in
+            try db.execute(
+                "UPDATE workflow_runs SET lease_until = ? WHERE id = ? AND status = 'running' AND attempts = ? AND lease_owner = ?",
+                [until.sqlValue, .text(runID), .integer(Int64(attempt)), .text(node)])
+        }
+    }
+
+    /// Records how attempt `attempt` of a run ended; nothing happens if the run has moved on.
+    func finish(runID: String, attempt: Int, _ ending: RunEnding) async throws {
+        let (now, settings, billing, hub) = (self.now, self.settings, self.billing, events)
+        let run = try await database.write { db -> WorkflowRun? in
+            guard let row = try db.queryOne(
+                "SELECT * FROM workflow_runs WHERE id = ? AND status = 'running' AND attempts = ?" + db.dialect.forUpdate, runID, attempt)
+            else { return nil }
+            let run = try WorkflowRun(row: row)
+            try Self.end(db, run: run, ending: ending, from: .running, now: now, settings: settings, billing: billing, hub: hub)
+            return run
+        }
+        if let run { announce(run) }
+    }
+
+    /// A worker's answer through the run's callback: the result or a failure, once.
+    /// Returns false when the run had already ended.
+    public func complete(runID: String, tenantID: String, _ outcome: ExecutorOutcome) async throws -> Bool {
+        let (now, settings, billing, hub) = (self.now, self.settings, self.billing, events)
+        let run = try await database.write { db -> WorkflowRun? in
+            guard let row = try db.queryOne(
+                "SELECT * FROM workflow_runs WHERE id = ? AND tenant_id = ? AND status = 'running'" + db.dialect.forUpdate, runID, tenantID)
+            else { return nil }
+            let run = try WorkflowRun(row: row)
+            try Self.end(db, run: run, ending: .executor(outcome), from: .running, now: now, settings: settings, billing: billing, hub: hub)
+            return run
+        }
+        if let run { announce(run) }
+        return run != nil
+    }
+
+    private func announce(_ run: WorkflowRun) {
+        events.publish(tenantID: run.tenantID, accountID: run.accountID)
+        doorbell.ring()  // a slot of the tenant may have come free
+    }
+
+    /// The one place a run changes state after its claim: success, failure (credits back),
+    /// a retry after a backoff, or a wait for the worker's callback.
+    static func end(
+        _ db: any DatabaseConnection, run: WorkflowRun, ending: RunEnding, from status: WorkflowRun.Status, now: Date,
+        settings: WorkflowSettings, billing: any RunBilling, hub: RunEventHub
+    ) throws {
+        let id = run.id
+        func settle(_ final: WorkflowRun.Status, code: String, message: String) throws {
+            let refunded = try billing.refund(db, tenantID: run.tenantID, accountID: run.accountID, reference: id, now: now)
+            try db.execute(
+                """
+                UPDATE workflow_runs SET status = ?, error_code = ?, error_message = ?, finished_at = ?, lease_owner = NULL,
+                  lease_until = NULL, credits_refunded = credits_refunded + ? WHERE id = ? AND status = ?
+                """,
+                [.text(final.rawValue), .text(code), .text(String(message.prefix(2000))), now.sqlValue, .integer(Int64(refunded)),
+                 .text(id), .text(status.rawValue)])
+            try appendEvent(db, run: (run.tenantID, run.accountID, id), status: final, now: now, hub: hub)
+        }
+        switch ending {
+        case .timedOut:
+            try settle(.timedOut, code: "TIMED_OUT", message: "The run did not finish in time.")
+        case .executor(.succeeded(let result)):
+            try db.execute(
+                """
+                UPDATE workflow_runs SET status = 'succeeded', result = ?, error_code = NULL, error_message = NULL, finished_at = ?,
+                  lease_owner = NULL, lease_until = NULL WHERE id = ? AND status = ?
+                """,
+                [.text(try encode(result)), now.sqlValue, .text(id), .text(status.rawValue)])
+            try appendEvent(db, run: (run.tenantID, run.accountID, id), status: .succeeded, now: now, hub: hub)
+        case .executor(.failed(let code, let message)):
+            try settle(.failed, code: code, message: message)
+        case .nodeLost, .executor(.retry):
+            let (code, message): (String, String)
+            if case .executor(.retry(let why, let text)) = ending { (code, message) = (why, text) } else {
+                (code, message) = ("NODE_LOST", "The node running it stopped answering.")
+            }
+            let attempts = run.attempts
+            let retryAt = ending == .nodeLost ? now : now.addingTimeInterval(settings.backoff(afterAttempt: attempts))
+            if attempts >= settings.maxAttempts || run.deadline.map({ retryAt >= $0 }) == true {
+                try settle(.failed, code: code, message: message)
+                return
+            }
+            try db.execute(
+                """
+                UPDATE workflow_runs SET status = 'queued', available_at = ?, error_code = ?, error_message = ?, lease_owner = NULL,
+                  lease_until = NULL WHERE id = ? AND status = ?
+                """,
+                [retryAt.sqlValue, .text(code), .text(String(message.prefix(2000))), .text(id), .text(status.rawValue)])
+            try appendEvent(db, run: (run.tenantID, run.accountID, id), status: .queued, now: now, hub: hub)
+        case .executor(.awaitingCallback):
+            // The worker answers later; the deadline bounds the wait.
+            try db.execute(
+                "UPDATE workflow_runs SET lease_owner = 'callback', lease_until = deadline_at WHERE id = ? AND status = ?",
+                id, status.rawValue)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import GatehouseCore
+import GatehouseDatabase
+
+/// Workflows: per-tenant definitions, the catalogue, credit-paid runs kept as durable jobs,
+/// and their reports and events (seed 000 §05–§06). No HTTP here; executors are injected.
+public final class WorkflowsEngine: Sendable {
+    public let environment: Environment
+    public let settings: WorkflowSettings
+    let billing: any RunBilling
+    let executors: [String: any WorkflowExecutor]
+    /// Wakes this node's runner when a run is queued here.
+    let doorbell = Doorbell()
+    /// Wakes report streams and waiting executes when a run of an account changes.
+    public let events: RunEventHub
+    /// Who holds a claim: this node's own, random per process.
+    let nodeID: String
+
+    public init(
+        environment: Environment, settings: WorkflowSettings, billing: any RunBilling, executors: [any WorkflowExecutor],
+        events: RunEventHub = RunEventHub()
+    ) {
+        self.environment = environment
+        self.settings = settings
+        self.billing = billing
+        self.executors = Dictionary(executors.map { ($0.kind, $0) }, uniquingKeysWith: { first, _ in first })
+        self.events = events
+        nodeID = environment.ids.next().uuidString.lowercased()
+    }
+
+    var database: any Database { environment.database }
+    var now: Date { environment.clock.now }
+
+    /// The executor kinds this server can run.
+    public var executorKinds: [String] { executors.keys.sorted() }
+}
