@@ -15,8 +15,8 @@ let engines = [
     "GatehouseVerificationEngine", "GatehouseAccountsEngine", "GatehouseCommerceEngine",
     "GatehouseWorkflowsEngine", "GatehouseManagedAPIsEngine", "GatehousePossessionEngine",
 ]
-// SDK products, none importing another; Workflows, ManagedAPI and Possession join once they hold something.
-let sdkProducts = ["GatehouseVerification", "GatehouseAuth", "GatehousePurchases"]
+// SDK products, none importing another; ManagedAPI and Possession join once they hold something.
+let sdkProducts = ["GatehouseVerification", "GatehouseAuth", "GatehousePurchases", "GatehouseWorkflows"]
 
 var targets: [Target] = [
     system("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"], brew: ["libmicrohttpd"]),
@@ -115,6 +115,10 @@ var targets: [Target] = [
         swiftSettings: swiftSettings
     ),
     .testTarget(
+        name: "GatehouseWorkflowsTests", dependencies: ["GatehouseWorkflows", "GatehouseClientCore", "GatehouseWire", "GatehouseTestEvents"],
+        swiftSettings: swiftSettings
+    ),
+    .testTarget(
         name: "GatehouseVerificationTests",
         dependencies: ["GatehouseVerification", "GatehouseClientCore", "GatehouseWire", "GatehouseTestEvents"],
         swiftSettings: swiftSettings
@@ -124,6 +128,7 @@ var targets: [Target] = [
         dependencies: [
             "GatehouseTesting", "GatehouseServerTesting", "GatehouseClientCore", "GatehouseServer", "GatehouseWire", "GatehouseVerification", "GatehouseAuth",
             "GatehousePurchases", "GatehousePurchasesTesting", "GatehouseVerificationEngine", "GatehouseCrypto", "GatehouseHTTP", "GatehouseCore",
+            "GatehouseWorkflows", "GatehouseWorkflowsEngine",
         ],
         swiftSettings: swiftSettings
     ),

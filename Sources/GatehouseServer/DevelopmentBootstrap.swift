@@ -46,6 +46,7 @@ extension GatehouseApp {
         }
         // Enough credit for a day of development; fees are only billed on success.
         _ = try await verification.adjustBalance(tenantID: tenant.id, byMicros: 100_000_000)
+        try await DevelopmentCatalogue.install(workflows, tenantID: tenant.id)
         let host = settings.host == "0.0.0.0" || settings.host == "::" ? "127.0.0.1" : settings.host
         let credentials = DevCredentials(
             baseURL: settings.publicURL ?? "http://\(host):\(server.port)", adminToken: admin, tenantId: tenant.id,

@@ -23,6 +23,9 @@ public final class GatehouseApp: @unchecked Sendable {
     public let verification: VerificationEngine
     public let accounts: AccountsEngine
     public let commerce: CommerceEngine
+    public let workflows: WorkflowsEngine
+    /// Runs the workflow runs executes queue; runs from `start()` to `shutdown()`.
+    public let runs: WorkflowRunner
     /// Sends the codes that starts and sign-ins queue; runs from `start()` to `shutdown()`.
     public let deliveries: DeliveryDispatcher
     public let server: Server
@@ -35,6 +38,12 @@ public final class GatehouseApp: @unchecked Sendable {
     private let listener: PostgresNotificationListener?
     private let dispatching = LockedValue<Task<Void, Never>?>(nil)
     private let dispatcherStopped = DispatchSemaphore(value: 0)
+    private let running = LockedValue<Task<Void, Never>?>(nil)
+    private let runnerStopped = DispatchSemaphore(value: 0)
+    /// Wakes this node's report streams for runs other nodes changed (PostgreSQL only).
+    private let eventListener: PostgresNotificationListener?
+    /// The address workers call back on: `public-url`, else this server's own once it listens.
+    private let ownURL = LockedValue<URL?>(nil)
 
     public init(settings: Settings, environment: Environment? = nil, logSink: any LogSink) throws {
         self.settings = settings
@@ -55,9 +64,25 @@ public final class GatehouseApp: @unchecked Sendable {
             environment: environment, codes: verification,
             sessions: SessionService(environment: environment, settings: settings.sessions))
         commerce = CommerceEngine(environment: environment, accounts: accounts)
+        let workflowSettings = settings.workflows
+        try FileManager.default.createDirectory(at: workflowSettings.filesDirectory.appendingPathComponent(".uploads"), withIntermediateDirectories: true)
+        let ownURL = self.ownURL
+        let publicURL = settings.publicURL.flatMap(URL.init(string:))
+        workflows = WorkflowsEngine(
+            environment: environment, settings: workflowSettings, billing: commerce,
+            executors: [
+                DocumentDigestExecutor(),
+                URLCheckExecutor(http: environment.http, allowPrivateTargets: settings.mode == .development),
+                WebhookWorkflowExecutor(
+                    http: environment.http, clock: environment.clock,
+                    publicURL: { publicURL ?? ownURL.withLock { $0 } ?? URL(string: "http://127.0.0.1")! }),
+                OpenAIWorkflowExecutor(http: environment.http),
+            ])
+        runs = WorkflowRunner(engine: workflows)
         settlement = settings.rateLimitSharing == .cluster
             ? RateLimitSettlement(limiter: environment.rateLimiter, database: database) : nil
         listener = settings.isPostgres ? Self.cacheListener(settings, environment: environment) : nil
+        eventListener = settings.isPostgres ? Self.eventListener(settings, hub: workflows.events, logger: logger) : nil
         if settings.isPostgres, settings.rateLimitSharing == .node {
             // One PostgreSQL usually means several nodes, each of which would allow the full limit.
             logger.warning("request rate limits are counted per node; set rate-limit-sharing cluster when several nodes share this database")
@@ -78,6 +103,15 @@ public final class GatehouseApp: @unchecked Sendable {
             logger: logger)
         TenantStoreRoutes.register(on: router, commerce: commerce, directory: directory, adminToken: settings.adminToken, logger: logger)
         AppleWebhookRoutes.register(on: router, commerce: commerce, logger: logger)
+        AdminWorkflowRoutes.register(on: admin, engine: workflows, commerce: commerce)
+        WorkflowRoutes.register(
+            on: router, engine: workflows, accounts: accounts,
+            options: .init(
+                uploads: UploadPolicy(
+                    directory: workflowSettings.filesDirectory.appendingPathComponent(".uploads"),
+                    maxBytes: Int(workflowSettings.maxUploadBytes) + (1 << 20)),
+                heartbeat: settings.workflowStreamHeartbeat),
+            logger: logger)
         SubscriptionFlowRoutes.register(
             on: router, commerce: commerce, directory: directory, clientPerMinute: settings.storeClientRequestsPerMinute, logger: logger)
 
@@ -142,7 +176,16 @@ public final class GatehouseApp: @unchecked Sendable {
         try server.start()
         // The address is the server's own, no secret: its port must survive the digit masking.
         environment.logger.info("listening", ["address": .plain("http://\(settings.host):\(server.port)")])
+        ownURL.withLock { $0 = URL(string: "http://\(settings.host == "0.0.0.0" || settings.host == "::" ? "127.0.0.1" : settings.host):\(server.port)") }
         startSweeper()
+        let (runs, runnerStopped) = (self.runs, self.runnerStopped)
+        running.withLock {
+            $0 = Task.detached {
+                await runs.run()
+                runnerStopped.signal()
+            }
+        }
+        eventListener?.start()
         let (deliveries, stopped) = (self.deliveries, dispatcherStopped)
         dispatching.withLock {
             $0 = Task.detached {
@@ -171,7 +214,10 @@ public final class GatehouseApp: @unchecked Sendable {
         // The dispatcher finishes the deliveries in hand; whatever it has not claimed stays
         // queued for the next node or the next start of this one.
         deliveries.stop()
+        runs.stop()
         if dispatching.withLock({ $0 }) != nil { _ = dispatcherStopped.wait(timeout: deadline) }
+        // A run cut off here is claimed again once its lease lapses (at once on SQLite's next start).
+        if running.withLock({ $0 }) != nil { _ = runnerStopped.wait(timeout: deadline) }
         let finished = DispatchSemaphore(value: 0)
         let settling = settler.withLock { $0 }
         // The sweeper's last statement and the settler's last round end before the database
@@ -184,6 +230,7 @@ public final class GatehouseApp: @unchecked Sendable {
         }
         finished.wait()
         listener?.stop()
+        eventListener?.stop()
         environment.database.close()
     }
 
@@ -193,9 +240,12 @@ public final class GatehouseApp: @unchecked Sendable {
     public func stopBackgroundWork() async {
         await Self.stop(sweeper.withLock { $0 })
         deliveries.stop()
+        runs.stop()
         await dispatching.withLock { $0 }?.value
+        await running.withLock { $0 }?.value
         await Self.stop(settler.withLock { $0 })
         await listener?.stop()
+        await eventListener?.stop()
     }
 
     private static func stop(_ task: Task<Void, Never>?) async {
@@ -214,15 +264,25 @@ public final class GatehouseApp: @unchecked Sendable {
             failed: { logger.warning("cache listener connection failed", ["error": "\($0)"]) })
     }
 
-    /// Housekeeping every 30 s: stale dispatches, retention, old counters.
+    /// Wakes report streams on this node when another node's run changes.
+    static func eventListener(_ settings: Settings, hub: RunEventHub, logger: Logger) -> PostgresNotificationListener {
+        PostgresNotificationListener(
+            url: settings.databaseURL, channel: hub.channel, received: { hub.received($0) },
+            // Notices sent while it was away are lost: every stream reads its log again.
+            connected: { hub.publishEverything() },
+            failed: { logger.warning("workflow event listener connection failed", ["error": "\($0)"]) })
+    }
+
+    /// Housekeeping every 30 s: stale dispatches, lapsed and overdue runs, retention, old counters.
     private func startSweeper() {
-        let engine = verification
+        let (engine, workflows) = (verification, self.workflows)
         let logger = environment.logger
         let task = Task.detached {
             while !Task.isCancelled {
                 try? await Task.sleep(nanoseconds: 30_000_000_000)
                 if Task.isCancelled { return }
                 do { try await engine.sweep() } catch { logger.warning("sweep failed", ["error": "\(error)"]) }
+                do { try await workflows.sweep() } catch { logger.warning("workflow sweep failed", ["error": "\(error)"]) }
             }
         }
         sweeper.withLock { $0 = task }

@@ -63,6 +63,11 @@ extension Settings {
         .number("store-client-requests-per-minute", \.storeClientRequestsPerMinute, example: "5"),
         .choice("rate-limit-sharing", \.rateLimitSharing, [("node", .node), ("cluster", .cluster)], example: "cluster"),
         .number("rate-limit-settle-interval", \.rateLimitSettleInterval, example: "0.5"),
+        .optional("workflow-files-dir", \.workflowFilesDir, example: "/srv/shared/gatehouse-files"),
+        .number("workflow-upload-max-mb", \.workflowUploadMaxMb, example: "20"),
+        .number("workflow-concurrency", \.workflowConcurrency, example: "8"),
+        .number("workflow-stream-heartbeat", \.workflowStreamHeartbeat, example: "5.5"),
+        .number("workflow-max-attempts", \.workflowMaxAttempts, example: "6"),
     ]
 
     /// The row of each name, for lookups while parsing.

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseWorkflowsEngine
 import GatehouseAccountsEngine
 import GatehouseCore
 import GatehouseVerificationEngine
@@ -63,6 +64,16 @@ public struct Settings: Sendable {
     /// `rateLimitSettleInterval` seconds, so a limit holds for the cluster.
     public var rateLimitSharing = RateLimitSharing.node
     public var rateLimitSettleInterval = 1.0
+    /// Where workflow uploads are kept while their runs need them; several nodes must share it.
+    public var workflowFilesDir: String?
+    /// The most one execute's files may take in all, in MiB.
+    public var workflowUploadMaxMb = 50
+    /// A tenant's runs in progress at once, unless its workflow settings say otherwise.
+    public var workflowConcurrency = 4
+    /// Seconds between heartbeats on an idle report stream.
+    public var workflowStreamHeartbeat = 15.0
+    /// Attempts of a workflow run that a worker asks to retry or a node dies under.
+    public var workflowMaxAttempts = 4
 
     public init() {}
 
@@ -119,6 +130,16 @@ public struct Settings: Sendable {
         var settings = SessionSettings()
         settings.idleLifetime = TimeInterval(sessionIdleDays) * 86_400
         settings.absoluteLifetime = TimeInterval(sessionAbsoluteDays) * 86_400
+        return settings
+    }
+
+    /// The workflows engine's settings.
+    var workflows: WorkflowSettings {
+        let folder = workflowFilesDir ?? (dataDir as NSString).appendingPathComponent("workflow-files")
+        var settings = WorkflowSettings(filesDirectory: URL(fileURLWithPath: folder, isDirectory: true))
+        settings.maxUploadBytes = Int64(workflowUploadMaxMb) << 20
+        settings.defaultConcurrency = workflowConcurrency
+        settings.maxAttempts = workflowMaxAttempts
         return settings
     }
 

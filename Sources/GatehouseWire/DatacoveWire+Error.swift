@@ -34,14 +34,20 @@ extension DatacoveWire {
             public var code: String?
             /// Only with `PURCHASE_LINKED_TO_ANOTHER_ACCOUNT`: whether the app may offer to move the plan.
             public var canTransfer: Bool?
+            /// Only with `INSUFFICIENT_CREDITS`: the `WALLET` balance that was too small.
+            public var balance: Int?
 
             /// A detail.
-            public init(statusCode: Int? = nil, error: String? = nil, message: String? = nil, code: String? = nil, canTransfer: Bool? = nil) {
+            public init(
+                statusCode: Int? = nil, error: String? = nil, message: String? = nil, code: String? = nil, canTransfer: Bool? = nil,
+                balance: Int? = nil
+            ) {
                 self.statusCode = statusCode
                 self.error = error
                 self.message = message
                 self.code = code
                 self.canTransfer = canTransfer
+                self.balance = balance
             }
         }
     }

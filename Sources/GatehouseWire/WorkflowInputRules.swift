@@ -85,7 +85,9 @@ public enum WorkflowInputRules {
         for file in files {
             let ext = fileExtension(file.filename)
             let nameFits = accepted.contains { accepts($0, extension: ext) }
-            let contentFits = file.contentTypes.map { found in accepted.contains { rule in found.contains { accepts(rule, extension: $0) } } } ?? true
+            // The content must be what the name says: a text file named .pdf is refused. A
+            // type no signature is known for is taken on its name.
+            let contentFits = file.contentTypes.map { found in found.contains(ext) || (found.isEmpty && !recognisedContent.contains(ext)) } ?? true
             let sizeFits = Double(file.size) <= options.maxSizeMb * bytesPerMegabyte
             if !nameFits || !contentFits || !sizeFits { return limitMessage(input.label, options) }
         }
@@ -214,6 +216,16 @@ public enum WorkflowInputRules {
         if rule.hasSuffix("/*") { return types.contains { $0.hasPrefix(rule.dropLast()) } }
         return types.contains(rule)
     }
+
+    /// The media type a file of this name is sent as (`application/octet-stream` when unknown).
+    public static func mediaType(of filename: String) -> String {
+        mediaTypes[fileExtension(filename)]?.first ?? "application/octet-stream"
+    }
+
+    /// Extensions whose content the server recognises (and so checks).
+    public static let recognisedContent: Set<String> = [
+        ".pdf", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".docx", ".xlsx", ".pptx", ".zip", ".txt", ".md", ".csv", ".json",
+    ]
 
     /// The media types of the extensions Gatehouse recognises, for accept rules written as types.
     static let mediaTypes: [String: [String]] = [

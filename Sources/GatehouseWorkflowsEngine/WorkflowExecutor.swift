@@ -24,6 +24,8 @@ public struct RunInvocation: Sendable {
     /// 1 for the first attempt.
     public let attempt: Int
     public let deadline: Date
+    /// The tenant's executor settings (worker, model endpoint) as they stood at the claim.
+    public let tenant: WorkflowTenantSettings
 }
 
 /// What an attempt came to.

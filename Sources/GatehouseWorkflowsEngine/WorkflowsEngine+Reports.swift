@@ -32,3 +32,15 @@ extension WorkflowsEngine {
         }
     }
 }
+
+extension WorkflowsEngine {
+    /// A run's stored file, while it is kept.
+    public func runFile(runID: String, tenantID: String, index: Int) async throws -> RunFile? {
+        let row = try await database.read { db in
+            try db.queryOne("SELECT files, files_removed FROM workflow_runs WHERE id = ? AND tenant_id = ?", runID, tenantID)
+        }
+        guard let row, try row.get("files_removed", as: Bool.self) == false else { return nil }
+        let files: [RunFile] = try Self.decode(try row.get("files"))
+        return files.indices.contains(index) ? files[index] : nil
+    }
+}

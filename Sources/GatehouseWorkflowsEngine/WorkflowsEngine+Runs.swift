@@ -5,7 +5,6 @@ import GatehouseWire
 /// A run this node has claimed, with what its executor needs.
 struct ClaimedRun: Sendable {
     let invocation: RunInvocation
-    let tenant: WorkflowTenantSettings
 }
 
 /// How an attempt ended, as the engine records it.
@@ -59,8 +58,7 @@ extension WorkflowsEngine {
                 claimed.append(ClaimedRun(
                     invocation: RunInvocation(
                         runID: run.id, tenantID: run.tenantID, accountID: run.accountID, workflow: definition, input: run.input,
-                        files: run.files, attempt: run.attempts + 1, deadline: deadline),
-                    tenant: tenant))
+                        files: run.files, attempt: run.attempts + 1, deadline: deadline, tenant: tenant)))
             }
             return claimed
         }

@@ -53,6 +53,20 @@ import FoundationNetworking
         "POST /api/v1/mobile-stores/purchases": ["customer_id": "c", "store": "apple", "signed_transaction": "x.y.z"],
         "POST /api/v1/mobile-stores/client/purchases": ["signed_transaction": "x.y.z"],
         "POST /webhooks/apple": ["signedPayload": "x.y.z"],
+        "PUT /admin/v1/tenants/:tenantId/workflows/:workflowId": [
+            "name": "Probe", "description": "d", "category": "c", "credits": 2, "timeoutSeconds": 30, "responseType": "event",
+            "executor": ["kind": "url-check", "config": ["input": "url"]],
+            "inputs": [
+                ["key": "url", "label": "Address", "type": "url", "placeholder": "p", "validation": ["required": true, "maxLength": 200]],
+                ["key": "doc", "label": "Document", "type": "file", "fileOptions": ["accept": ".pdf", "maxSizeMb": 1, "multiple": false]],
+            ],
+        ],
+        "PATCH /admin/v1/tenants/:tenantId/workflow-settings": [
+            "workerUrl": "https://worker.example/run", "workerSecret": "0123456789abcdef-probe", "openaiModel": "m", "maxConcurrentRuns": 2,
+        ],
+        "POST /admin/v1/tenants/:tenantId/accounts/:accountId/credits": ["credits": 5],
+        "POST /api/workflows/v1/execute": ["id": "wf-none", "input": ["url": "https://example.com", "count": 3]],
+        "POST /api/workflows/callbacks/v1/:runId": ["status": "succeeded", "result": ["score": 1]],
     ]
 
     struct Probe {
@@ -140,10 +154,13 @@ import FoundationNetworking
                 "/api/auth": ["x-api-key": live.credentials.apiKey, "Authorization": "Bearer \(access)"],
                 "/api/users": ["x-api-key": live.credentials.apiKey, "Authorization": "Bearer \(access)"],
                 "/api/purchases": ["x-api-key": live.credentials.apiKey, "Authorization": "Bearer \(access)"],
+                "/api/workflows": ["Authorization": "Bearer \(access)", "X-App-Version": "1.0"],
             ],
             parameters: [
                 "tenantId": live.credentials.tenantId, "appId": created.application.id, "group": "_default", "channel": "sms",
                 "language": "en-US", "number": "14165550123", "productId": store.planID, "customerId": "c",
+                "workflowId": "wf-probe", "accountId": "acct-probe", "id": "wf-url-001", "pageSize": "5", "page": "1", "limit": "5",
+                "eventId": "evt_none", "runId": "evt_none", "index": "0",
             ])
         var probes = 0
         for route in live.app.router.routes {

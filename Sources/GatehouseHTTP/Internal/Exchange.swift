@@ -27,6 +27,11 @@ final class Exchange: @unchecked Sendable {
     var refusal: HTTPError?
     var maxPartSize = 0
     var maxParts = 0
+    /// Set on a route that streams file parts to disk.
+    var uploads: UploadPolicy?
+    var openFile: FileHandle?
+    var createdFiles: [URL] = []
+    var fieldBytes = 0
     /// Filled by the handler task before the connection is resumed.
     var pending: Response?
     var stream: StreamChannel?
@@ -43,24 +48,58 @@ final class Exchange: @unchecked Sendable {
         self.bodyLimit = bodyLimit
     }
 
-    /// Adds a chunk of a multipart field; false stops the parser (a limit was hit).
+    /// Adds a chunk of a multipart field; false stops the parser (a limit was hit). On a
+    /// route with an `UploadPolicy`, a part with a file name goes to a file of its own.
     func appendPart(name: String, filename: String?, contentType: String?, bytes: UnsafeRawBufferPointer, isStart: Bool) -> Bool {
-        guard var form = multipart else { return false }
-        if isStart || form.parts.isEmpty || form.parts[form.parts.count - 1].name != name {
-            if form.parts.count >= maxParts {
+        guard multipart != nil else { return false }
+        let count = multipart!.parts.count
+        if isStart || count == 0 || multipart!.parts[count - 1].name != name {
+            if count >= maxParts {
                 partLimitExceeded = true
                 return false
             }
-            form.parts.append(.init(name: name, filename: filename, contentType: contentType, data: Data()))
+            closeOpenFile()
+            var file: URL?
+            if let uploads, filename != nil {
+                let url = uploads.directory.appendingPathComponent("upload-" + UUID().uuidString.lowercased())
+                guard FileManager.default.createFile(atPath: url.path, contents: nil), let handle = FileHandle(forWritingAtPath: url.path)
+                else { return false }
+                createdFiles.append(url)
+                openFile = handle
+                file = url
+            }
+            multipart!.parts.append(.init(name: name, filename: filename, contentType: contentType, data: Data(), file: file, size: 0))
         }
-        let index = form.parts.count - 1
-        if form.parts[index].data.count + bytes.count > maxPartSize {
+        let index = multipart!.parts.count - 1
+        if multipart!.parts[index].file != nil {
+            // The body limit bounds a file; its input's own limit is the handler's to check.
+            guard let handle = openFile, (try? handle.write(contentsOf: Data(bytes))) != nil else { return false }
+            multipart!.parts[index].size += Int64(bytes.count)
+            return true
+        }
+        let fieldLimit = uploads?.maxFieldBytes ?? maxPartSize
+        fieldBytes += bytes.count
+        if multipart!.parts[index].data.count + bytes.count > maxPartSize || (uploads != nil && fieldBytes > fieldLimit) {
             partLimitExceeded = true
             return false
         }
-        if bytes.count > 0 { form.parts[index].data.append(bytes.bindMemory(to: UInt8.self)) }
-        multipart = form
+        if bytes.count > 0 {
+            multipart!.parts[index].data.append(bytes.bindMemory(to: UInt8.self))
+            multipart!.parts[index].size += Int64(bytes.count)
+        }
         return true
+    }
+
+    func closeOpenFile() {
+        try? openFile?.close()
+        openFile = nil
+    }
+
+    /// The request is over: whatever file the handler did not move is removed.
+    func removeUploads() {
+        closeOpenFile()
+        for url in createdFiles { try? FileManager.default.removeItem(at: url) }
+        createdFiles = []
     }
 }
 

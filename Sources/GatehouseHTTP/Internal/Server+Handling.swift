@@ -54,9 +54,12 @@ extension Server {
             method: HTTPMethod(token: method.map { String(cString: $0) } ?? "GET"),
             path: Request.percentDecoded(rawPath), rawPath: rawPath, query: query, headers: headers)
         let routed = responder.route(method: request.method, path: rawPath, requestID: requestID, clientAddress: client)
+        // A route that takes files reads a multipart body to its own, larger limit.
+        let uploads = isMultipart(headers) ? routed.uploads : nil
         let exchange = Exchange(
             connection: connection, started: started, routed: routed, request: request,
-            bodyLimit: routed.maxBodySize ?? configuration.maxBodySize)
+            bodyLimit: uploads?.maxBytes ?? routed.maxBodySize ?? configuration.maxBodySize)
+        exchange.uploads = uploads
         exchange.watched = watched
         slot.pointee = Unmanaged.passRetained(exchange).toOpaque()
 
@@ -79,16 +82,16 @@ extension Server {
             exchange.bodyTooLarge = true
         }
         exchange.refusal = RequestScreening.head(request, version: version.map { String(cString: $0) } ?? "")
-            ?? (announcesBody ? RequestScreening.mediaType(headers["Content-Type"], kind: routed.bodyKind) : nil)
+            ?? (announcesBody && uploads == nil ? RequestScreening.mediaType(headers["Content-Type"], kind: routed.bodyKind) : nil)
         if let refusal = exchange.refusal, announcesBody, expectsContinue { return refuseNow(refusal, exchange) }
         // Even a request without a body is answered on MHD's next call: a response queued
         // before MHD has seen the whole request makes it close the connection.
         if exchange.refusal == nil, !exchange.bodyTooLarge, isMultipart(headers) {
             exchange.multipart = MultipartForm()
-            exchange.maxPartSize = configuration.maxPartSize
+            exchange.maxPartSize = uploads == nil ? configuration.maxPartSize : .max
             exchange.maxParts = configuration.maxParts
             exchange.postProcessor = MHD_create_post_processor(
-                connection, 16 * 1024, collectPart, Unmanaged.passUnretained(exchange).toOpaque())
+                connection, 64 * 1024, collectPart, Unmanaged.passUnretained(exchange).toOpaque())
             if exchange.postProcessor == nil { exchange.bodyInvalid = true }
         }
         return MHD_Result.YES
@@ -114,6 +117,7 @@ extension Server {
             exchange.bodyTooLarge = true
             exchange.request.body = Data()
             exchange.multipart = nil
+            exchange.removeUploads()
             return true
         }
         if let processor = exchange.postProcessor {
@@ -121,6 +125,7 @@ extension Server {
             exchange.receivedMultipartBytes += bytes.count
             if exchange.receivedMultipartBytes > exchange.bodyLimit {
                 exchange.bodyTooLarge = true
+                exchange.removeUploads()
                 return true
             }
             if MHD_post_process(processor, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count) != MHD_Result.YES {
@@ -140,6 +145,7 @@ extension Server {
             if MHD_destroy_post_processor(processor) != MHD_Result.YES, !exchange.bodyTooLarge, !exchange.partLimitExceeded {
                 exchange.bodyInvalid = true
             }
+            exchange.closeOpenFile()
         }
         if exchange.bodyTooLarge || exchange.partLimitExceeded {
             var response = responder.renderError(.payloadTooLarge, path: exchange.request.rawPath, context: context)
@@ -196,6 +202,7 @@ extension Server {
             exchange.postProcessor = nil
         }
         exchange.stream?.cancel()
+        exchange.removeUploads()
         end(exchange)
     }
 }

@@ -24,6 +24,8 @@ public final class Responder: @unchecked Sendable {
             return immediate != nil
         }
         public var maxBodySize: Int? { route?.maxBodySize }
+        /// Where a multipart body's files go, for a route that takes them.
+        public var uploads: UploadPolicy? { route?.uploads }
         /// What the body must be; nothing is read for an answer the router gave itself.
         public var bodyKind: RequestBodyKind { route?.body ?? .any }
     }

@@ -9,8 +9,14 @@ public final class Route: Sendable {
     let maxBodySize: Int?
     /// What the body must be; the transport refuses anything else.
     let body: RequestBodyKind
+    /// Whether a multipart body with files is also taken, and where the files go.
+    let uploads: UploadPolicy?
 
-    init(method: HTTPMethod, template: String, handler: Handler, middleware: [any Middleware], maxBodySize: Int?, body: RequestBodyKind) {
+    init(
+        method: HTTPMethod, template: String, handler: Handler, middleware: [any Middleware], maxBodySize: Int?, body: RequestBodyKind,
+        uploads: UploadPolicy? = nil
+    ) {
+        self.uploads = uploads
         self.method = method
         self.template = template
         self.handler = handler

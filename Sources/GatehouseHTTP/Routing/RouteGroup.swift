@@ -10,13 +10,14 @@ public final class RouteGroup: RouteRegistering, @unchecked Sendable {
         self.middleware = middleware
     }
 
-    public func register(_ method: HTTPMethod, _ path: String, maxBodySize: Int?, _ handler: Handler) {
+    public func register(_ method: HTTPMethod, _ path: String, maxBodySize: Int?, uploads: UploadPolicy?, _ handler: Handler) {
         let template = Router.normalize(prefix + "/" + path)
         if case .inline = handler {
             precondition(!middleware.contains(where: \.waits), "\(template): a middleware that waits needs async handlers")
         }
         router.add(Route(
-            method: method, template: template, handler: handler, middleware: middleware, maxBodySize: maxBodySize, body: router.bodyKind))
+            method: method, template: template, handler: handler, middleware: middleware, maxBodySize: maxBodySize, body: router.bodyKind,
+            uploads: uploads))
     }
 
     /// A nested group: its middleware runs after this group's.
@@ -31,10 +32,17 @@ public final class RouteGroup: RouteRegistering, @unchecked Sendable {
 
 /// Shared verbs of `Router` and `RouteGroup`.
 public protocol RouteRegistering {
-    func register(_ method: HTTPMethod, _ path: String, maxBodySize: Int?, _ handler: Handler)
+    func register(_ method: HTTPMethod, _ path: String, maxBodySize: Int?, uploads: UploadPolicy?, _ handler: Handler)
 }
 
 extension RouteRegistering {
+    public func register(_ method: HTTPMethod, _ path: String, maxBodySize: Int?, _ handler: Handler) {
+        register(method, path, maxBodySize: maxBodySize, uploads: nil, handler)
+    }
+    /// A POST that takes JSON, or multipart with files streamed to disk under `uploads`.
+    public func post(_ path: String, uploads: UploadPolicy, _ handler: Handler) {
+        register(.POST, path, maxBodySize: nil, uploads: uploads, handler)
+    }
     public func get(_ path: String, _ handler: Handler) { register(.GET, path, maxBodySize: nil, handler) }
     public func post(_ path: String, maxBodySize: Int? = nil, _ handler: Handler) {
         register(.POST, path, maxBodySize: maxBodySize, handler)

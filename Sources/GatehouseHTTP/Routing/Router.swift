@@ -37,8 +37,10 @@ public final class Router: @unchecked Sendable {
     }
 
     /// Registers a handler; registration happens before the server starts.
-    public func on(_ method: HTTPMethod, _ path: String, maxBodySize: Int? = nil, _ handler: Handler) {
-        add(Route(method: method, template: Self.normalize(path), handler: handler, middleware: [], maxBodySize: maxBodySize, body: bodyKind))
+    public func on(_ method: HTTPMethod, _ path: String, maxBodySize: Int? = nil, uploads: UploadPolicy? = nil, _ handler: Handler) {
+        add(Route(
+            method: method, template: Self.normalize(path), handler: handler, middleware: [], maxBodySize: maxBodySize, body: bodyKind,
+            uploads: uploads))
     }
 
     func add(_ route: Route) {
@@ -64,7 +66,7 @@ public final class Router: @unchecked Sendable {
 }
 
 extension Router: RouteRegistering {
-    public func register(_ method: HTTPMethod, _ path: String, maxBodySize: Int?, _ handler: Handler) {
-        on(method, path, maxBodySize: maxBodySize, handler)
+    public func register(_ method: HTTPMethod, _ path: String, maxBodySize: Int?, uploads: UploadPolicy?, _ handler: Handler) {
+        on(method, path, maxBodySize: maxBodySize, uploads: uploads, handler)
     }
 }

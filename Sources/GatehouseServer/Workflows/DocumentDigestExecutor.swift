@@ -22,7 +22,7 @@ struct DocumentDigestExecutor: WorkflowExecutor {
         for file in run.files {
             var report: [String: JSONValue] = [
                 "input": .string(file.key), "filename": .string(file.filename), "size": .number(Double(file.size)),
-                "sha256": .string(file.sha256), "type": .string(file.contentTypes.first ?? "unknown"),
+                "sha256": .string(file.sha256), "type": .string(Self.type(of: file)),
             ]
             do {
                 if file.contentTypes.contains(".pdf") {
@@ -38,6 +38,12 @@ struct DocumentDigestExecutor: WorkflowExecutor {
             reports.append(.object(report))
         }
         return .succeeded(.object(["files": .array(reports)]))
+    }
+
+    /// The name's extension when the content agrees with it, else what the content showed first.
+    static func type(of file: RunFile) -> String {
+        let ext = WorkflowInputRules.fileExtension(file.filename)
+        return file.contentTypes.contains(ext) ? ext : file.contentTypes.first ?? "unknown"
     }
 
     static func pdfPages(_ path: String) async throws -> Int {

@@ -14,7 +14,6 @@ import FoundationNetworking
 struct OpenAIWorkflowExecutor: WorkflowExecutor {
     let kind = "openai"
     let http: any OutboundHTTP
-    let tenantSettings: @Sendable (String) async throws -> WorkflowTenantSettings
     static let maxFileText = 100_000
 
     func validate(configuration: [String: JSONValue]) throws(WorkflowError) {
@@ -35,8 +34,7 @@ struct OpenAIWorkflowExecutor: WorkflowExecutor {
     }
 
     func execute(_ run: RunInvocation) async -> ExecutorOutcome {
-        let settings: WorkflowTenantSettings
-        do { settings = try await tenantSettings(run.tenantID) } catch { return .retry(code: "SETTINGS_UNAVAILABLE", message: "\(error)") }
+        let settings = run.tenant
         let config = run.workflow.executor.configuration
         guard let base = settings.openAIBaseURL, let model = config["model"]?.string ?? settings.openAIModel else {
             return .failed(code: "MODEL_NOT_CONFIGURED", message: "The tenant has no OpenAI-compatible endpoint or model configured.")

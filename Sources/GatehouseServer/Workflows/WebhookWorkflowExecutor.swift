@@ -19,7 +19,6 @@ struct WebhookWorkflowExecutor: WorkflowExecutor {
     let clock: any Clock
     /// The server's own address as workers reach it, for callbacks and file links.
     let publicURL: @Sendable () -> URL
-    let tenantSettings: @Sendable (String) async throws -> WorkflowTenantSettings
 
     func validate(configuration: [String: JSONValue]) throws(WorkflowError) {
         for (key, value) in configuration {
@@ -44,8 +43,7 @@ struct WebhookWorkflowExecutor: WorkflowExecutor {
     }
 
     func execute(_ run: RunInvocation) async -> ExecutorOutcome {
-        let settings: WorkflowTenantSettings
-        do { settings = try await tenantSettings(run.tenantID) } catch { return .retry(code: "SETTINGS_UNAVAILABLE", message: "\(error)") }
+        let settings = run.tenant
         guard var url = settings.workerURL, let secret = settings.workerSecret else {
             return .failed(code: "WORKER_NOT_CONFIGURED", message: "The tenant has no workflow worker configured.")
         }

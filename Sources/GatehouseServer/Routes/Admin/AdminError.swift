@@ -1,5 +1,7 @@
 import GatehouseCore
+import GatehouseCommerceEngine
 import GatehouseHTTP
+import GatehouseWorkflowsEngine
 
 /// The operator API's errors in Gatehouse's own envelope `{"error":{"code","message","requestId"}}`.
 enum AdminError {
@@ -15,10 +17,30 @@ enum AdminError {
         }
     }
 
+    /// The code and status of a workflows refusal on the operator API.
+    static func httpError(_ error: WorkflowError) -> HTTPError {
+        switch error.code {
+        case .notFound: HTTPError(status: 404, code: "not_found", message: error.message)
+        case .definitionInvalid, .inputInvalid, .fileInvalid: HTTPError(status: 400, code: "invalid_definition", message: error.message)
+        case .insufficientCredits, .entitlementInactive, .idempotencyKeyReused: HTTPError(status: 409, code: "conflict", message: error.message)
+        }
+    }
+
+    /// The code and status of a commerce refusal (a credit grant) on the operator API.
+    static func httpError(_ error: CommerceError) -> HTTPError {
+        switch error.code {
+        case .notFound: HTTPError(status: 404, code: "not_found", message: error.message)
+        case .validationFailed: HTTPError(status: 400, code: "invalid_argument", message: error.message)
+        case .conflict: HTTPError(status: 409, code: "conflict", message: error.message)
+        }
+    }
+
     /// The one renderer under `/admin`: anything unexpected is logged and answered as a bare 500.
     static func render(_ error: any Error, context: RequestContext, logger: Logger) -> Response {
         switch error {
         case let error as CoreError: return httpError(error).response(context: context)
+        case let error as WorkflowError: return httpError(error).response(context: context)
+        case let error as CommerceError: return httpError(error).response(context: context)
         case let error as HTTPError: return error.response(context: context)
         default:
             logger.error(LogValue("unhandled error in \(context.route): \(String(reflecting: error))"), ["requestId": .plain(context.requestID)])

@@ -2,6 +2,7 @@ import GatehouseAccountsEngine
 import GatehouseCommerceEngine
 import GatehouseCore
 import GatehouseHTTP
+import GatehouseWorkflowsEngine
 
 /// How the engines' refusals read in the Datacove dialect: status, `error.code`, message.
 extension DatacoveError {
@@ -14,6 +15,7 @@ extension DatacoveError {
         case let error as PurchaseError: self.init(error)
         case let error as CommerceError: self.init(error)
         case let error as CoreError: self.init(error)
+        case let error as WorkflowError: self.init(error)
         case let rejected as NotificationRejected:
             self.init(status: 400, code: "NOTIFICATION_INVALID", message: "The notification could not be verified (\(rejected.reason)).")
         case let error as HTTPError:
@@ -53,6 +55,19 @@ extension DatacoveError {
         case .trialUnavailable: (status, code) = (409, "TRIAL_UNAVAILABLE")
         }
         self.init(status: status, code: code, message: error.message, canTransfer: error.canTransfer)
+    }
+
+    private init(_ error: WorkflowError) {
+        switch error.code {
+        case .notFound: self.init(status: 404, code: "NOT_FOUND", message: error.message)
+        case .definitionInvalid, .inputInvalid: self.init(status: 400, code: "VALIDATION_FAILED", message: error.message)
+        case .fileInvalid: self.init(status: 400, code: "FILE_INVALID", message: error.message)
+        case .insufficientCredits(let balance):
+            self.init(status: 402, code: "INSUFFICIENT_CREDITS", message: error.message)
+            self.balance = balance
+        case .entitlementInactive: self.init(status: 403, code: "ENTITLEMENT_INACTIVE", message: error.message)
+        case .idempotencyKeyReused: self.init(status: 422, code: "IDEMPOTENCY_KEY_REUSED", message: error.message)
+        }
     }
 
     private init(_ error: CommerceError) {

@@ -13,6 +13,8 @@ struct DatacoveError: Error, Equatable {
     var retryAfter: Int?
     /// Only for PURCHASE_LINKED_TO_ANOTHER_ACCOUNT: whether the app may offer to move it.
     var canTransfer: Bool?
+    /// Only for INSUFFICIENT_CREDITS: the balance that was too small.
+    var balance: Int?
     /// Headers a router or transport error carries (`Allow`, say).
     var headers: HTTPHeaders = [:]
 
@@ -32,7 +34,8 @@ struct DatacoveError: Error, Equatable {
     func response(path: String) -> Response {
         let body = DatacoveWire.ErrorEnvelope(
             statusCode: status, timestamp: Self.timestamp(), path: path,
-            error: .init(statusCode: status, error: Self.reason(status), message: message, code: code, canTransfer: canTransfer))
+            error: .init(
+                statusCode: status, error: Self.reason(status), message: message, code: code, canTransfer: canTransfer, balance: balance))
         var response = (try? Response.json(body, status: status)) ?? Response(status: status)
         if let retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
         for (name, value) in headers { response.headers.set(name, value) }
@@ -43,6 +46,7 @@ struct DatacoveError: Error, Equatable {
         switch status {
         case 400: return "Bad Request"
         case 401: return "Unauthorized"
+        case 402: return "Payment Required"
         case 403: return "Forbidden"
         case 404: return "Not Found"
         case 405: return "Method Not Allowed"

@@ -7,6 +7,12 @@ import GatehouseWire
 
 /// The Datacove dialect's sign-in, session and profile API under `/api`.
 enum DatacoveRoutes {
+    /// The signed-in user of a request, from its bearer access token.
+    static func principal(_ request: Request, accounts: AccountsEngine) async throws -> SessionPrincipal {
+        guard let token = request.bearerToken else { throw SessionError(.tokenInvalid) }
+        return try await accounts.sessions.authenticate(accessToken: token, appVersion: request.headers["X-App-Version"])
+    }
+
     static func register(
         on router: Router, accounts: AccountsEngine, commerce: CommerceEngine, directory: TenantDirectory, appStoreAPI: URL?, logger: Logger
     ) {
@@ -16,10 +22,7 @@ enum DatacoveRoutes {
             else { throw DatacoveError(status: 401, code: "API_KEY_INVALID", message: "The API key is missing or not valid.") }
             return (key.tenantId, key.platform)
         }
-        @Sendable func principal(_ request: Request) async throws -> SessionPrincipal {
-            guard let token = request.bearerToken else { throw SessionError(.tokenInvalid) }
-            return try await accounts.sessions.authenticate(accessToken: token, appVersion: request.headers["X-App-Version"])
-        }
+        @Sendable func principal(_ request: Request) async throws -> SessionPrincipal { try await Self.principal(request, accounts: accounts) }
         @Sendable func device(_ request: Request, platform: String?) -> DeviceInfo {
             DeviceInfo(name: request.headers["X-Device-Name"].map { String($0.prefix(100)) }, platform: platform,
                        appVersion: request.headers["X-App-Version"].map { String($0.prefix(40)) })

@@ -1,0 +1,64 @@
+import Foundation
+import GatehouseAccountsEngine
+import GatehouseCore
+import GatehouseHTTP
+import GatehouseWire
+import GatehouseWorkflowsEngine
+
+/// The Datacove dialect's workflows and reports (seed 000 §05–§06) under `/api/workflows`.
+enum WorkflowRoutes {
+    struct Options: Sendable {
+        var uploads: UploadPolicy
+        /// Seconds between `: ping` comments on an idle report stream.
+        var heartbeat: TimeInterval = 15
+    }
+
+    static func register(on router: Router, engine: WorkflowsEngine, accounts: AccountsEngine, options: Options, logger: Logger) {
+        router.renderErrors(under: "/api/workflows") { error, path, context in DatacoveError.render(error, path: path, context: context, logger: logger) }
+        @Sendable func principal(_ request: Request) async throws -> SessionPrincipal { try await DatacoveRoutes.principal(request, accounts: accounts) }
+
+        router.group("/api/workflows/v1") { workflows in
+            // `/:pageNo/:pageSize` and `/:id` share their first segment, so one parameter name.
+            workflows.get("/:id/:pageSize", .async { request, context in
+                let who = try await principal(request)
+                let page = try WorkflowRequest.page(context.parameter("id"), name: "pageNo")
+                let size = try WorkflowRequest.page(context.parameter("pageSize"), name: "pageSize")
+                let catalogue = try await engine.catalogue(tenantID: who.tenantId, page: page, pageSize: size, try WorkflowRequest.query(request))
+                return try .json(WorkflowJSON.catalogue(catalogue))
+            })
+            workflows.get("/:id", .async { request, context in
+                let who = try await principal(request)
+                let (definition, gated) = try await engine.workflow(tenantID: who.tenantId, id: context.parameter("id"))
+                return try .json(WorkflowJSON.workflow(definition, gated: gated, withInputs: true))
+            })
+            workflows.post("/execute", uploads: options.uploads, .async { request, _ in
+                let who = try await principal(request)
+                guard let version = request.headers["X-App-Version"]?.trimmingCharacters(in: .whitespaces), !version.isEmpty else {
+                    throw DatacoveError(status: 400, code: "APP_VERSION_REQUIRED", message: "Every execute call must send X-App-Version.")
+                }
+                var command = try WorkflowRequest.execute(request)
+                command.tenantID = who.tenantId
+                command.accountID = who.accountId
+                return try .json(WorkflowJSON.executed(try await engine.execute(command)))
+            })
+        }
+        router.group("/api/workflows/reports/v1") { reports in
+            reports.get("/history/:page/:limit", .async { request, context in
+                let who = try await principal(request)
+                let page = try WorkflowRequest.page(context.parameter("page"), name: "page")
+                let limit = try WorkflowRequest.page(context.parameter("limit"), name: "limit")
+                return try .json(WorkflowJSON.history(try await engine.history(tenantID: who.tenantId, accountID: who.accountId, page: page, pageSize: limit)))
+            })
+            reports.get("/stream", .async { request, _ in
+                let who = try await principal(request)
+                let resume = try WorkflowRequest.lastEventID(request)
+                return ReportStream(engine: engine, tenantID: who.tenantId, accountID: who.accountId, heartbeat: options.heartbeat).response(resumingAfter: resume)
+            })
+            reports.get("/:eventId", .async { request, context in
+                let who = try await principal(request)
+                return try .json(WorkflowJSON.report(try await engine.report(tenantID: who.tenantId, accountID: who.accountId, eventID: context.parameter("eventId"))))
+            })
+        }
+        WorkerRoutes.register(on: router, engine: engine)
+    }
+}
