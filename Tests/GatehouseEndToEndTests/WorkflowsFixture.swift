@@ -100,27 +100,32 @@ struct WorkflowsFixture {
 }
 
 /// A real HTTP server playing a tenant's worker or a model endpoint: each request is recorded
-/// and answered by the test's closure.
+/// and answered by the test's closure (which may wait, like a worker still busy).
 final class StandInServer: @unchecked Sendable {
     let server: Server
     private let lock = NSLock()
     private var received: [Request] = []
     let arrived = Latch()
 
-    init(answer: @escaping @Sendable (Request, Int) -> Response) throws {
+    convenience init(answer: @escaping @Sendable (Request, Int) -> Response) throws {
+        try self.init(waiting: { request, count in answer(request, count) })
+    }
+
+    init(waiting answer: @escaping @Sendable (Request, Int) async -> Response) throws {
         let router = Router()
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.threads = 2
+        configuration.shutdownGrace = 0.5
         server = Server(configuration: configuration, responder: Responder(router: router, errorLog: { _ in }))
-        let handler: Handler = .inline { [unowned self] request, _ in
+        let handler: Handler = .async { [unowned self] request, _ in
             let count = self.lock.withLock { () -> Int in
                 self.received.append(request)
                 return self.received.count
             }
             self.arrived.signal()
-            return answer(request, count)
+            return await answer(request, count)
         }
         router.on(.POST, "/*", handler)
         try server.start()
@@ -128,5 +133,5 @@ final class StandInServer: @unchecked Sendable {
 
     var url: URL { URL(string: "http://127.0.0.1:\(server.port)")! }
     var requests: [Request] { lock.withLock { received } }
-    func stop() async { await server.stop(grace: 1) }
+    func stop() async { await server.stop(grace: 0.5) }
 }
