@@ -3,6 +3,7 @@ import GatehouseAuth
 import GatehouseClientCore
 import GatehouseVerification
 import GatehouseWire
+import GatehouseWorkflows
 
 /// `gatehouse-cli`: drives a running Gatehouse over HTTP the way an app or operator would.
 /// Connection details come from `dev-credentials.json` (or `--credentials PATH`), or from
@@ -19,6 +20,7 @@ enum CLI {
           otp-apps list|create|update|template ...   OTP applications (gatehouse-cli otp-apps for details)
           store show|apple-config|credits|plan|trial ...   App Store setup (gatehouse-cli store for details)
           purchases entitlement|trial|verify ...   purchases of the signed-in account (gatehouse-cli purchases)
+          workflows list|show|run|report|history ...   workflows and reports (gatehouse-cli workflows for details)
           balance TENANT [AMOUNT]              a tenant's verification balance, or credit it
           outbox NUMBER_OR_EMAIL               messages held by the development outbox
         """
@@ -36,6 +38,8 @@ enum CLI {
                 fail("error: \(error)")
             } catch let error as AuthError {
                 fail("error: \(error)")
+            } catch WorkflowsError.api(let status, let code, let message, _) {
+                fail("error: \(message) (\(status)\(code.map { " \($0)" } ?? ""))")
             } catch {
                 fail("\(error)")
             }
@@ -67,6 +71,8 @@ enum CLI {
             try await verify(Array(words.dropFirst()), url: url, credentials: credentials, logger: verbose ? logToStandardError : nil)
         case ("purchases", _):
             try await purchases(Array(words.dropFirst()), url: url, credentials: credentials, logger: verbose ? logToStandardError : nil)
+        case ("workflows", _):
+            try await workflows(Array(words.dropFirst()), url: url, admin: admin, credentials: credentials, logger: verbose ? logToStandardError : nil)
         case ("store", _):
             try await store(Array(words.dropFirst()), admin: admin, credentials: credentials)
         case ("otp-apps", _):

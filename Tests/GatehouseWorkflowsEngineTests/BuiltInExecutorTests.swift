@@ -1,0 +1,115 @@
+import Foundation
+import GatehouseCore
+import GatehouseWire
+import Testing
+@testable import GatehouseServer
+@testable import GatehouseWorkflowsEngine
+
+/// The built-in executors on real files and real addresses: poppler counts a PDF's pages,
+/// `unzip` reads a DOCX's text, and the URL check refuses private targets.
+@Suite struct BuiltInExecutorTests {
+    static let folder: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("builtin-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    /// Runs a small Python script that writes test files (no Python package beyond the standard library).
+    static func python(_ script: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", script] + arguments
+        try process.run()
+        process.waitUntilExit()
+    }
+
+    /// A PDF of `pages` blank pages, with a correct cross-reference table.
+    static func pdf(pages: Int) throws -> URL {
+        let url = folder.appendingPathComponent("doc-\(pages).pdf")
+        try python("""
+            import sys
+            n = int(sys.argv[2]); objs = []
+            kids = " ".join(f"{3 + i} 0 R" for i in range(n))
+            objs.append("<< /Type /Catalog /Pages 2 0 R >>")
+            objs.append(f"<< /Type /Pages /Kids [{kids}] /Count {n} >>")
+            for i in range(n): objs.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>")
+            out = b"%PDF-1.4\\n"; offsets = []
+            for i, o in enumerate(objs):
+                offsets.append(len(out)); out += f"{i + 1} 0 obj\\n{o}\\nendobj\\n".encode()
+            xref = len(out)
+            out += f"xref\\n0 {len(objs) + 1}\\n0000000000 65535 f \\n".encode()
+            for off in offsets: out += f"{off:010d} 00000 n \\n".encode()
+            out += f"trailer\\n<< /Size {len(objs) + 1} /Root 1 0 R >>\\nstartxref\\n{xref}\\n%%EOF\\n".encode()
+            open(sys.argv[1], "wb").write(out)
+            """, [url.path, String(pages)])
+        return url
+    }
+
+    static func docx(_ text: String) throws -> URL {
+        let url = folder.appendingPathComponent("doc-\(UUID().uuidString).docx")
+        try python("""
+            import sys, zipfile
+            words = "".join(f"<w:p><w:r><w:t>{line}</w:t></w:r></w:p>" for line in sys.argv[2].split("|"))
+            with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+                z.writestr("[Content_Types].xml", "<Types/>")
+                z.writestr("word/document.xml", f'<w:document xmlns:w="x"><w:body>{words}</w:body></w:document>')
+            """, [url.path, text])
+        return url
+    }
+
+    static func invocation(_ files: [RunFile], input: [String: JSONValue] = [:], kind: String = "document-digest", config: [String: JSONValue] = [:]) -> RunInvocation {
+        RunInvocation(
+            runID: "evt_1", tenantID: "t", accountID: "a",
+            workflow: WorkflowDefinition(id: "wf", name: "W", executor: .init(kind: kind, configuration: config)),
+            input: input, files: files, attempt: 1, deadline: Date().addingTimeInterval(60), tenant: WorkflowTenantSettings(maxConcurrentRuns: 1))
+    }
+
+    static func file(_ url: URL, key: String = "document") throws -> RunFile {
+        RunFile(
+            key: key, filename: url.lastPathComponent, path: url.path, size: 0, sha256: "",
+            contentTypes: try ContentSniffer.types(ofFileAt: url).sorted())
+    }
+
+    @Test func theDigestCountsPagesAndWords() async throws {
+        let outcome = await DocumentDigestExecutor().execute(Self.invocation([
+            try Self.file(try Self.pdf(pages: 3)), try Self.file(try Self.docx("Hello brave new|world of words")),
+        ]))
+        guard case .succeeded(let report) = outcome, let files = report.object?["files"]?.array else {
+            Issue.record("\(outcome)")
+            return
+        }
+        #expect(files[0].object?["pages"] == .number(3) && files[0].object?["type"] == .string(".pdf"))
+        #expect(files[1].object?["words"] == .number(6) && files[1].object?["type"] == .string(".docx"))
+    }
+
+    @Test func aBrokenPDFFailsTheRunWithItsName() async throws {
+        let broken = Self.folder.appendingPathComponent("broken.pdf")
+        try Data("%PDF-1.4\nnot really\n".utf8).write(to: broken)
+        let outcome = await DocumentDigestExecutor().execute(Self.invocation([try Self.file(broken)]))
+        guard case .failed(let code, let message) = outcome else {
+            Issue.record("\(outcome)")
+            return
+        }
+        #expect(code == "DOCUMENT_UNREADABLE" && message.hasPrefix("broken.pdf could not be read"))
+    }
+
+    @Test func theURLCheckRefusesPrivateTargetsAndBadAddresses() async throws {
+        let check = URLCheckExecutor(http: UnimplementedOutboundHTTP(), allowPrivateTargets: false)
+        for (url, problem) in [
+            ("http://127.0.0.1:8080/", "not a public address"), ("http://localhost/", "not a public address"),
+            ("http://169.254.169.254/latest", "not a public address"), ("http://[::1]/", "not a public address"),
+            ("http://10.1.2.3/", "not a public address"), ("gopher://example.com/", "the scheme must be http or https"),
+            ("http://no-such-host.invalid/", "does not resolve"),
+        ] {
+            let outcome = await check.execute(Self.invocation([], input: ["url": .string(url)], kind: "url-check"))
+            guard case .succeeded(let report) = outcome else {
+                Issue.record("\(url): \(outcome)")
+                continue
+            }
+            #expect(report.object?["valid"] == .bool(false), "\(url)")
+            #expect(report.object?["problem"]?.string?.contains(problem) == true, "\(url): \(report)")
+        }
+        #expect(OutboundTarget.isPublic("93.184.216.34"))
+        #expect(!OutboundTarget.isPublic("::ffff:10.0.0.1") && !OutboundTarget.isPublic("fd00::1") && !OutboundTarget.isPublic("100.64.0.1"))
+    }
+}
