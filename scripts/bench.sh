@@ -245,6 +245,19 @@ LUA
 measure "sign-in refresh \`POST /api/auth/v1/refresh\` ($database)" "$base_url/api/auth/v1/refresh" "$work/refresh.lua"
 measure "authenticated \`GET /api/users/v1/profile\` ($database)" "$base_url/api/users/v1/profile" "$work/profile.lua"
 
+# Workflows: the catalogue read, and a synchronous execute of the development tenant's
+# website check against the server's own /healthz (queue row, claim, executor, result, wake-up),
+# within the tenant's default concurrency of 4 runs at a time.
+measure "workflow catalogue \`GET /api/workflows/v1/1/20\` ($database)" "$base_url/api/workflows/v1/1/20" "$work/profile.lua"
+cat >"$work/execute.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Bearer $access_token"
+wrk.headers["X-App-Version"] = "bench"
+wrk.body = '{"id":"wf-url-001","input":{"url":"$base_url/healthz"}}'
+LUA
+measure "sync workflow execute \`POST /api/workflows/v1/execute\` ($database)" "$base_url/api/workflows/v1/execute" "$work/execute.lua"
+
 # OTP verification cannot be replayed: gatehouse-bench prepares fresh codes for distinct
 # numbers, then times only the verify-otp calls at the same concurrency.
 echo "bench: sign-in verify-otp (${SIGNIN_COUNT:-3000} fresh codes, $connections at a time)" >&2
