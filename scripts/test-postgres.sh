@@ -71,7 +71,7 @@ start() {
     for _ in 1 2 3 4 5; do
         port=$(free_port)
         if as_postgres "$bindir/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -w -t 60 \
-            -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=500" \
+            -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=800" \
             start >/dev/null; then
             mkdir -p "$state_dir"
             printf 'DIR=%q\nPORT=%q\nPID=%q\n' "$dir" "$port" "$(head -1 "$dir/data/postmaster.pid")" >"$state"

@@ -12,17 +12,29 @@ public protocol OutboundHTTP: Sendable {
 public struct URLSessionOutboundHTTP: OutboundHTTP {
     private let session: URLSession
 
-    public init(timeout: TimeInterval = 15) {
+    /// - Parameter followsRedirects: `false` answers a 3xx as it came, for requests to addresses
+    ///   a tenant chose (a redirect could lead to an address that was never vetted).
+    public init(timeout: TimeInterval = 15, followsRedirects: Bool = true) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.httpCookieStorage = nil
-        session = URLSession(configuration: configuration)
+        session = URLSession(configuration: configuration, delegate: followsRedirects ? nil : NoRedirects(), delegateQueue: nil)
     }
 
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let (data, response) = try await session.data(for: request)
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
         return (data, http)
+    }
+}
+
+/// Refuses every redirect, so the 3xx itself is the answer.
+final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+        completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
     }
 }
 

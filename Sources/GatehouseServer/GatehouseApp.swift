@@ -34,24 +34,24 @@ public final class GatehouseApp: @unchecked Sendable {
     /// Settles request rate limits with the other nodes (`rate-limit-sharing cluster`).
     private let settlement: RateLimitSettlement?
     private let settler = LockedValue<Task<Void, Never>?>(nil)
-    /// Tells this node's caches what the other nodes changed (PostgreSQL only).
+    /// Tells this node's caches what the other nodes changed, and wakes its report streams
+    /// for runs they changed (PostgreSQL only; one connection for both).
     private let listener: PostgresNotificationListener?
     private let dispatching = LockedValue<Task<Void, Never>?>(nil)
     private let dispatcherStopped = DispatchSemaphore(value: 0)
     private let running = LockedValue<Task<Void, Never>?>(nil)
     private let runnerStopped = DispatchSemaphore(value: 0)
     /// Wakes this node's report streams for runs other nodes changed (PostgreSQL only).
-    private let eventListener: PostgresNotificationListener?
     /// The address workers call back on: `public-url`, else this server's own once it listens.
     private let ownURL = LockedValue<URL?>(nil)
 
-    public init(settings: Settings, environment: Environment? = nil, logSink: any LogSink) throws {
+    public init(settings: Settings, environment injected: Environment? = nil, logSink: any LogSink) throws {
         self.settings = settings
         // The App Store root ships inside the binary; refuse to start if it is not Apple's.
         _ = try AppleRootCertificate.pinned()
-        let database = try environment?.database ?? Self.openDatabase(settings)
+        let database = try injected?.database ?? Self.openDatabase(settings)
         let logger = Logger(minimum: settings.logLevel, write: { logSink.write($0) })
-        let environment = environment ?? .live(database: database, logger: logger)
+        let environment = injected ?? .live(database: database, logger: logger)
         self.environment = environment
         _ = try DatabaseMigrator(migrations: Self.migrations, now: { environment.clock.now }).migrate(database)
         directory = TenantDirectory(environment: environment)
@@ -65,24 +65,27 @@ public final class GatehouseApp: @unchecked Sendable {
             sessions: SessionService(environment: environment, settings: settings.sessions))
         commerce = CommerceEngine(environment: environment, accounts: accounts)
         let workflowSettings = settings.workflows
-        try FileManager.default.createDirectory(at: workflowSettings.filesDirectory.appendingPathComponent(".uploads"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: workflowSettings.uploadsDirectory, withIntermediateDirectories: true)
         let ownURL = self.ownURL
         let publicURL = settings.publicURL.flatMap(URL.init(string:))
+        // Executors call addresses a tenant chose: no redirect is followed to an unvetted one.
+        // Tests that inject an environment inject its outbound HTTP too.
+        let executorHTTP: any OutboundHTTP = injected == nil ? URLSessionOutboundHTTP(timeout: 30, followsRedirects: false) : environment.http
         workflows = WorkflowsEngine(
             environment: environment, settings: workflowSettings, billing: commerce,
+            events: RunEventHub(channel: environment.invalidations.channel),
             executors: [
                 DocumentDigestExecutor(),
-                URLCheckExecutor(http: environment.http, allowPrivateTargets: settings.mode == .development),
+                URLCheckExecutor(http: executorHTTP, allowPrivateTargets: settings.mode == .development),
                 WebhookWorkflowExecutor(
-                    http: environment.http, clock: environment.clock,
+                    http: executorHTTP, clock: environment.clock,
                     publicURL: { publicURL ?? ownURL.withLock { $0 } ?? URL(string: "http://127.0.0.1")! }),
-                OpenAIWorkflowExecutor(http: environment.http),
+                OpenAIWorkflowExecutor(http: executorHTTP),
             ])
         runs = WorkflowRunner(engine: workflows)
         settlement = settings.rateLimitSharing == .cluster
             ? RateLimitSettlement(limiter: environment.rateLimiter, database: database) : nil
-        listener = settings.isPostgres ? Self.cacheListener(settings, environment: environment) : nil
-        eventListener = settings.isPostgres ? Self.eventListener(settings, hub: workflows.events, logger: logger) : nil
+        listener = settings.isPostgres ? Self.notificationListener(settings, environment: environment, hub: workflows.events) : nil
         if settings.isPostgres, settings.rateLimitSharing == .node {
             // One PostgreSQL usually means several nodes, each of which would allow the full limit.
             logger.warning("request rate limits are counted per node; set rate-limit-sharing cluster when several nodes share this database")
@@ -108,8 +111,8 @@ public final class GatehouseApp: @unchecked Sendable {
             on: router, engine: workflows, accounts: accounts,
             options: .init(
                 uploads: UploadPolicy(
-                    directory: workflowSettings.filesDirectory.appendingPathComponent(".uploads"),
-                    maxBytes: Int(workflowSettings.maxUploadBytes) + (1 << 20)),
+                    directory: workflowSettings.uploadsDirectory, maxBytes: Int(workflowSettings.maxUploadBytes) + (1 << 20),
+                    admits: WorkflowRoutes.admitsUpload),
                 heartbeat: settings.workflowStreamHeartbeat),
             logger: logger)
         SubscriptionFlowRoutes.register(
@@ -185,7 +188,6 @@ public final class GatehouseApp: @unchecked Sendable {
                 runnerStopped.signal()
             }
         }
-        eventListener?.start()
         let (deliveries, stopped) = (self.deliveries, dispatcherStopped)
         dispatching.withLock {
             $0 = Task.detached {
@@ -230,7 +232,6 @@ public final class GatehouseApp: @unchecked Sendable {
         }
         finished.wait()
         listener?.stop()
-        eventListener?.stop()
         environment.database.close()
     }
 
@@ -245,7 +246,6 @@ public final class GatehouseApp: @unchecked Sendable {
         await running.withLock { $0 }?.value
         await Self.stop(settler.withLock { $0 })
         await listener?.stop()
-        await eventListener?.stop()
     }
 
     private static func stop(_ task: Task<Void, Never>?) async {
@@ -253,24 +253,22 @@ public final class GatehouseApp: @unchecked Sendable {
         await task?.value
     }
 
-    /// A listener that feeds other nodes' cache invalidations to this node's caches.
-    static func cacheListener(_ settings: Settings, environment: Environment) -> PostgresNotificationListener {
+    /// A listener that feeds other nodes' cache invalidations to this node's caches, and their
+    /// run events to this node's report streams.
+    static func notificationListener(_ settings: Settings, environment: Environment, hub: RunEventHub) -> PostgresNotificationListener {
         let (invalidations, logger) = (environment.invalidations, environment.logger)
         return PostgresNotificationListener(
             url: settings.databaseURL, channel: invalidations.channel,
-            received: { invalidations.received($0) },
-            // Notices sent while it was away are lost: forget everything cached.
-            connected: { invalidations.dropEverything() },
-            failed: { logger.warning("cache listener connection failed", ["error": "\($0)"]) })
-    }
-
-    /// Wakes report streams on this node when another node's run changes.
-    static func eventListener(_ settings: Settings, hub: RunEventHub, logger: Logger) -> PostgresNotificationListener {
-        PostgresNotificationListener(
-            url: settings.databaseURL, channel: hub.channel, received: { hub.received($0) },
-            // Notices sent while it was away are lost: every stream reads its log again.
-            connected: { hub.publishEverything() },
-            failed: { logger.warning("workflow event listener connection failed", ["error": "\($0)"]) })
+            received: { payload in
+                if !hub.received(payload) { invalidations.received(payload) }
+            },
+            // Notices sent while it was away are lost: forget everything cached, and let every
+            // stream read its log again.
+            connected: {
+                invalidations.dropEverything()
+                hub.publishEverything()
+            },
+            failed: { logger.warning("notification listener connection failed", ["error": "\($0)"]) })
     }
 
     /// Housekeeping every 30 s: stale dispatches, lapsed and overdue runs, retention, old counters.

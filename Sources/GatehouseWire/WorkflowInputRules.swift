@@ -106,9 +106,12 @@ public enum WorkflowInputRules {
 
     /// The bytes all files of one execute may take: the sum of each file input's limit.
     public static func uploadBytes(_ inputs: [DatacoveWire.WorkflowInput]) -> Int64 {
-        inputs.compactMap(\.fileOptions).reduce(0) { total, options in
-            total + Int64(options.maxSizeMb * bytesPerMegabyte) * Int64(options.multiple ? maxFilesPerInput : 1)
+        // In doubles, capped: a limit read from a definition never traps a conversion.
+        let total = inputs.compactMap(\.fileOptions).reduce(0.0) { total, options in
+            total + (options.maxSizeMb.isFinite ? max(0, options.maxSizeMb) : .greatestFiniteMagnitude) * bytesPerMegabyte
+                * Double(options.multiple ? maxFilesPerInput : 1)
         }
+        return total >= 9e18 ? Int64.max : Int64(total)
     }
 
     /// What makes a definition's inputs contradict themselves, or `nil`: checked when the
@@ -141,7 +144,7 @@ public enum WorkflowInputRules {
             guard !accepted.isEmpty, accepted.allSatisfy({ $0.hasPrefix(".") && $0.count > 1 || $0.contains("/") }) else {
                 return "fileOptions.accept must list extensions (.pdf) or media types (application/pdf)"
             }
-            guard options.maxSizeMb > 0, options.maxSizeMb.isFinite else { return "fileOptions.maxSizeMb must be above 0" }
+            guard options.maxSizeMb > 0, options.maxSizeMb <= 1_000_000 else { return "fileOptions.maxSizeMb must be above 0 and at most 1000000" }
         } else if input.fileOptions != nil {
             return "only a file input takes fileOptions"
         }

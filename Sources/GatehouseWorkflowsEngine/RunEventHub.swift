@@ -4,10 +4,12 @@ import GatehouseDatabase
 /// Tells the report streams and waiting executes of one node that an account's runs changed.
 /// It carries no data: a woken reader reads the event log, so a wake-up lost or doubled
 /// costs nothing. On PostgreSQL, events committed on another node arrive through
-/// `LISTEN/NOTIFY` on `channel` and are fed in with `received(_:)`.
+/// `LISTEN/NOTIFY` on `channel` (which may be shared with other notices: this hub's payloads
+/// start with `workflow-events` and a newline) and are fed in with `received(_:)`.
 public final class RunEventHub: @unchecked Sendable {
     /// The PostgreSQL channel every node sends and listens on.
     public static let defaultChannel = "gatehouse_workflow_events"
+    static let payloadPrefix = "workflow-events\n"
     public let channel: String
     private let lock = NSLock()
     private var versions: [String: UInt64] = [:]
@@ -27,8 +29,13 @@ public final class RunEventHub: @unchecked Sendable {
 
     public func publish(tenantID: String, accountID: String) { publish(key: Self.key(tenantID: tenantID, accountID: accountID)) }
 
-    /// A notice from another node: its payload is the key.
-    public func received(_ payload: String) { publish(key: payload) }
+    /// A notice from another node; false when the payload is not this hub's.
+    @discardableResult
+    public func received(_ payload: String) -> Bool {
+        guard payload.hasPrefix(Self.payloadPrefix) else { return false }
+        publish(key: String(payload.dropFirst(Self.payloadPrefix.count)))
+        return true
+    }
 
     /// Wakes every waiter (a reconnected listener may have missed notices).
     public func publishEverything() {
@@ -82,6 +89,6 @@ public final class RunEventHub: @unchecked Sendable {
     /// delivers it at commit, and not at all on rollback).
     func notifyOtherNodes(_ db: any DatabaseConnection, tenantID: String, accountID: String) throws {
         guard db.dialect.name == "postgres" else { return }
-        _ = try db.query("SELECT pg_notify(?, ?)", [.text(channel), .text(Self.key(tenantID: tenantID, accountID: accountID))])
+        _ = try db.query("SELECT pg_notify(?, ?)", [.text(channel), .text(Self.payloadPrefix + Self.key(tenantID: tenantID, accountID: accountID))])
     }
 }

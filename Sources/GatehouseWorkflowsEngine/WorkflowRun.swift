@@ -40,7 +40,7 @@ public struct WorkflowRun: Sendable, Equatable {
         credits = try row.get("credits")
         creditsRefunded = try row.get("credits_refunded")
         attempts = try row.get("attempts")
-        result = try (try row.get("result", as: String?.self)).map { try JSONValue(parsing: Data($0.utf8), maxDepth: 64) }
+        result = try (try row.get("result", as: String?.self)).map { try JSONValue(parsing: Data($0.utf8), maxDepth: 128) }
         errorCode = try row.get("error_code")
         errorMessage = try row.get("error_message")
         createdAt = try row.get("created_at")

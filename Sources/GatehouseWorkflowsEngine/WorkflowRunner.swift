@@ -58,13 +58,18 @@ public final class WorkflowRunner: @unchecked Sendable {
         await untilIdle()
     }
 
+    /// Up to a batch, within what this node may still take on.
     private func claim() async throws -> [ClaimedRun] {
-        try await engine.claimRuns(limit: engine.settings.batchSize)
+        let room = engine.settings.maxRunsPerNode - lock.withLock { busy }
+        guard room > 0 else { return [] }
+        let claimed = try await engine.claimRuns(limit: min(engine.settings.batchSize, room))
+        // Counted from the claim: each `execute` of them ends with `leave()`.
+        lock.withLock { busy += claimed.count }
+        return claimed
     }
 
     /// One attempt: the executor races the deadline, and the lease is renewed meanwhile.
     func execute(_ claimed: ClaimedRun) async {
-        lock.withLock { busy += 1 }
         defer { leave() }
         let invocation = claimed.invocation
         guard let executor = engine.executors[invocation.workflow.executor.kind] else {

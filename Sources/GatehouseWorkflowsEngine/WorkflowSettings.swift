@@ -25,12 +25,20 @@ public struct WorkflowSettings: Sendable {
     public var eventRetention: TimeInterval = 7 * 86_400
     /// How often an idle runner looks for runs other nodes queued.
     public var pollInterval: TimeInterval = 1
+    /// The longest a `sync` execute holds its request for the run's result; after it, the
+    /// answer is the `eventId` (below the SDK's 30 s request timeout).
+    public var syncWait: TimeInterval = 25
     /// Runs claimed at once.
     public var batchSize = 8
+    /// Runs one node works on at once, over all tenants; it claims no more until one ends.
+    public var maxRunsPerNode = 32
 
     public init(filesDirectory: URL) {
         self.filesDirectory = filesDirectory
     }
+
+    /// Where the transport streams uploads before execute checks them and moves them to their run.
+    public var uploadsDirectory: URL { filesDirectory.appendingPathComponent(".uploads", isDirectory: true) }
 
     /// Seconds before retry `attempt` (1-based) of a run: 2, 8, 32, … with ±10 % jitter applied by the caller.
     func backoff(afterAttempt attempt: Int) -> TimeInterval {

@@ -68,7 +68,8 @@ extension WorkflowsEngine {
         if outcome.replayed { removeFiles(runID: runID) } else { doorbell.ring() }
         events.publish(tenantID: command.tenantID, accountID: command.accountID)
         guard definition.response == .sync, !outcome.run.status.isFinished else { return outcome }
-        let finished = try await waitForFinish(outcome.run, timeout: TimeInterval(definition.timeoutSeconds) + settings.leaseSeconds)
+        // Not longer than a client waits for an answer: past it, the answer is the eventId to follow.
+        let finished = try await waitForFinish(outcome.run, timeout: min(TimeInterval(definition.timeoutSeconds) + settings.leaseSeconds, settings.syncWait))
         return ExecuteOutcome(run: finished, response: outcome.response, replayed: outcome.replayed)
     }
 

@@ -27,13 +27,18 @@ extension WorkflowsEngine {
         }
         guard due else { return [] }
         let claimed = try await database.write { db -> [ClaimedRun] in
+            // A tenant at its limit is left out here, so its backlog never hides other tenants' runs.
             let rows = try db.query(
-                "SELECT * FROM workflow_runs WHERE status = 'queued' AND available_at <= ? ORDER BY available_at, id LIMIT ?"
-                    + db.dialect.forUpdateSkipLocked,
-                [now.sqlValue, .integer(Int64(limit))])
+                """
+                SELECT * FROM workflow_runs r WHERE r.status = 'queued' AND r.available_at <= ?
+                AND (SELECT COUNT(*) FROM workflow_runs x WHERE x.tenant_id = r.tenant_id AND x.status = 'running')
+                  < COALESCE((SELECT s.max_concurrent_runs FROM workflow_tenant_settings s WHERE s.tenant_id = r.tenant_id), ?)
+                ORDER BY r.available_at, r.id LIMIT ?
+                """ + db.dialect.forUpdateSkipLocked,
+                [now.sqlValue, .integer(Int64(settings.defaultConcurrency)), .integer(Int64(limit))])
             var claimed: [ClaimedRun] = []
-            for row in rows {
-                let run = try WorkflowRun(row: row)
+            // Tenant and account locks are taken in one order on every node, so claims never deadlock.
+            for run in try Self.lockOrder(rows.map(WorkflowRun.init(row:))) {
                 guard let definition = try? Self.definition(db, tenantID: run.tenantID, id: run.workflowID, enabledOnly: true) else {
                     try Self.end(db, run: run, ending: .executor(.failed(code: "WORKFLOW_UNAVAILABLE", message: "The workflow was removed or disabled before it ran.")),
                                  from: .queued, now: now, settings: settings, billing: billing, hub: hub)
@@ -64,6 +69,11 @@ extension WorkflowsEngine {
         }
         for run in claimed { events.publish(tenantID: run.invocation.tenantID, accountID: run.invocation.accountID) }
         return claimed
+    }
+
+    /// Runs sorted by tenant, then account: the order every transaction takes their locks in.
+    static func lockOrder(_ runs: [WorkflowRun]) -> [WorkflowRun] {
+        runs.sorted { ($0.tenantID, $0.accountID, $0.id) < ($1.tenantID, $1.accountID, $1.id) }
     }
 
     /// Keeps this node's claim on a run while its executor works.

@@ -17,8 +17,8 @@ public final class WorkflowsEngine: Sendable {
     let nodeID: String
 
     public init(
-        environment: Environment, settings: WorkflowSettings, billing: any RunBilling, executors: [any WorkflowExecutor],
-        events: RunEventHub = RunEventHub()
+        environment: Environment, settings: WorkflowSettings, billing: any RunBilling, events: RunEventHub = RunEventHub(),
+        executors: [any WorkflowExecutor]
     ) {
         self.environment = environment
         self.settings = settings

@@ -108,7 +108,7 @@ import Testing
         #expect(await worker.arrived.wait(timeout: .seconds(15)))
         // The worker answers through the second node.
         let callback = "http://127.0.0.1:\(port)/api/workflows/callbacks/v1/\(run)"
-        #expect(try await WorkflowExecutorTests.callback(callback, #"{"status":"succeeded","result":{"node":2}}"#) == 200)
+        #expect(try await WorkflowExecutorTests.callback(callback, "{\"runId\":\"\(run)\",\"status\":\"succeeded\",\"result\":{\"node\":2}}") == 200)
         let timeout = Task {
             try await Task.sleep(nanoseconds: 20_000_000_000)
             finished.cancel()

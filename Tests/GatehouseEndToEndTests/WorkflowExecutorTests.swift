@@ -59,7 +59,9 @@ import FoundationNetworking
         #expect(callbackURL == f.live.credentials.baseURL + "/api/workflows/callbacks/v1/\(eventID)")
 
         #expect(try await Self.callback(callbackURL.replacingOccurrences(of: eventID, with: "evt_other"), #"{"status":"succeeded","result":{}}"#) == 401)
-        #expect(try await Self.callback(callbackURL, #"{"status":"succeeded","result":{"grade":"A"}}"#) == 200)
+        // A signed answer naming another run is refused: callbacks cannot be replayed across runs.
+        #expect(try await Self.callback(callbackURL, #"{"runId":"evt_other","status":"failed","error":{"code":"X","message":"x"}}"#) == 400)
+        #expect(try await Self.callback(callbackURL, "{\"runId\":\"\(eventID)\",\"status\":\"succeeded\",\"result\":{\"grade\":\"A\"}}") == 200)
         let report = try await waiting.value
         #expect(report.status == "succeeded" && report.result == .object(["grade": .string("A")]) && report.creditsCharged == 2)
         #expect(try await f.wallet() == 8)

@@ -5,6 +5,9 @@ import GatehouseTesting
 import GatehouseWire
 import GatehouseWorkflows
 import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// `GatehouseWorkflows` against the live server: the catalogue, forms, executes, credits and errors.
 @Suite struct WorkflowsSDKTests {
@@ -101,6 +104,14 @@ import Testing
             try await f.client.execute(form)
         }
         #expect(try await f.wallet() == 5)
+        // An upload without a token is refused on its head: nothing of it reaches the disk.
+        var anonymous = URLRequest(url: URL(string: f.live.credentials.baseURL + "/api/workflows/v1/execute")!)
+        anonymous.httpMethod = "POST"
+        anonymous.setValue("multipart/form-data; boundary=b", forHTTPHeaderField: "Content-Type")
+        anonymous.httpBody = Data("--b\r\nContent-Disposition: form-data; name=\"document\"; filename=\"a.txt\"\r\n\r\n\(String(repeating: "z", count: 200_000))\r\n--b--\r\n".utf8)
+        let (refusal, refused) = try await URLSessionTransport().send(anonymous)
+        #expect(refused.statusCode == 401)
+        #expect(try JSONDecoder().decode(DatacoveWire.ErrorEnvelope.self, from: refusal).error.code == "TOKEN_INVALID")
         let uploads = URL(fileURLWithPath: f.live.dataDir).appendingPathComponent("workflow-files/.uploads")
         #expect(try FileManager.default.contentsOfDirectory(atPath: uploads.path).isEmpty, "refused uploads are removed")
         await f.stop()

@@ -93,12 +93,20 @@ import Testing
         #expect(code == "DOCUMENT_UNREADABLE" && message.hasPrefix("broken.pdf could not be read"))
     }
 
+    @Test func aPromptIsFilledInOnePassAndCapped() throws {
+        let executor = OpenAIWorkflowExecutor(http: UnimplementedOutboundHTTP())
+        let run = Self.invocation([], input: ["a": .string("{{b}}"), "b": .string("B"), "n": .number(3)])
+        #expect(executor.fill("x {{a}} {{n}} {{missing}} {{b", run) == "x {{b}} 3 {{missing}} {{b")
+        let flood = Self.invocation([], input: ["a": .string(String(repeating: "y", count: 300_000))])
+        #expect(executor.fill("{{a}}{{a}}", flood) == nil)
+    }
+
     @Test func theURLCheckRefusesPrivateTargetsAndBadAddresses() async throws {
         let check = URLCheckExecutor(http: UnimplementedOutboundHTTP(), allowPrivateTargets: false)
         for (url, problem) in [
-            ("http://127.0.0.1:8080/", "not a public address"), ("http://localhost/", "not a public address"),
-            ("http://169.254.169.254/latest", "not a public address"), ("http://[::1]/", "not a public address"),
-            ("http://10.1.2.3/", "not a public address"), ("gopher://example.com/", "the scheme must be http or https"),
+            ("http://127.0.0.1:8080/", "an address that is not public"), ("http://localhost/", "an address that is not public"),
+            ("http://169.254.169.254/latest", "an address that is not public"), ("http://[::1]/", "an address that is not public"),
+            ("http://10.1.2.3/", "an address that is not public"), ("gopher://example.com/", "the scheme must be http or https"),
             ("http://no-such-host.invalid/", "does not resolve"),
         ] {
             let outcome = await check.execute(Self.invocation([], input: ["url": .string(url)], kind: "url-check"))

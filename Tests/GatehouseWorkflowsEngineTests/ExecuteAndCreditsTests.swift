@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCommerceEngine
+import GatehouseCore
 import GatehouseTesting
 import GatehouseWire
 import Testing
@@ -205,6 +206,39 @@ import Testing
         }
         #expect(results.filter { $0 }.count == 4)
         #expect(try await h.balance() == 3)
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func aTenantAtItsLimitDoesNotHoldUpAnotherTenant(_ kind: TestDatabaseKind) async throws {
+        let h = try await WorkflowsHarness(kind, credits: 100) { $0.defaultConcurrency = 1; $0.batchSize = 2 }
+        defer { h.close() }
+        try await h.save()
+        h.executor.answer(.awaitingCallback)
+        for _ in 0..<5 { _ = try await h.execute() }  // tenant A: one runs, four wait
+        try await h.runner.drain()
+        #expect(h.executor.count == 1)
+        let other = try await TenantDirectory(environment: h.engine.environment).createTenant(name: "Other").id
+        try await h.engine.saveDefinition(tenantID: other, WorkflowsHarness.definition(credits: 0))
+        let run = try await h.engine.execute(ExecuteCommand(tenantID: other, accountID: "b-1", workflowID: "wf-sec-001", input: ["url": "https://b.example"]))
+        try await h.runner.drain()
+        #expect(try await h.engine.report(tenantID: other, accountID: "b-1", eventID: run.run.id).status == .succeeded)
+    }
+
+    @Test(arguments: [TestDatabaseKind.sqlite])
+    func aRunThatKeepsKillingItsServerFailsOnceItsAttemptsAreSpent(_ kind: TestDatabaseKind) async throws {
+        let h = try await WorkflowsHarness(kind, credits: 10) { $0.maxAttempts = 2 }
+        defer { h.close() }
+        try await h.save()
+        let run = try await h.execute().run
+        for attempt in 1...2 {
+            // Claimed by a process that then dies; the next process recovers it at start.
+            let dead = WorkflowsEngine(environment: h.engine.environment, settings: h.engine.settings, billing: h.commerce, executors: [h.executor])
+            #expect(try await dead.claimRuns(limit: 1).map(\.invocation.attempt) == [attempt])
+            try await h.engine.recoverAfterRestart()
+        }
+        let report = try await h.engine.report(tenantID: h.tenantID, accountID: h.accountID, eventID: run.id)
+        #expect(report.status == .failed && report.errorCode == "NODE_LOST" && report.creditsRefunded == 5)
+        #expect(try await h.balance() == 10)
     }
 
     @Test(arguments: TestDatabaseKind.available)

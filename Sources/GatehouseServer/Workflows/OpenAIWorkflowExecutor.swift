@@ -40,9 +40,11 @@ struct OpenAIWorkflowExecutor: WorkflowExecutor {
             return .failed(code: "MODEL_NOT_CONFIGURED", message: "The tenant has no OpenAI-compatible endpoint or model configured.")
         }
         let wantsJSON = config["json"]?.bool ?? false
+        guard let prompt = fill(config["prompt"]?.string ?? "", run), let system = config["system"]?.string.map({ fill($0, run) }) ?? .some(nil)
+        else { return .failed(code: "PROMPT_TOO_LONG", message: "The prompt filled from the inputs is longer than \(Self.maxPrompt) bytes.") }
         var messages: [JSONValue] = []
-        if let system = config["system"]?.string { messages.append(.object(["role": .string("system"), "content": .string(fill(system, run))])) }
-        messages.append(.object(["role": .string("user"), "content": .string(fill(config["prompt"]?.string ?? "", run))]))
+        if let system { messages.append(.object(["role": .string("system"), "content": .string(system)])) }
+        messages.append(.object(["role": .string("user"), "content": .string(prompt)]))
         var body: [String: JSONValue] = ["model": .string(model), "messages": .array(messages), "stream": .bool(false)]
         if let temperature = config["temperature"] { body["temperature"] = temperature }
         if let maxTokens = config["maxTokens"] { body["max_tokens"] = maxTokens }
@@ -59,19 +61,19 @@ struct OpenAIWorkflowExecutor: WorkflowExecutor {
         do { (data, response) = try await http.send(request) } catch {
             return .retry(code: "MODEL_UNREACHABLE", message: "The model endpoint did not answer: \(error.localizedDescription)")
         }
+        // The endpoint's own error text can quote the key or internal details: users see only the status.
         guard (200..<300).contains(response.statusCode) else {
-            let detail = Self.errorMessage(data).map { ": \($0)" } ?? ""
             if response.statusCode == 429 || response.statusCode >= 500 {
-                return .retry(code: "MODEL_UNAVAILABLE", message: "The model endpoint answered \(response.statusCode)\(detail)")
+                return .retry(code: "MODEL_UNAVAILABLE", message: "The model endpoint answered \(response.statusCode).")
             }
-            return .failed(code: "MODEL_REFUSED", message: "The model endpoint refused the request (\(response.statusCode))\(detail)")
+            return .failed(code: "MODEL_REFUSED", message: "The model endpoint refused the request (\(response.statusCode)).")
         }
         return Self.outcome(data, wantsJSON: wantsJSON, model: model)
     }
 
     /// The report: `{text, model, finishReason, usage}`, with `json` when asked for.
     static func outcome(_ data: Data, wantsJSON: Bool, model: String) -> ExecutorOutcome {
-        guard case .object(let answer)? = try? JSONValue(parsing: data, maxDepth: 64),
+        guard case .object(let answer)? = try? JSONValue(parsing: data, maxDepth: 60),
             let choice = answer["choices"]?.array?.first?.object, let content = choice["message"]?.object?["content"]?.string
         else { return .failed(code: "MODEL_ANSWER_INVALID", message: "The model's answer had no message.") }
         let finish = choice["finish_reason"]?.string ?? "stop"
@@ -81,38 +83,48 @@ struct OpenAIWorkflowExecutor: WorkflowExecutor {
         ]
         if let usage = answer["usage"] { report["usage"] = usage }
         if wantsJSON {
-            guard case .object? = try? JSONValue(parsing: Data(content.utf8), maxDepth: 64) else {
+            guard case .object? = try? JSONValue(parsing: Data(content.utf8), maxDepth: 60) else {
                 return .failed(code: "MODEL_ANSWER_INVALID", message: "The model was asked for a JSON object and answered something else.")
             }
-            report["json"] = try? JSONValue(parsing: Data(content.utf8), maxDepth: 64)
+            report["json"] = try? JSONValue(parsing: Data(content.utf8), maxDepth: 60)
         }
         return .succeeded(.object(report))
     }
 
-    /// `error.message` of an OpenAI-style error (llama.cpp sends `code` as a number; it is not read).
-    static func errorMessage(_ data: Data) -> String? {
-        guard case .object(let answer)? = try? JSONValue(parsing: data, maxDepth: 16) else { return nil }
-        return (answer["error"]?.object?["message"]?.string ?? answer["error"]?.string).map { String($0.prefix(300)) }
+    /// The longest prompt sent, in bytes; a longer one fails the run.
+    static let maxPrompt = 400_000
+
+    /// `{{key}}` → the input's value, a text file's content (capped), in one pass over the
+    /// template: what is copied in is never scanned again, so a value holding `{{…}}` stays text.
+    func fill(_ template: String, _ run: RunInvocation) -> String? {
+        var output = ""
+        var rest = Substring(template)
+        while let open = rest.range(of: "{{") {
+            output += rest[..<open.lowerBound]
+            guard let close = rest[open.upperBound...].range(of: "}}") else {
+                rest = rest[open.lowerBound...]
+                break
+            }
+            let key = String(rest[open.upperBound..<close.lowerBound])
+            output += value(of: key, run) ?? String(rest[open.lowerBound..<close.upperBound])
+            rest = rest[close.upperBound...]
+            if output.utf8.count > Self.maxPrompt { return nil }
+        }
+        output += rest
+        return output.utf8.count > Self.maxPrompt ? nil : output
     }
 
-    /// `{{key}}` → the input's value; a text file's content, capped.
-    func fill(_ template: String, _ run: RunInvocation) -> String {
-        var text = template
-        for (key, value) in run.input {
-            let rendered: String
-            switch value {
-            case .string(let string): rendered = string
-            case .bool(let flag): rendered = flag ? "true" : "false"
-            case .number(let number): rendered = WorkflowInputRulesFormat.number(number)
-            default: rendered = (try? String(decoding: JSONEncoder().encode(value), as: UTF8.self)) ?? ""
-            }
-            text = text.replacingOccurrences(of: "{{\(key)}}", with: rendered)
+    private func value(of key: String, _ run: RunInvocation) -> String? {
+        if let file = run.files.first(where: { $0.key == key }) {
+            return file.contentTypes.contains(".txt") ? Self.text(atPath: file.path) : file.filename
         }
-        for file in run.files where text.contains("{{\(file.key)}}") {
-            let content = file.contentTypes.contains(".txt") ? Self.text(atPath: file.path) : file.filename
-            text = text.replacingOccurrences(of: "{{\(file.key)}}", with: content)
+        switch run.input[key] {
+        case .string(let string)?: return string
+        case .bool(let flag)?: return flag ? "true" : "false"
+        case .number(let number)?: return WorkflowInputRulesFormat.number(number)
+        case nil, .null?: return nil
+        case let other?: return (try? String(decoding: JSONEncoder().encode(other), as: UTF8.self)) ?? ""
         }
-        return text
     }
 }
 

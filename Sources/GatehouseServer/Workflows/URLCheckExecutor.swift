@@ -39,7 +39,7 @@ struct URLCheckExecutor: WorkflowExecutor {
         }
         let addresses: [String]
         do {
-            addresses = try OutboundTarget.vet(url, allowPrivate: allowPrivateTargets)
+            addresses = try await OutboundTarget.vet(url, allowPrivate: allowPrivateTargets)
         } catch {
             return .succeeded(.object(report.merging(["valid": .bool(false), "problem": .string("\(error)")]) { $1 }))
         }

@@ -11,7 +11,7 @@ import FoundationNetworking
 /// `X-Gatehouse-Timestamp`; `X-Gatehouse-Run-Id` stays the same across retries, so the worker
 /// can drop a repeat. The worker answers the result at once (200 `{"status":"succeeded",
 /// "result":…}` or `{"status":"failed","error":{code,message}}`), or 202 and later POSTs the
-/// same to the run's `callbackUrl`, signed the same way. 5xx, 429 and timeouts are retried
+/// same with `runId` to the run's `callbackUrl`, signed the same way. 5xx, 429 and timeouts are retried
 /// with backoff; any other 4xx fails the run (credits given back) without a retry.
 struct WebhookWorkflowExecutor: WorkflowExecutor {
     let kind = "webhook"
@@ -85,10 +85,15 @@ struct WebhookWorkflowExecutor: WorkflowExecutor {
 
 /// A worker's answer, at once or through the callback:
 /// `{"status":"succeeded","result":…}`, `{"status":"failed","error":{"code","message"}}`
-/// or `{"status":"accepted"}` (the result comes later).
+/// or `{"status":"accepted"}` (the result comes later). A callback also carries `runId`.
 enum WorkerAnswer {
+    static func runID(_ data: Data) -> String? {
+        guard case .object(let answer)? = try? JSONValue(parsing: data, maxDepth: 60) else { return nil }
+        return answer["runId"]?.string
+    }
+
     static func outcome(_ data: Data) -> ExecutorOutcome? {
-        guard case .object(let answer)? = try? JSONValue(parsing: data, maxDepth: 64) else { return nil }
+        guard case .object(let answer)? = try? JSONValue(parsing: data, maxDepth: 60) else { return nil }
         switch answer["status"]?.string {
         case "succeeded": return .succeeded(answer["result"] ?? .null)
         case "failed":

@@ -7,12 +7,15 @@ import GatehouseWorkflowsEngine
 /// Each event is `event: report`, `id: <seq>` and the run's report as `data`; the ids count up
 /// per account, so a client that reconnects with `Last-Event-ID` is sent what it missed. A new
 /// stream starts with `event: ready` whose id is the account's latest, so that a client can
-/// read a report once after it and miss nothing in between. Idle streams get `: ping`.
+/// read a report once after it and miss nothing in between. Idle streams get `: ping`, and
+/// end once the session that opened them has ended or its access token expired.
 struct ReportStream {
     let engine: WorkflowsEngine
     let tenantID: String
     let accountID: String
     let heartbeat: TimeInterval
+    /// Whether the stream's session still holds; checked at each heartbeat.
+    let stillSignedIn: @Sendable () async -> Bool
 
     func response(resumingAfter resume: Int64?) -> Response {
         let headers: HTTPHeaders = ["Cache-Control": "no-store", "X-Accel-Buffering": "no"]
@@ -32,7 +35,10 @@ struct ReportStream {
                 }
                 if batch.count == 100 { continue }
                 await engine.events.wait(tenantID: tenantID, accountID: accountID, after: seen, timeout: heartbeat)
-                if engine.events.version(tenantID: tenantID, accountID: accountID) == seen { try await writer.sendComment("ping") }
+                if engine.events.version(tenantID: tenantID, accountID: accountID) == seen {
+                    guard await stillSignedIn() else { return }
+                    try await writer.sendComment("ping")
+                }
             }
         }
     }

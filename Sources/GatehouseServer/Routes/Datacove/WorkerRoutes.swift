@@ -23,7 +23,12 @@ enum WorkerRoutes {
                     Array(signature.utf8), Array(WebhookDelivery.signature(secret: Array(secret.utf8), timestamp: timestamp, body: request.body).utf8))
             else { throw refused }
             guard let outcome = WorkerAnswer.outcome(request.body), outcome != .awaitingCallback else {
-                throw DatacoveError.validation("The body must be {\"status\":\"succeeded\",\"result\":…} or {\"status\":\"failed\",\"error\":{…}}.")
+                throw DatacoveError.validation("The body must be {\"runId\",\"status\":\"succeeded\",\"result\":…} or {\"runId\",\"status\":\"failed\",\"error\":{…}}.")
+            }
+            // The signature covers the body, and the body names the run: a callback captured for
+            // one run cannot be replayed onto another.
+            guard WorkerAnswer.runID(request.body) == runID else {
+                throw DatacoveError.validation("The body's runId must be the run of this callback URL.")
             }
             let recorded = try await engine.complete(runID: runID, tenantID: tenantID, outcome)
             return try .json(["recorded": recorded])

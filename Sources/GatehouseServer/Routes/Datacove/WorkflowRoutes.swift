@@ -13,6 +13,18 @@ enum WorkflowRoutes {
         var heartbeat: TimeInterval = 15
     }
 
+    /// An upload without a bearer token or `X-App-Version` is refused on its head, before a
+    /// byte of it reaches the disk; the token itself is checked once the body is in.
+    @Sendable static func admitsUpload(_ headers: HTTPHeaders) -> HTTPError? {
+        guard let authorization = headers["Authorization"], authorization.lowercased().hasPrefix("bearer ") else {
+            return HTTPError(status: 401, code: "TOKEN_INVALID", message: "The token is not valid.")
+        }
+        guard let version = headers["X-App-Version"], !version.trimmingCharacters(in: .whitespaces).isEmpty else {
+            return HTTPError(status: 400, code: "APP_VERSION_REQUIRED", message: "Every execute call must send X-App-Version.")
+        }
+        return nil
+    }
+
     static func register(on router: Router, engine: WorkflowsEngine, accounts: AccountsEngine, options: Options, logger: Logger) {
         router.renderErrors(under: "/api/workflows") { error, path, context in DatacoveError.render(error, path: path, context: context, logger: logger) }
         @Sendable func principal(_ request: Request) async throws -> SessionPrincipal { try await DatacoveRoutes.principal(request, accounts: accounts) }
@@ -52,7 +64,11 @@ enum WorkflowRoutes {
             reports.get("/stream", .async { request, _ in
                 let who = try await principal(request)
                 let resume = try WorkflowRequest.lastEventID(request)
-                return ReportStream(engine: engine, tenantID: who.tenantId, accountID: who.accountId, heartbeat: options.heartbeat).response(resumingAfter: resume)
+                // The session is checked again at every heartbeat: a sign-out or an expired token ends the stream.
+                let stillSignedIn: @Sendable () async -> Bool = { (try? await principal(request)) != nil }
+                return ReportStream(
+                    engine: engine, tenantID: who.tenantId, accountID: who.accountId, heartbeat: options.heartbeat, stillSignedIn: stillSignedIn
+                ).response(resumingAfter: resume)
             })
             reports.get("/:eventId", .async { request, context in
                 let who = try await principal(request)
