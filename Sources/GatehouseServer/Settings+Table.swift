@@ -68,6 +68,8 @@ extension Settings {
         .number("workflow-concurrency", \.workflowConcurrency, example: "8"),
         .number("workflow-stream-heartbeat", \.workflowStreamHeartbeat, example: "5.5"),
         .number("workflow-max-attempts", \.workflowMaxAttempts, example: "6"),
+        .number("workflow-file-retention-days", \.workflowFileRetentionDays, example: "1.5"),
+        .number("workflow-event-retention-days", \.workflowEventRetentionDays, example: "2.5"),
     ]
 
     /// The row of each name, for lookups while parsing.

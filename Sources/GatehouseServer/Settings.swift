@@ -74,6 +74,10 @@ public struct Settings: Sendable {
     public var workflowStreamHeartbeat = 15.0
     /// Attempts of a workflow run that a worker asks to retry or a node dies under.
     public var workflowMaxAttempts = 4
+    /// Days a run's uploaded files are kept after it ends.
+    public var workflowFileRetentionDays = 7.0
+    /// Days the report stream can replay a run's changes after they happened.
+    public var workflowEventRetentionDays = 7.0
 
     public init() {}
 
@@ -140,6 +144,8 @@ public struct Settings: Sendable {
         settings.maxUploadBytes = Int64(workflowUploadMaxMb) << 20
         settings.defaultConcurrency = workflowConcurrency
         settings.maxAttempts = workflowMaxAttempts
+        settings.fileRetention = workflowFileRetentionDays * 86_400
+        settings.eventRetention = workflowEventRetentionDays * 86_400
         return settings
     }
 
