@@ -163,11 +163,56 @@ public enum WorkflowInputRules {
         if let min = rules.min, let max = rules.max, min > max { return "min is above max" }
         if let pattern = rules.pattern {
             guard pattern.count <= 500, (try? anchored(pattern)) != nil else { return "pattern is not a valid regular expression" }
+            if nestsQuantifiers(pattern) {
+                return "pattern repeats a group that itself repeats, such as (a+)+, which can take exponential time to match"
+            }
         }
         return nil
     }
 
     // MARK: - Pieces
+
+    /// Whether an unbounded repeat (`*`, `+`, `{n,}`) applies to a group that holds one: the
+    /// shape that makes a backtracking matcher (NSRegularExpression is one) take exponential
+    /// time on an input built for it. Escapes and character classes are skipped.
+    public static func nestsQuantifiers(_ pattern: String) -> Bool {
+        let characters = Array(pattern)
+        var groups: [Bool] = []  // per open group: whether it holds an unbounded repeat
+        var index = 0
+        func unboundedRepeat(at position: Int) -> Bool {
+            guard position < characters.count else { return false }
+            switch characters[position] {
+            case "*", "+": return true
+            case "{":
+                var cursor = position + 1
+                while cursor < characters.count, characters[cursor].isNumber { cursor += 1 }
+                return cursor < characters.count && characters[cursor] == "," && cursor + 1 < characters.count && characters[cursor + 1] == "}"
+            default: return false
+            }
+        }
+        while index < characters.count {
+            let character = characters[index]
+            switch character {
+            case "\\": index += 1
+            case "[":
+                index += 1
+                if index < characters.count, characters[index] == "]" { index += 1 }
+                while index < characters.count, characters[index] != "]" {
+                    if characters[index] == "\\" { index += 1 }
+                    index += 1
+                }
+            case "(": groups.append(false)
+            case ")":
+                let holds = groups.popLast() ?? false
+                if holds, unboundedRepeat(at: index + 1) { return true }
+                if holds || unboundedRepeat(at: index + 1), !groups.isEmpty { groups[groups.count - 1] = true }
+            default:
+                if unboundedRepeat(at: index), !groups.isEmpty { groups[groups.count - 1] = true }
+            }
+            index += 1
+        }
+        return false
+    }
 
     static func number(_ value: JSONValue) -> Double? {
         switch value {

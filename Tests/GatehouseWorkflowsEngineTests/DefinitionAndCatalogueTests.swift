@@ -19,6 +19,9 @@ import Testing
             ([Input(key: "n", label: "Count", type: "number", validation: .init(min: 5, max: 1))], "min is above max"),
             ([Input(key: "a", label: "A", type: "text"), Input(key: "a", label: "B", type: "text")], "used twice"),
             ([Input(key: "x", label: "X", type: "colour")], "unknown type"),
+            ([Input(key: "t", label: "Title", type: "text", validation: .init(pattern: "(a+)+$"))], "exponential time"),
+            ([Input(key: "t", label: "Title", type: "text", validation: .init(pattern: "^(\\w+\\s?)*$"))], "exponential time"),
+            ([Input(key: "t", label: "Title", type: "text", validation: .init(pattern: "((ab)*c)+"))], "exponential time"),
             ([Input(key: "doc", label: "Document", type: "file", fileOptions: .init(accept: ".pdf", maxSizeMb: 1e300, multiple: true))], "at most 1000000"),
             ([Input(key: "doc", label: "Document", type: "file", fileOptions: .init(accept: ".pdf", maxSizeMb: 2e5, multiple: true))], "above the server's upload limit"),
         ]

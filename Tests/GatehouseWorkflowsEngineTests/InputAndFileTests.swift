@@ -118,3 +118,14 @@ import Testing
             == "Photos must be .png, .jpg or .gif files of at most 2.5 MB each")
     }
 }
+
+@Suite struct PatternShapeTests {
+    @Test func safePatternsPassAndNestedRepeatsAreFound() {
+        for safe in ["[A-Za-z ]+", "(cat|dog)+", "\\d{3}-\\d{4}", "(ab){2,3}", "[(a+)+]*", "\\(a+\\)+", "(a+)?b", "^[a-z0-9._%+-]+@[a-z0-9.-]+$"] {
+            #expect(!WorkflowInputRules.nestsQuantifiers(safe), "\(safe)")
+        }
+        for risky in ["(a+)+", "(a*)*", "(a+){2,}", "((a)+b)+", "(x(a+))*"] {
+            #expect(WorkflowInputRules.nestsQuantifiers(risky), "\(risky)")
+        }
+    }
+}
