@@ -112,7 +112,7 @@ public final class GatehouseApp: @unchecked Sendable {
             options: .init(
                 uploads: UploadPolicy(
                     directory: workflowSettings.uploadsDirectory, maxBytes: Int(workflowSettings.maxUploadBytes) + (1 << 20),
-                    admits: WorkflowRoutes.admitsUpload),
+                    admits: WorkflowRoutes.admitsUpload(accounts: accounts)),
                 heartbeat: settings.workflowStreamHeartbeat),
             logger: logger)
         SubscriptionFlowRoutes.register(

@@ -107,11 +107,19 @@ import FoundationNetworking
         // An upload without a token is refused on its head: nothing of it reaches the disk.
         var anonymous = URLRequest(url: URL(string: f.live.credentials.baseURL + "/api/workflows/v1/execute")!)
         anonymous.httpMethod = "POST"
-        anonymous.setValue("multipart/form-data; boundary=b", forHTTPHeaderField: "Content-Type")
-        anonymous.httpBody = Data("--b\r\nContent-Disposition: form-data; name=\"document\"; filename=\"a.txt\"\r\n\r\n\(String(repeating: "z", count: 200_000))\r\n--b--\r\n".utf8)
-        let (refusal, refused) = try await URLSessionTransport().send(anonymous)
-        #expect(refused.statusCode == 401)
-        #expect(try JSONDecoder().decode(DatacoveWire.ErrorEnvelope.self, from: refusal).error.code == "TOKEN_INVALID")
+        anonymous.setValue("multipart/form-data; boundary=probe-boundary", forHTTPHeaderField: "Content-Type")
+        anonymous.httpBody = Data("--probe-boundary\r\nContent-Disposition: form-data; name=\"document\"; filename=\"a.txt\"\r\n\r\n\(String(repeating: "z", count: 200_000))\r\n--probe-boundary--\r\n".utf8)
+        for (token, version, status, code) in [
+            (nil, "1.0", 401, "TOKEN_INVALID"), ("Bearer not-a-token", "1.0", 401, "TOKEN_INVALID"),
+            ("Bearer \(try await f.auth.session.validAccessToken())", nil, 400, "APP_VERSION_REQUIRED"),
+        ] as [(String?, String?, Int, String)] {
+            var request = anonymous
+            request.setValue(token, forHTTPHeaderField: "Authorization")
+            request.setValue(version, forHTTPHeaderField: "X-App-Version")
+            let (refusal, refused) = try await URLSessionTransport().send(request)
+            #expect(refused.statusCode == status, "\(String(decoding: refusal, as: UTF8.self))")
+            #expect(try JSONDecoder().decode(DatacoveWire.ErrorEnvelope.self, from: refusal).error.code == code)
+        }
         let uploads = URL(fileURLWithPath: f.live.dataDir).appendingPathComponent("workflow-files/.uploads")
         #expect(try FileManager.default.contentsOfDirectory(atPath: uploads.path).isEmpty, "refused uploads are removed")
         await f.stop()

@@ -4,7 +4,8 @@ import Foundation
 /// The state of one request on one connection, from its head to its completion.
 /// MHD keeps a retained pointer to it in the connection's per-request slot.
 final class Exchange: @unchecked Sendable {
-    enum Phase { case receiving, waitingForHandler, ready, responded }
+    /// `admitting`: an upload's head is being checked (its connection suspended) before its body is read.
+    enum Phase { case admitting, receiving, waitingForHandler, ready, responded }
 
     let connection: OpaquePointer
     let started: UInt64
@@ -30,6 +31,16 @@ final class Exchange: @unchecked Sendable {
     /// Set on a route that streams file parts to disk.
     var uploads: UploadPolicy?
     var openFile: FileHandle?
+    /// Set when an admitted upload resumes: MHD calls again as it did for the head, with no
+    /// body yet, and that call is not the body's end.
+    var resumedAfterAdmission = false
+    /// The body's `Content-Length`, when it announced one.
+    var announcedLength: Int?
+    /// An upload's admission: set by its check's task, read on the MHD thread.
+    enum Admission: Sendable { case pending, decided(HTTPError?) }
+    let admission = AdmissionBox()
+    /// Body bytes MHD handed over while the admission was pending.
+    var heldBody = Data()
     var createdFiles: [URL] = []
     var fieldBytes = 0
     /// Filled by the handler task before the connection is resumed.
@@ -103,6 +114,13 @@ final class Exchange: @unchecked Sendable {
     }
 }
 
+
+/// The admission verdict, shared between its task and the MHD thread.
+final class AdmissionBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Exchange.Admission = .pending
+    func withLock<T>(_ body: (inout Exchange.Admission) -> T) -> T { lock.withLock { body(&value) } }
+}
 
 /// Carries a stream channel and its connection into MHD's content-reader callback.
 final class StreamSource {

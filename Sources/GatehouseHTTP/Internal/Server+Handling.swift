@@ -16,12 +16,31 @@ extension Server {
             return begin(connection: connection, url: url, method: method, version: version, watched: watched, slot: slot)
         }
         let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeUnretainedValue()
+        if exchange.phase == .admitting, !admitted(exchange) {
+            // MHD may hand over what it had already read with the head before the suspension
+            // holds: kept in memory, bounded by MHD's connection buffer, until the verdict.
+            if uploadSize.pointee > 0 {
+                exchange.heldBody.append(UnsafeRawBufferPointer(start: uploadData, count: uploadSize.pointee).bindMemory(to: UInt8.self))
+                uploadSize.pointee = 0
+            }
+            return exchange.heldBody.count <= configuration.maxHeaderSize * 4 ? MHD_Result.YES : MHD_Result.NO
+        }
         switch exchange.phase {
-        case .receiving:
+        case .receiving, .admitting:
+            if !exchange.heldBody.isEmpty {
+                let held = exchange.heldBody
+                exchange.heldBody = Data()
+                guard held.withUnsafeBytes({ receive(exchange, bytes: $0) }) else { return MHD_Result.NO }
+            }
             if uploadSize.pointee > 0 {
                 let accepted = receive(exchange, bytes: UnsafeRawBufferPointer(start: uploadData, count: uploadSize.pointee))
                 uploadSize.pointee = 0
+                exchange.resumedAfterAdmission = false
                 return accepted ? MHD_Result.YES : MHD_Result.NO
+            }
+            if exchange.resumedAfterAdmission {
+                exchange.resumedAfterAdmission = false
+                if exchange.received < (exchange.announcedLength ?? 1) { return MHD_Result.YES }
             }
             return bodyComplete(exchange)
         case .ready:
@@ -83,7 +102,6 @@ extension Server {
         }
         exchange.refusal = RequestScreening.head(request, version: version.map { String(cString: $0) } ?? "")
             ?? (announcesBody && uploads == nil ? RequestScreening.mediaType(headers["Content-Type"], kind: routed.bodyKind) : nil)
-            ?? uploads?.admits(headers)
         if let refusal = exchange.refusal, announcesBody, expectsContinue { return refuseNow(refusal, exchange) }
         // Even a request without a body is answered on MHD's next call: a response queued
         // before MHD has seen the whole request makes it close the connection.
@@ -95,7 +113,32 @@ extension Server {
                 connection, 64 * 1024, collectPart, Unmanaged.passUnretained(exchange).toOpaque())
             if exchange.postProcessor == nil { exchange.bodyInvalid = true }
         }
+        if let uploads, exchange.refusal == nil, !exchange.bodyTooLarge { admit(exchange, uploads, headers) }
         return MHD_Result.YES
+    }
+
+    /// Holds an upload's body back (the connection suspended, so MHD reads none of it) until
+    /// its route has looked at the head; a refusal becomes the answer and the body is dropped.
+    private func admit(_ exchange: Exchange, _ uploads: UploadPolicy, _ headers: HTTPHeaders) {
+        exchange.phase = .admitting
+        track(exchange)
+        MHD_suspend_connection(exchange.connection)
+        exchange.announcedLength = headers["Content-Length"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        exchange.task = Task {
+            // Only the verdict crosses threads (under its lock); the MHD thread applies it.
+            let verdict = await uploads.admits(headers)
+            exchange.admission.withLock { $0 = .decided(verdict) }
+            MHD_resume_connection(exchange.connection)
+        }
+    }
+
+    /// Applies an admitted upload's verdict once it has come; false while it is pending.
+    private func admitted(_ exchange: Exchange) -> Bool {
+        guard case .decided(let refusal) = exchange.admission.withLock({ $0 }) else { return false }
+        if let refusal { exchange.refusal = refusal }
+        exchange.phase = .receiving
+        exchange.resumedAfterAdmission = true
+        return true
     }
 
     /// Answers before the body, closing the connection: MHD cannot read on after a response.
@@ -143,7 +186,10 @@ extension Server {
         let context = exchange.routed.context
         if let processor = exchange.postProcessor {
             exchange.postProcessor = nil
-            if MHD_destroy_post_processor(processor) != MHD_Result.YES, !exchange.bodyTooLarge, !exchange.partLimitExceeded {
+            // A body refused while admitted was never fed to the processor: its refusal is the answer.
+            if MHD_destroy_post_processor(processor) != MHD_Result.YES, !exchange.bodyTooLarge, !exchange.partLimitExceeded,
+                exchange.refusal == nil
+            {
                 exchange.bodyInvalid = true
             }
             exchange.closeOpenFile()

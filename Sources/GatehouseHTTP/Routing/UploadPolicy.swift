@@ -11,11 +11,14 @@ public struct UploadPolicy: Sendable {
     public var maxBytes: Int
     /// All text fields together.
     public var maxFieldBytes: Int
-    /// Checked on the request's head, before any byte is written to disk: a refusal here is
-    /// the answer, and the body is read and dropped (a missing credential, say).
-    public var admits: @Sendable (HTTPHeaders) -> HTTPError?
+    /// Checked on the request's head, before any byte of the body is read (the connection
+    /// waits meanwhile): a refusal here is the answer, and the body is read and dropped, never
+    /// written to disk (a missing or expired credential, say).
+    public var admits: @Sendable (HTTPHeaders) async -> HTTPError?
 
-    public init(directory: URL, maxBytes: Int, maxFieldBytes: Int = 1 << 20, admits: @escaping @Sendable (HTTPHeaders) -> HTTPError? = { _ in nil }) {
+    public init(
+        directory: URL, maxBytes: Int, maxFieldBytes: Int = 1 << 20, admits: @escaping @Sendable (HTTPHeaders) async -> HTTPError? = { _ in nil }
+    ) {
         self.directory = directory
         self.maxBytes = maxBytes
         self.maxFieldBytes = maxFieldBytes

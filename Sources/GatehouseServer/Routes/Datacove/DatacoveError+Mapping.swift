@@ -116,7 +116,7 @@ extension DatacoveError {
     static func code(of error: HTTPError) -> String {
         if error.status == 404 { return "NOT_FOUND" }
         if error.status == 413 { return "PAYLOAD_TOO_LARGE" }
-        if error.isFieldValidation || error.code == "invalid_body" { return "VALIDATION_FAILED" }
+        if error.isFieldValidation || error.code == "invalid_body" || error.code == "invalid_multipart" { return "VALIDATION_FAILED" }
         return error.code.uppercased()
     }
 }

@@ -13,16 +13,22 @@ enum WorkflowRoutes {
         var heartbeat: TimeInterval = 15
     }
 
-    /// An upload without a bearer token or `X-App-Version` is refused on its head, before a
-    /// byte of it reaches the disk; the token itself is checked once the body is in.
-    @Sendable static func admitsUpload(_ headers: HTTPHeaders) -> HTTPError? {
-        guard let authorization = headers["Authorization"], authorization.lowercased().hasPrefix("bearer ") else {
-            return HTTPError(status: 401, code: "TOKEN_INVALID", message: "The token is not valid.")
+    /// An upload is refused on its head, before a byte of it is read, unless it carries a
+    /// valid session and `X-App-Version`: no one without a session can fill the disk.
+    static func admitsUpload(accounts: AccountsEngine) -> @Sendable (HTTPHeaders) async -> HTTPError? {
+        { headers in
+            guard let version = headers["X-App-Version"], !version.trimmingCharacters(in: .whitespaces).isEmpty else {
+                return HTTPError(status: 400, code: "APP_VERSION_REQUIRED", message: "Every execute call must send X-App-Version.")
+            }
+            do {
+                _ = try await DatacoveRoutes.principal(Request(method: .POST, path: "/api/workflows/v1/execute", headers: headers), accounts: accounts)
+                return nil
+            } catch {
+                let refusal = DatacoveError(mapping: error)
+                    ?? DatacoveError(status: 503, code: "SERVICE_UNAVAILABLE", message: "The session could not be checked; try again.")
+                return HTTPError(status: refusal.status, code: refusal.code ?? "UNAUTHENTICATED", message: refusal.message)
+            }
         }
-        guard let version = headers["X-App-Version"], !version.trimmingCharacters(in: .whitespaces).isEmpty else {
-            return HTTPError(status: 400, code: "APP_VERSION_REQUIRED", message: "Every execute call must send X-App-Version.")
-        }
-        return nil
     }
 
     static func register(on router: Router, engine: WorkflowsEngine, accounts: AccountsEngine, options: Options, logger: Logger) {
