@@ -39,7 +39,7 @@ public enum ContentSniffer {
     /// An OPC package (DOCX, XLSX, PPTX) or another ZIP, told apart by the names in its
     /// central directory (ECMA-376 Part 2), which is read from the end of the file.
     static func zipTypes(_ handle: FileHandle) throws -> Set<String> {
-        let names = try zipEntryNames(handle)
+        let names = try zipEntries(handle).map(\.name)
         if names.contains("[Content_Types].xml") {
             if names.contains("word/document.xml") { return [".docx"] }
             if names.contains(where: { $0.hasPrefix("xl/") }) { return [".xlsx"] }
@@ -48,8 +48,15 @@ public enum ContentSniffer {
         return [".zip"]
     }
 
-    /// The entry names of a ZIP's central directory, at most 10,000 of them.
-    static func zipEntryNames(_ handle: FileHandle) throws -> [String] {
+    /// One entry of a ZIP's central directory.
+    public struct ZipEntry: Sendable, Equatable {
+        public let name: String
+        /// What the entry says it unpacks to (ZIP64 sizes read as the 32-bit maximum).
+        public let uncompressedSize: Int64
+    }
+
+    /// The entries of a ZIP's central directory, at most 10,000 of them.
+    public static func zipEntries(_ handle: FileHandle) throws -> [ZipEntry] {
         let size = try handle.seekToEnd()
         let tailLength = min(size, 65_557)
         try handle.seek(toOffset: size - tailLength)
@@ -63,14 +70,16 @@ public enum ContentSniffer {
         guard directorySize <= 4 << 20, UInt64(directoryOffset + directorySize) <= size else { return [] }
         try handle.seek(toOffset: UInt64(directoryOffset))
         let directory = [UInt8](try handle.read(upToCount: directorySize) ?? Data())
-        var names: [String] = []
+        var entries: [ZipEntry] = []
         var at = 0
-        while at + 46 <= directory.count, u32(directory, at) == 0x0201_4B50, names.count < 10_000 {
+        while at + 46 <= directory.count, u32(directory, at) == 0x0201_4B50, entries.count < 10_000 {
             let (nameLength, extra, comment) = (u16(directory, at + 28), u16(directory, at + 30), u16(directory, at + 32))
             guard at + 46 + nameLength <= directory.count else { break }
-            names.append(String(decoding: directory[(at + 46)..<(at + 46 + nameLength)], as: UTF8.self))
+            entries.append(ZipEntry(
+                name: String(decoding: directory[(at + 46)..<(at + 46 + nameLength)], as: UTF8.self),
+                uncompressedSize: Int64(u32(directory, at + 24))))
             at += 46 + nameLength + extra + comment
         }
-        return names
+        return entries
     }
 }

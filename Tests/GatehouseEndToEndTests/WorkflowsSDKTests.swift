@@ -176,6 +176,25 @@ import FoundationNetworking
             #expect(code == 400, "\(hostile)")
         }
         #expect(try await f.wallet() == 2)
+        // Multipart that no form sends: a boundary past RFC 2046's 70 characters, `id` twice.
+        let token = try await f.auth.session.validAccessToken()
+        for (boundary, parts, code) in [
+            (String(repeating: "B", count: 71), [("id", "wf-paid-001")], "VALIDATION_FAILED"),
+            ("probe-boundary", [("id", "wf-paid-001"), ("id", "wf-url-001")], "VALIDATION_FAILED"),
+        ] {
+            var request = URLRequest(url: URL(string: f.live.credentials.baseURL + "/api/workflows/v1/execute")!)
+            request.httpMethod = "POST"
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            request.setValue("1.0", forHTTPHeaderField: "X-App-Version")
+            request.setValue("multipart/form-data; boundary=\(boundary)", forHTTPHeaderField: "Content-Type")
+            let body = parts.map { "--\(boundary)\r\nContent-Disposition: form-data; name=\"\($0.0)\"\r\n\r\n\($0.1)\r\n" }.joined()
+                + "--\(boundary)\r\nContent-Disposition: form-data; name=\"input\"\r\n\r\n{\"url\":\"https://example.com\"}\r\n--\(boundary)--\r\n"
+            request.httpBody = Data(body.utf8)
+            let (data, response) = try await URLSessionTransport().send(request)
+            #expect(response.statusCode == 400, "\(String(decoding: data, as: UTF8.self))")
+            #expect(try JSONDecoder().decode(DatacoveWire.ErrorEnvelope.self, from: data).error.code == code)
+        }
+        #expect(try await f.wallet() == 2)
         await f.stop()
     }
 }

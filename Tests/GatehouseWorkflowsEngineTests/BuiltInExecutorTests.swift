@@ -82,6 +82,48 @@ import Testing
         #expect(files[1].object?["words"] == .number(6) && files[1].object?["type"] == .string(".docx"))
     }
 
+    @Test func aZipBombIsRefusedWithoutUnpackingIt() async throws {
+        let bomb = Self.folder.appendingPathComponent("bomb.docx")
+        try Self.python("""
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+                z.writestr("[Content_Types].xml", "<Types/>")
+                z.writestr("word/document.xml", "<w:t>" + "a " * (20 * 1024 * 1024) + "</w:t>")
+            """, [bomb.path])
+        let started = Date()
+        let outcome = await DocumentDigestExecutor().execute(Self.invocation([try Self.file(bomb)]))
+        guard case .failed(let code, let message) = outcome else {
+            Issue.record("\(outcome)")
+            return
+        }
+        #expect(code == "DOCUMENT_UNREADABLE" && message.contains("unpacks to more than 32 MB"))
+        #expect(Date().timeIntervalSince(started) < 5, "refused from the ZIP directory, not by unpacking")
+    }
+
+    @Test func aToolPastItsTimeIsKilled() async throws {
+        let started = Date()
+        await #expect(throws: BoundedProcess.Failure.self) { try await BoundedProcess.run("sleep", ["30"], timeout: 0.3, maxOutput: 1024) }
+        #expect(Date().timeIntervalSince(started) < 10)
+        // And a cancelled run kills it too.
+        let task = Task { try await BoundedProcess.run("sleep", ["30"], timeout: 60, maxOutput: 1024) }
+        task.cancel()
+        let finished: Bool
+        do {
+            _ = try await task.value
+            finished = true
+        } catch {
+            finished = false
+        }
+        #expect(!finished)
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+
+    @Test func wordsAreCountedInMarkupAndText() {
+        #expect(DocumentDigestExecutor.words(Data("<w:p><w:t>one two</w:t></w:p><w:p><w:t>three</w:t></w:p>".utf8), markup: true) == 3)
+        #expect(DocumentDigestExecutor.words(Data("a<w:br/>b<w:tab/>c".utf8), markup: true) == 3)
+        #expect(DocumentDigestExecutor.words(Data("  héllo\twörld \n".utf8), markup: false) == 2)
+    }
+
     @Test func aBrokenPDFFailsTheRunWithItsName() async throws {
         let broken = Self.folder.appendingPathComponent("broken.pdf")
         try Data("%PDF-1.4\nnot really\n".utf8).write(to: broken)

@@ -111,7 +111,8 @@ extension Server {
             exchange.maxParts = configuration.maxParts
             exchange.postProcessor = MHD_create_post_processor(
                 connection, 64 * 1024, collectPart, Unmanaged.passUnretained(exchange).toOpaque())
-            if exchange.postProcessor == nil { exchange.bodyInvalid = true }
+            // RFC 2046 §5.1.1: a boundary is 1 to 70 characters.
+            if exchange.postProcessor == nil || (Self.boundary(headers["Content-Type"])?.count ?? 0) > 70 { exchange.bodyInvalid = true }
         }
         if let uploads, exchange.refusal == nil, !exchange.bodyTooLarge { admit(exchange, uploads, headers) }
         return MHD_Result.YES
@@ -228,6 +229,12 @@ extension Server {
     /// How much of a refused body, past the limit, is read and dropped before the connection is cut.
     private func drainAllowance(_ exchange: Exchange) -> Int {
         max(exchange.bodyLimit, configuration.minDrainBytes)
+    }
+
+    static func boundary(_ contentType: String?) -> Substring? {
+        guard let contentType, let range = contentType.range(of: "boundary=", options: .caseInsensitive) else { return nil }
+        let value = contentType[range.upperBound...].prefix { $0 != ";" }
+        return value.hasPrefix("\"") ? value.dropFirst().prefix { $0 != "\"" } : value
     }
 
     private func isMultipart(_ headers: HTTPHeaders) -> Bool {

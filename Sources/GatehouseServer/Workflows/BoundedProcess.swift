@@ -1,7 +1,11 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs a Debian tool (`pdfinfo`, `unzip`) on a stored file with a time limit and a cap on
-/// what it may print; the built-in executors read its output, never a shell.
+/// what it may print; the built-in executors read its output, never a shell. Past the limit,
+/// past the cap, or when the run is cancelled (its deadline), the tool is killed outright.
 enum BoundedProcess {
     struct Output: Sendable {
         let status: Int32
@@ -13,16 +17,47 @@ enum BoundedProcess {
         let description: String
     }
 
-    static func run(_ executable: String, _ arguments: [String], timeout: TimeInterval, maxOutput: Int) async throws -> Output {
-        try await withCheckedThrowingContinuation { continuation in
-            // A thread of its own: reading a pipe blocks, and the cooperative pool is two threads here.
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try runBlocking(executable, arguments, timeout: timeout, maxOutput: maxOutput) })
+    /// The running child, so that cancellation can kill it from another thread.
+    final class Child: @unchecked Sendable {
+        private let lock = NSLock()
+        private var process: Process?
+        private var killed = false
+        func started(_ process: Process) -> Bool {
+            lock.withLock {
+                self.process = process
+                return !killed
             }
+        }
+        /// Only a child still running is signalled, never a process id reused after it.
+        func kill() {
+            lock.withLock {
+                killed = true
+                if let process, process.isRunning { _ = Glibc.kill(process.processIdentifier, SIGKILL) }
+            }
+        }
+        func finished() { lock.withLock { process = nil } }
+        var wasKilled: Bool { lock.withLock { killed } }
+    }
+
+    static func run(_ executable: String, _ arguments: [String], timeout: TimeInterval, maxOutput: Int) async throws -> Output {
+        let child = Child()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                // A thread of its own: reading a pipe blocks, and the cooperative pool is two threads here.
+                Thread.detachNewThread {
+                    continuation.resume(with: Result {
+                        try runBlocking(executable, arguments, timeout: timeout, maxOutput: maxOutput, child: child)
+                    })
+                }
+            }
+        } onCancel: {
+            child.kill()
         }
     }
 
-    private static func runBlocking(_ executable: String, _ arguments: [String], timeout: TimeInterval, maxOutput: Int) throws -> Output {
+    private static func runBlocking(
+        _ executable: String, _ arguments: [String], timeout: TimeInterval, maxOutput: Int, child: Child
+    ) throws -> Output {
         guard let path = locate(executable) else { throw Failure(description: "\(executable) is not installed") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
@@ -32,7 +67,12 @@ enum BoundedProcess {
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let timer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        guard child.started(process) else {
+            child.kill()
+            process.waitUntilExit()
+            throw CancellationError()
+        }
+        let timer = DispatchWorkItem { child.kill() }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
         var collected = Data()
         var truncated = false
@@ -40,14 +80,17 @@ enum BoundedProcess {
         while let piece = try? reader.read(upToCount: 64 * 1024), !piece.isEmpty {
             if collected.count + piece.count > maxOutput {
                 truncated = true
-                process.terminate()
+                child.kill()
                 break
             }
             collected.append(piece)
         }
+        // Closing the read end also ends a writer that is still blocked on a full pipe.
+        try? reader.close()
         process.waitUntilExit()
+        child.finished()
         timer.cancel()
-        if process.terminationReason == .uncaughtSignal, !truncated { throw Failure(description: "\(executable) took longer than \(Int(timeout)) s") }
+        if child.wasKilled, !truncated { throw Failure(description: "\(executable) took longer than \(Int(timeout)) s") }
         return Output(status: process.terminationStatus, stdout: collected, truncated: truncated)
     }
 

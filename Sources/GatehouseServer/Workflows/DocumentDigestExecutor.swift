@@ -56,26 +56,49 @@ struct DocumentDigestExecutor: WorkflowExecutor {
     }
 
     static func docxWords(_ path: String) async throws -> Int {
+        // The ZIP directory says how large the text unpacks: a zip bomb is refused unopened.
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        let size = try ContentSniffer.zipEntries(handle).first { $0.name == "word/document.xml" }?.uncompressedSize
+        try? handle.close()
+        guard let size else { throw BoundedProcess.Failure(description: "not a readable DOCX") }
+        guard size <= Int64(maxText) else { throw BoundedProcess.Failure(description: "its text unpacks to more than \(maxText >> 20) MB") }
         let output = try await BoundedProcess.run("unzip", ["-p", path, "word/document.xml"], timeout: 20, maxOutput: maxText)
         guard output.status == 0, !output.truncated else { throw BoundedProcess.Failure(description: "not a readable DOCX") }
-        // Paragraph and break ends separate words; every other tag is dropped.
-        let xml = String(decoding: output.stdout, as: UTF8.self)
-            .replacingOccurrences(of: "</w:p>", with: " ").replacingOccurrences(of: "<w:tab/>", with: " ").replacingOccurrences(of: "<w:br/>", with: " ")
-        var text = ""
-        var inTag = false
-        for character in xml {
-            if character == "<" { inTag = true } else if character == ">" { inTag = false } else if !inTag { text.append(character) }
-        }
-        return words(text)
+        return words(output.stdout, markup: true)
     }
 
     static func textWords(_ path: String) throws -> Int {
         let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
         defer { try? handle.close() }
-        return words(String(decoding: try handle.read(upToCount: maxText) ?? Data(), as: UTF8.self))
+        return words(try handle.read(upToCount: maxText) ?? Data(), markup: false)
     }
 
-    static func words(_ text: String) -> Int {
-        text.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).count
+    /// Words in bytes, counted in one pass: runs of anything but ASCII white space. In markup,
+    /// tags are skipped and a paragraph's, tab's or break's tag separates words.
+    static func words(_ bytes: Data, markup: Bool) -> Int {
+        var count = 0
+        var inWord = false
+        var inTag = false
+        var tag: [UInt8] = []
+        for byte in bytes {
+            if markup, inTag {
+                if byte == UInt8(ascii: ">") {
+                    inTag = false
+                    if tag == Array("/w:p".utf8) || tag.starts(with: Array("w:tab".utf8)) || tag.starts(with: Array("w:br".utf8)) { inWord = false }
+                } else if tag.count < 8 {
+                    tag.append(byte)
+                }
+                continue
+            }
+            if markup, byte == UInt8(ascii: "<") {
+                inTag = true
+                tag.removeAll(keepingCapacity: true)
+                continue
+            }
+            let blank = byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+            if !blank, !inWord { count += 1 }
+            inWord = !blank
+        }
+        return count
     }
 }

@@ -40,6 +40,9 @@ enum WorkflowRequest {
         typealias Keys = DatacoveWire.ExecuteRequest.CodingKeys
         let key = idempotencyKey(request)
         if let form = request.multipart {
+            for key in [Keys.id, Keys.input] where form.parts.filter({ $0.name == key.stringValue }).count > 1 {
+                throw DatacoveError.validation("\(key.stringValue) appears more than once")
+            }
             guard let id = form.field(Keys.id.stringValue), !id.isEmpty else { throw DatacoveError.validation("id is required") }
             let inputText = form.field(Keys.input.stringValue) ?? "{}"
             guard case .object(let input)? = try? JSONValue(parsing: Data(inputText.utf8)) else {
