@@ -50,8 +50,9 @@ extension WorkflowsEngine {
     public func execute(_ command: ExecuteCommand) async throws -> ExecuteOutcome {
         defer { for file in command.files { try? FileManager.default.removeItem(at: file.url) } }
         let (definition, _) = try await workflow(tenantID: command.tenantID, id: command.workflowID)
-        if let key = command.idempotencyKey, key.isEmpty || key.count > 255 {
-            throw WorkflowError(.inputInvalid, "Idempotency-Key must be 1 to 255 characters")
+        // RFC 8941 sf-string characters: printable ASCII.
+        if let key = command.idempotencyKey, key.isEmpty || key.utf8.count > 255 || !key.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) {
+            throw WorkflowError(.inputInvalid, "Idempotency-Key must be 1 to 255 printable ASCII characters")
         }
         try Self.checkInputs(command.input, definition: definition)
         let checked = try Self.checkFiles(command.files, definition: definition)

@@ -127,6 +127,23 @@ import FoundationNetworking
         await f.stop()
     }
 
+    @Test func anAccountHoldsAtMostEightStreams() async throws {
+        let f = try await WorkflowsFixture.start(.sqlite)
+        var holders: [Task<Void, any Error>] = []
+        for _ in 0..<8 {
+            let ready = Latch()
+            holders.append(Task {
+                for try await update in f.client.reportUpdates() where update.report.status == "ready" { ready.signal() }
+            })
+            #expect(await ready.wait(timeout: .seconds(10)))
+        }
+        let (status, data) = try await f.raw("GET", "workflows/reports/v1/stream")
+        #expect(status == 429)
+        #expect(try JSONDecoder().decode(DatacoveWire.ErrorEnvelope.self, from: data).error.code == "TOO_MANY_STREAMS")
+        for holder in holders { holder.cancel() }
+        await f.stop()
+    }
+
     @Test(arguments: TestDatabaseKind.available)
     func aStreamThatReconnectsWithLastEventIDMissesNothing(_ kind: TestDatabaseKind) async throws {
         let f = try await WorkflowsFixture.start(kind)

@@ -8,8 +8,11 @@ import GatehouseWorkflowsEngine
 /// per account, so a client that reconnects with `Last-Event-ID` is sent what it missed. A new
 /// stream starts with `event: ready` whose id is the account's latest, so that a client can
 /// read a report once after it and miss nothing in between. Idle streams get `: ping`, and
-/// end once the session that opened them has ended or its access token expired.
+/// end once the session that opened them has ended or its access token expired. An account
+/// holds at most `StreamSlots.perAccount` streams on a node.
 struct ReportStream {
+    /// Held while the stream is open; gives the account's slot back when it ends.
+    let slot: StreamSlots.Slot
     let engine: WorkflowsEngine
     let tenantID: String
     let accountID: String
@@ -19,7 +22,8 @@ struct ReportStream {
 
     func response(resumingAfter resume: Int64?) -> Response {
         let headers: HTTPHeaders = ["Cache-Control": "no-store", "X-Accel-Buffering": "no"]
-        return .eventStream(headers: headers) { writer in
+        return .eventStream(headers: headers) { [slot] writer in
+            defer { slot.close() }
             let encoder = JSONEncoder.gatehouse
             try await writer.write(Data("retry: 2000\n\n".utf8))
             var last: Int64

@@ -17,7 +17,7 @@ enum WorkflowRoutes {
     /// valid session and `X-App-Version`: no one without a session can fill the disk.
     static func admitsUpload(accounts: AccountsEngine) -> @Sendable (HTTPHeaders) async -> HTTPError? {
         { headers in
-            guard let version = headers["X-App-Version"], !version.trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard appVersion(headers) != nil else {
                 return HTTPError(status: 400, code: "APP_VERSION_REQUIRED", message: "Every execute call must send X-App-Version.")
             }
             do {
@@ -31,9 +31,18 @@ enum WorkflowRoutes {
         }
     }
 
+    /// `X-App-Version` as a version: 1 to 64 printable ASCII characters (`3.1.0`, `3.1.0 (42)`).
+    static func appVersion(_ headers: HTTPHeaders) -> String? {
+        guard let version = headers["X-App-Version"]?.trimmingCharacters(in: .whitespaces), !version.isEmpty, version.utf8.count <= 64,
+            version.utf8.allSatisfy({ (0x20...0x7E).contains($0) })
+        else { return nil }
+        return version
+    }
+
     static func register(on router: Router, engine: WorkflowsEngine, accounts: AccountsEngine, options: Options, logger: Logger) {
         router.renderErrors(under: "/api/workflows") { error, path, context in DatacoveError.render(error, path: path, context: context, logger: logger) }
         @Sendable func principal(_ request: Request) async throws -> SessionPrincipal { try await DatacoveRoutes.principal(request, accounts: accounts) }
+        let streams = StreamSlots()
 
         router.group("/api/workflows/v1") { workflows in
             // `/:pageNo/:pageSize` and `/:id` share their first segment, so one parameter name.
@@ -51,7 +60,7 @@ enum WorkflowRoutes {
             })
             workflows.post("/execute", uploads: options.uploads, .async { request, _ in
                 let who = try await principal(request)
-                guard let version = request.headers["X-App-Version"]?.trimmingCharacters(in: .whitespaces), !version.isEmpty else {
+                guard Self.appVersion(request.headers) != nil else {
                     throw DatacoveError(status: 400, code: "APP_VERSION_REQUIRED", message: "Every execute call must send X-App-Version.")
                 }
                 var command = try WorkflowRequest.execute(request)
@@ -72,7 +81,12 @@ enum WorkflowRoutes {
                 let resume = try WorkflowRequest.lastEventID(request)
                 // The session is checked again at every heartbeat: a sign-out or an expired token ends the stream.
                 let stillSignedIn: @Sendable () async -> Bool = { (try? await principal(request)) != nil }
+                guard let slot = streams.open(who.tenantId + " " + who.accountId) else {
+                    throw DatacoveError(
+                        status: 429, code: "TOO_MANY_STREAMS", message: "This account has \(StreamSlots.perAccount) report streams open already.")
+                }
                 return ReportStream(
+                    slot: slot,
                     engine: engine, tenantID: who.tenantId, accountID: who.accountId, heartbeat: options.heartbeat, stillSignedIn: stillSignedIn
                 ).response(resumingAfter: resume)
             })
