@@ -14,8 +14,7 @@ public final class DeliveryDispatcher: @unchecked Sendable {
     let engine: VerificationEngine
     private let lock = NSLock()
     private var stopped = false
-    private var busy = 0
-    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    private let inFlight = InFlight()
 
     public init(engine: VerificationEngine) {
         self.engine = engine
@@ -45,15 +44,15 @@ public final class DeliveryDispatcher: @unchecked Sendable {
     /// of it) has nothing in flight.
     public func drain() async throws {
         while try await deliverBatch() > 0 {}
-        await untilIdle()
+        await inFlight.untilIdle()
     }
 
     /// One claim and its deliveries, handed to the provider concurrently; returns how many
     /// rows it took off the queue.
     @discardableResult
     func deliverBatch() async throws -> Int {
-        lock.withLock { busy += 1 }
-        defer { leave() }
+        inFlight.enter()
+        defer { inFlight.leave() }
         let claim = try await engine.claimDeliveries(limit: engine.settings.deliveryBatchSize)
         let engine = self.engine
         await withTaskGroup(of: Void.self) { group in
@@ -63,25 +62,4 @@ public final class DeliveryDispatcher: @unchecked Sendable {
     }
 
     private var isStopped: Bool { lock.withLock { stopped } }
-
-    private func leave() {
-        let waiters = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
-            busy -= 1
-            guard busy == 0 else { return [] }
-            defer { idleWaiters.removeAll() }
-            return idleWaiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    private func untilIdle() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let idle = lock.withLock { () -> Bool in
-                if busy == 0 { return true }
-                idleWaiters.append(continuation)
-                return false
-            }
-            if idle { continuation.resume() }
-        }
-    }
 }

@@ -9,8 +9,7 @@ public final class WorkflowRunner: @unchecked Sendable {
     let engine: WorkflowsEngine
     private let lock = NSLock()
     private var stopped = false
-    private var busy = 0
-    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    private let inFlight = InFlight()
 
     public init(engine: WorkflowsEngine) {
         self.engine = engine
@@ -55,22 +54,22 @@ public final class WorkflowRunner: @unchecked Sendable {
                 for run in claimed { group.addTask { await self.execute(run) } }
             }
         }
-        await untilIdle()
+        await inFlight.untilIdle()
     }
 
     /// Up to a batch, within what this node may still take on.
     private func claim() async throws -> [ClaimedRun] {
-        let room = engine.settings.maxRunsPerNode - lock.withLock { busy }
+        let room = engine.settings.maxRunsPerNode - inFlight.count
         guard room > 0 else { return [] }
         let claimed = try await engine.claimRuns(limit: min(engine.settings.batchSize, room))
-        // Counted from the claim: each `execute` of them ends with `leave()`.
-        lock.withLock { busy += claimed.count }
+        // Counted from the claim: each `execute` of them ends with `inFlight.leave()`.
+        inFlight.enter(claimed.count)
         return claimed
     }
 
     /// One attempt: the executor races the deadline, and the lease is renewed meanwhile.
     func execute(_ claimed: ClaimedRun) async {
-        defer { leave() }
+        defer { inFlight.leave() }
         let invocation = claimed.invocation
         guard let executor = engine.executors[invocation.workflow.executor.kind] else {
             await record(invocation, .executor(.failed(code: "EXECUTOR_UNAVAILABLE", message: "This server cannot run \(invocation.workflow.executor.kind) workflows.")))
@@ -116,25 +115,4 @@ public final class WorkflowRunner: @unchecked Sendable {
     }
 
     private var isStopped: Bool { lock.withLock { stopped } }
-
-    private func leave() {
-        let waiters = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
-            busy -= 1
-            guard busy == 0 else { return [] }
-            defer { idleWaiters.removeAll() }
-            return idleWaiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    private func untilIdle() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let idle = lock.withLock { () -> Bool in
-                if busy == 0 { return true }
-                idleWaiters.append(continuation)
-                return false
-            }
-            if idle { continuation.resume() }
-        }
-    }
 }
