@@ -223,7 +223,7 @@ public enum WorkflowInputRules {
     }
 
     /// `10` not `10.0`; `2.5` as it is.
-    static func format(_ number: Double) -> String {
+    public static func format(_ number: Double) -> String {
         number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
     }
 

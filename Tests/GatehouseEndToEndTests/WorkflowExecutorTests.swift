@@ -161,7 +161,9 @@ import FoundationNetworking
         #expect(await ready.wait(timeout: .seconds(10)))
         let first = try #require(try await f.client.execute(id: "wf-deep-003", input: ["url": .string("https://a.example")]).eventId)
         let seen = try #require(try await firstStream.value)
-        #expect(seen.report.eventId == first && seen.report.status == "queued")
+        // The event is the run's queueing; its report is the run as it stands when read, which
+        // the server's own runner may already have claimed.
+        #expect(seen.report.eventId == first && ["queued", "running"].contains(seen.report.status))
         // While nobody listens: the run starts, a second one is queued, the first finishes.
         let second = try #require(try await f.client.execute(id: "wf-deep-003", input: ["url": .string("https://b.example")]).eventId)
         try await f.live.app.runs.drain()

@@ -121,7 +121,7 @@ struct OpenAIWorkflowExecutor: WorkflowExecutor {
         switch run.input[key] {
         case .string(let string)?: return string
         case .bool(let flag)?: return flag ? "true" : "false"
-        case .number(let number)?: return WorkflowInputRulesFormat.number(number)
+        case .number(let number)?: return WorkflowInputRules.format(number)
         case nil, .null?: return nil
         case let other?: return (try? String(decoding: JSONEncoder().encode(other), as: UTF8.self)) ?? ""
         }
@@ -133,11 +133,5 @@ extension OpenAIWorkflowExecutor {
         guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
         defer { try? handle.close() }
         return String(decoding: (try? handle.read(upToCount: maxFileText)) ?? Data(), as: UTF8.self)
-    }
-}
-
-enum WorkflowInputRulesFormat {
-    static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 }
