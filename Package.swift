@@ -15,8 +15,8 @@ let engines = [
     "GatehouseVerificationEngine", "GatehouseAccountsEngine", "GatehouseCommerceEngine",
     "GatehouseWorkflowsEngine", "GatehouseManagedAPIsEngine", "GatehousePossessionEngine",
 ]
-// SDK products, none importing another; ManagedAPI and Possession join once they hold something.
-let sdkProducts = ["GatehouseVerification", "GatehouseAuth", "GatehousePurchases", "GatehouseWorkflows"]
+// SDK products, none importing another; Possession joins once it holds something.
+let sdkProducts = ["GatehouseVerification", "GatehouseAuth", "GatehousePurchases", "GatehouseWorkflows", "GatehouseManagedAPI"]
 
 var targets: [Target] = [
     system("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"], brew: ["libmicrohttpd"]),
@@ -104,6 +104,11 @@ var targets: [Target] = [
         ],
         swiftSettings: swiftSettings
     ),
+    .testTarget(
+        name: "GatehouseManagedAPIsEngineTests",
+        dependencies: ["GatehouseManagedAPIsEngine", "GatehouseServer", "GatehouseTesting", "GatehouseCrypto", "GatehouseDatabase", "GatehouseCore"],
+        swiftSettings: swiftSettings
+    ),
     // Events tests await instead of polling; Foundation only, so the SDK's tests use it too.
     .target(name: "GatehouseTestEvents", path: "Tests/GatehouseTestEvents", swiftSettings: swiftSettings),
     .testTarget(
@@ -119,6 +124,11 @@ var targets: [Target] = [
         swiftSettings: swiftSettings
     ),
     .testTarget(
+        name: "GatehouseManagedAPITests",
+        dependencies: ["GatehouseManagedAPI", "GatehouseClientCore", "GatehouseWire", "GatehouseTestEvents"],
+        swiftSettings: swiftSettings
+    ),
+    .testTarget(
         name: "GatehouseVerificationTests",
         dependencies: ["GatehouseVerification", "GatehouseClientCore", "GatehouseWire", "GatehouseTestEvents"],
         swiftSettings: swiftSettings
@@ -128,7 +138,7 @@ var targets: [Target] = [
         dependencies: [
             "GatehouseTesting", "GatehouseServerTesting", "GatehouseClientCore", "GatehouseServer", "GatehouseWire", "GatehouseVerification", "GatehouseAuth",
             "GatehousePurchases", "GatehousePurchasesTesting", "GatehouseVerificationEngine", "GatehouseCrypto", "GatehouseHTTP", "GatehouseCore",
-            "GatehouseWorkflows", "GatehouseWorkflowsEngine",
+            "GatehouseWorkflows", "GatehouseWorkflowsEngine", "GatehouseManagedAPI",
         ],
         swiftSettings: swiftSettings
     ),

@@ -32,6 +32,7 @@ load_at_start=$(cut -d' ' -f1 /proc/loadavg)
 work=$(mktemp -d "${TMPDIR:-/tmp}/gatehouse-bench.XXXXXX")
 server_pid=""
 wrk_pid=""
+upstream_pid=""
 
 # Polite first (the server drains in-flight requests), then forceful.
 stop_server() {
@@ -47,6 +48,7 @@ stop_server() {
 }
 cleanup() {
     if [[ -n "$wrk_pid" ]]; then kill "$wrk_pid" 2>/dev/null || true; fi
+    if [[ -n "$upstream_pid" ]]; then kill "$upstream_pid" 2>/dev/null || true; fi
     stop_server
     if [[ -n "$postgres_started" ]]; then scripts/test-postgres.sh stop || true; fi
     rm -rf "$work"
@@ -95,7 +97,7 @@ start_gatehouse() {
     # address; lift them so the numbers measure the work, not the limiter.
     GATEHOUSE_PORT=$port GATEHOUSE_DATA_DIR=$data GATEHOUSE_ACCESS_LOG=off GATEHOUSE_DATABASE_URL=${1:-} \
         GATEHOUSE_VERIFICATION_RATE_PER_IP=1000000000 GATEHOUSE_VERIFICATION_RATE_PER_ACCOUNT=1000000000 \
-        GATEHOUSE_VERIFICATION_RATE_PUBLIC_PER_ACCOUNT=1000000000 \
+        GATEHOUSE_VERIFICATION_RATE_PUBLIC_PER_ACCOUNT=1000000000 GATEHOUSE_MANAGED_API_RATE_PER_MINUTE=1000000000 \
         "$bin/gatehouse" serve >"$work/gatehouse.log" 2>&1 &
     server_pid=$!
     wait_ready "http://127.0.0.1:$port/readyz" "$work/gatehouse.log" "$data/dev-credentials.json"
@@ -257,6 +259,27 @@ wrk.headers["X-App-Version"] = "bench"
 wrk.body = '{"id":"wf-url-001","input":{"url":"$base_url/healthz"}}'
 LUA
 measure "sync workflow execute \`POST /api/workflows/v1/execute\` ($database)" "$base_url/api/workflows/v1/execute" "$work/execute.lua"
+
+# Managed APIs: a proxied call (session, definition, destination check, credential, upstream
+# round trip, streamed answer) against a bare libmicrohttpd upstream, and that upstream called
+# directly, on the same machine at the same time.
+upstream_port=$(free_port)
+"$bin/gatehouse-bench" baseline --port "$upstream_port" --threads 1 >"$work/upstream.log" 2>&1 &
+upstream_pid=$!
+for _ in $(seq 100); do [[ $(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$upstream_port/") == 200 ]] && break; sleep 0.1; done
+status=$(curl -s -o "$work/managed.json" -w '%{http_code}' -X PUT "$base_url/admin/v1/tenants/$tenant_id/managed-apis/upstream" \
+    -H "Authorization: Bearer $admin_token" -H 'Content-Type: application/json' \
+    -d "{\"displayName\":\"Upstream\",\"baseUrl\":\"http://127.0.0.1:$upstream_port\",\"authType\":\"BEARER_TOKEN\",\"bearerToken\":\"bench-token\",\"mode\":\"proxied\",\"development\":true}")
+[[ $status == 200 ]] || die_with_log "managed API definition: HTTP $status $(cat "$work/managed.json")" "$work/gatehouse.log"
+status=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $access_token" "$base_url/api/managed-apis/v1/upstream/proxy/")
+[[ $status == 200 ]] || die_with_log "proxied call: HTTP $status" "$work/gatehouse.log"
+measure "managed API upstream called directly (bare libmicrohttpd, $database run)" "http://127.0.0.1:$upstream_port/"
+direct_rps=${rates[-1]}
+measure "proxied managed API call \`GET /api/managed-apis/v1/:name/proxy/\` ($database)" "$base_url/api/managed-apis/v1/upstream/proxy/" "$work/profile.lua"
+notes+=("- proxied managed API call ($database): $(awk -v a="${rates[-1]}" -v b="$direct_rps" 'BEGIN {printf "%.2f", a / b}') of the upstream called directly")
+kill "$upstream_pid" 2>/dev/null || true
+wait "$upstream_pid" 2>/dev/null || true
+upstream_pid=""
 
 # OTP verification cannot be replayed: gatehouse-bench prepares fresh codes for distinct
 # numbers, then times only the verify-otp calls at the same concurrency.

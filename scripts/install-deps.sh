@@ -15,9 +15,14 @@ case "${1:-}" in
     bench) wanted=("${build[@]}" wrk curl python3 linux-perf) ;;
     *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
 esac
-# aiosmtpd (PyPI only) is the real SMTP server the SMTP delivery tests talk to; it goes in on
-# exit, once apt has provided python3, and a failed pip install fails the script.
-[[ $1 == test && -z "${DRY_RUN:-}" ]] && trap 'python3 -c "import aiosmtpd" 2>/dev/null || python3 -m pip install --quiet aiosmtpd==1.4.6 || exit 1' EXIT
+# From PyPI, on exit, once apt has provided python3 (a failed pip install fails the script):
+# aiosmtpd, the real SMTP server the SMTP delivery tests talk to; Authlib and Flask, on which
+# the tests' OAuth 2.0 authorization server (Tests/Fixtures/oauth-provider) is built.
+python_packages() {
+    python3 -c "import aiosmtpd" 2>/dev/null || python3 -m pip install --quiet aiosmtpd==1.4.6 || return 1
+    python3 -c "import authlib, flask" 2>/dev/null || python3 -m pip install --quiet authlib==1.6.5 "flask>=3,<4" || return 1
+}
+[[ $1 == test && -z "${DRY_RUN:-}" ]] && trap 'python_packages || exit 1' EXIT
 
 # dpkg-query exits non-zero for a package it has never heard of; both cases mean "missing".
 is_installed() {

@@ -13,7 +13,10 @@ import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-MODULES = ["GatehouseClientCore", "GatehouseVerification", "GatehouseAuth", "GatehousePurchases", "GatehousePurchasesTesting"]
+MODULES = [
+    "GatehouseClientCore", "GatehouseVerification", "GatehouseAuth", "GatehousePurchases", "GatehousePurchasesTesting", "GatehouseWorkflows",
+    "GatehouseManagedAPI",
+]
 
 PUBLIC = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:nonisolated|final|static|class|override|mutating|indirect)\s+)*(?:public|open)\s+(?!import\b)")
 TYPE = re.compile(r"\b(enum|protocol|struct|class|actor|extension)\b")

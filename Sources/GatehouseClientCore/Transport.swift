@@ -13,14 +13,16 @@ public protocol Transport: Sendable {
 public struct URLSessionTransport: Transport {
     private let session: URLSession
 
-    /// A transport over `session`, or over an ephemeral session with a `timeout` per request when none is given.
-    public init(session: URLSession? = nil, timeout: TimeInterval = 30) {
+    /// A transport over `session`, or over an ephemeral session with a `timeout` per request when none is given;
+    /// without `followsRedirects`, a 3xx is the answer (a redirect would carry the request's `Authorization`
+    /// to wherever it points).
+    public init(session: URLSession? = nil, timeout: TimeInterval = 30, followsRedirects: Bool = true) {
         if let session {
             self.session = session
         } else {
             let configuration = URLSessionConfiguration.ephemeral
             configuration.timeoutIntervalForRequest = timeout
-            self.session = URLSession(configuration: configuration)
+            self.session = URLSession(configuration: configuration, delegate: followsRedirects ? nil : RefusesRedirects(), delegateQueue: nil)
         }
     }
 
@@ -29,5 +31,15 @@ public struct URLSessionTransport: Transport {
         let (data, response) = try await session.data(for: request)
         guard let http = response as? HTTPURLResponse else { throw GatehouseClientError.unexpectedResponse("no HTTP response") }
         return (data, http)
+    }
+}
+
+/// Declines every redirect, so the 3xx itself reaches the caller.
+final class RefusesRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+        completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
     }
 }

@@ -2,8 +2,10 @@ import Foundation
 import GatehouseAccountsEngine
 import GatehouseCommerceEngine
 import GatehouseCore
+import GatehouseCrypto
 import GatehouseDatabase
 import GatehouseHTTP
+import GatehouseManagedAPIsEngine
 import GatehousePostgres
 import GatehouseSQLite
 import GatehouseVerificationEngine
@@ -24,6 +26,7 @@ public final class GatehouseApp: @unchecked Sendable {
     public let accounts: AccountsEngine
     public let commerce: CommerceEngine
     public let workflows: WorkflowsEngine
+    public let managedAPIs: ManagedAPIsEngine
     /// Runs the workflow runs executes queue; runs from `start()` to `shutdown()`.
     public let runs: WorkflowRunner
     /// Sends the codes that starts and sign-ins queue; runs from `start()` to `shutdown()`.
@@ -83,6 +86,11 @@ public final class GatehouseApp: @unchecked Sendable {
                 OpenAIWorkflowExecutor(http: executorHTTP),
             ])
         runs = WorkflowRunner(engine: workflows)
+        // Token endpoints are addresses a tenant chose, like executors' targets: no redirects.
+        var managedEnvironment = environment
+        managedEnvironment.http = executorHTTP
+        managedAPIs = ManagedAPIsEngine(
+            environment: managedEnvironment, secrets: try Self.managedAPISecrets(settings, logger: logger), destinations: ResolvingDestinationGuard())
         settlement = settings.rateLimitSharing == .cluster
             ? RateLimitSettlement(limiter: environment.rateLimiter, database: database) : nil
         listener = settings.isPostgres ? Self.notificationListener(settings, environment: environment, hub: workflows.events) : nil
@@ -92,7 +100,10 @@ public final class GatehouseApp: @unchecked Sendable {
         }
 
         let metrics = HTTPMetrics()
-        SystemRoutes.register(on: router, database: database, metrics: metrics)
+        let proxyMetrics = HTTPMetrics(
+            family: "gatehouse_managed_api_request", routeLabel: "api",
+            help: ("Proxied managed API calls, by tenant/name and the status passed back.", "Time until the upstream's answer began."))
+        SystemRoutes.register(on: router, database: database, metrics: [metrics, proxyMetrics])
         let admin = AdminRoutes.register(on: router, directory: directory, configuredToken: settings.adminToken, logger: logger)
         AdminVerificationRoutes.register(on: admin, engine: verification, database: database)
         admin.post("/tenants/:tenantId/token-keys/rotate", .async { [accounts] _, context in
@@ -107,6 +118,14 @@ public final class GatehouseApp: @unchecked Sendable {
         TenantStoreRoutes.register(on: router, commerce: commerce, directory: directory, adminToken: settings.adminToken, logger: logger)
         AppleWebhookRoutes.register(on: router, commerce: commerce, logger: logger)
         AdminWorkflowRoutes.register(on: admin, engine: workflows, commerce: commerce)
+        AdminManagedAPIRoutes.register(on: admin, engine: managedAPIs)
+        ManagedAPIRoutes.register(
+            on: router, engine: managedAPIs, accounts: accounts,
+            proxy: ManagedAPIProxy(
+                engine: managedAPIs, session: UpstreamSession(timeout: settings.managedApiTimeout),
+                limits: .init(maxResponseBytes: settings.managedApiMaxResponseMb << 20, timeout: settings.managedApiTimeout), metrics: proxyMetrics,
+                clock: { [clock = environment.clock] in clock.now }),
+            options: .init(maxRequestBytes: settings.managedApiMaxRequestBytes, perMinute: settings.managedApiRatePerMinute), logger: logger)
         WorkflowRoutes.register(
             on: router, engine: workflows, accounts: accounts,
             options: .init(
@@ -139,6 +158,7 @@ public final class GatehouseApp: @unchecked Sendable {
     /// Every migration this binary knows, in order: core first, then each engine's.
     public static let migrations: [Migration] =
         CoreMigrations.all + VerificationMigrations.all + AccountsMigrations.all + CommerceMigrations.all + WorkflowsMigrations.all
+        + ManagedAPIsMigrations.all
 
     /// The development outbox unless a provider bridge is configured. In development the
     /// outbox also prints each message, unredacted, so a developer can read the code.
@@ -164,6 +184,24 @@ public final class GatehouseApp: @unchecked Sendable {
         return DevelopmentOutbox(database: environment.database) { message in
             sink.write("outbox: \(message.channel.rawValue) to \(message.to): \(message.body)")
         }
+    }
+
+    /// The key that seals managed API secrets: the configured one; in development, one made
+    /// once beside the SQLite file; in production without one, none (secrets are refused).
+    static func managedAPISecrets(_ settings: Settings, logger: Logger) throws -> SecretBox? {
+        if let text = settings.managedApiSecretKey {
+            do { return try SecretBox(text: text) } catch { throw SettingsError("managed-api-secret-key must be 64 hex digits or base64 of 32 bytes") }
+        }
+        guard settings.mode == .development else { return nil }
+        let path = (settings.dataDir as NSString).appendingPathComponent("managed-api-secret.key")
+        if let text = try? String(contentsOfFile: path, encoding: .utf8), let box = try? SecretBox(text: text) { return box }
+        try FileManager.default.createDirectory(atPath: settings.dataDir, withIntermediateDirectories: true)
+        let key = SystemRandom().bytes(32).hexString
+        guard FileManager.default.createFile(atPath: path, contents: Data(key.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw SettingsError("cannot write \(path)")
+        }
+        logger.info("made a development key for managed API secrets", ["path": .plain(path)])
+        return try SecretBox(text: key)
     }
 
     /// Opens the configured database: SQLite in the data folder unless a PostgreSQL URL is set.

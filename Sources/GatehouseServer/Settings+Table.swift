@@ -70,6 +70,11 @@ extension Settings {
         .number("workflow-max-attempts", \.workflowMaxAttempts, example: "6"),
         .number("workflow-file-retention-days", \.workflowFileRetentionDays, example: "1.5"),
         .number("workflow-event-retention-days", \.workflowEventRetentionDays, example: "2.5"),
+        .optional("managed-api-secret-key", \.managedApiSecretKey, example: "8f4c1b2a9d3e7f60a1b2c3d4e5f60718293a4b5c6d7e8f901a2b3c4d5e6f7081"),
+        .number("managed-api-timeout", \.managedApiTimeout, example: "12.5"),
+        .number("managed-api-max-request-bytes", \.managedApiMaxRequestBytes, example: "65536"),
+        .number("managed-api-max-response-mb", \.managedApiMaxResponseMb, example: "3"),
+        .number("managed-api-rate-per-minute", \.managedApiRatePerMinute, example: "30"),
     ]
 
     /// The row of each name, for lookups while parsing.

@@ -78,6 +78,17 @@ public struct Settings: Sendable {
     public var workflowFileRetentionDays = 7.0
     /// Days the report stream can replay a run's changes after they happened.
     public var workflowEventRetentionDays = 7.0
+    /// Seals managed API secrets at rest: 64 hex digits or base64 of 32 bytes. Unset in
+    /// development: a key is made once in `<dataDir>/managed-api-secret.key`; unset in
+    /// production: no secret can be saved.
+    public var managedApiSecretKey: String?
+    /// Seconds a proxied call may wait for the upstream between bytes.
+    public var managedApiTimeout = 30.0
+    /// The largest request body the proxy forwards, and the largest answer it passes back (MiB).
+    public var managedApiMaxRequestBytes = 1 << 20
+    public var managedApiMaxResponseMb = 10
+    /// Proxied calls per user and API per minute, counted on each node.
+    public var managedApiRatePerMinute = 120
 
     public init() {}
 

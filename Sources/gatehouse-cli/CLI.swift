@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseAuth
 import GatehouseClientCore
+import GatehouseManagedAPI
 import GatehouseVerification
 import GatehouseWire
 import GatehouseWorkflows
@@ -21,6 +22,7 @@ enum CLI {
           store show|apple-config|credits|plan|trial ...   App Store setup (gatehouse-cli store for details)
           purchases entitlement|trial|verify ...   purchases of the signed-in account (gatehouse-cli purchases)
           workflows list|show|run|report|history ...   workflows and reports (gatehouse-cli workflows for details)
+          managed-apis list|show|fetch ...     third-party APIs by name (gatehouse-cli managed-apis for details)
           balance TENANT [AMOUNT]              a tenant's verification balance, or credit it
           outbox NUMBER_OR_EMAIL               messages held by the development outbox
         """
@@ -73,6 +75,8 @@ enum CLI {
             try await purchases(Array(words.dropFirst()), url: url, credentials: credentials, logger: verbose ? logToStandardError : nil)
         case ("workflows", _):
             try await workflows(Array(words.dropFirst()), url: url, admin: admin, credentials: credentials, logger: verbose ? logToStandardError : nil)
+        case ("managed-apis", _):
+            try await managedAPIs(Array(words.dropFirst()), url: url, admin: admin, credentials: credentials, logger: verbose ? logToStandardError : nil)
         case ("store", _):
             try await store(Array(words.dropFirst()), admin: admin, credentials: credentials)
         case ("otp-apps", _):

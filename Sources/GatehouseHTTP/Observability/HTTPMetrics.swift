@@ -1,7 +1,8 @@
 import Foundation
 
 /// Request counts and latency histograms by method, route template and status,
-/// rendered in the Prometheus text format.
+/// rendered in the Prometheus text format. The server's own requests are one family; other
+/// request kinds (calls a proxy makes upstream) are families of their own.
 public final class HTTPMetrics: @unchecked Sendable {
     struct Key: Hashable { let method: String; let route: String; let status: Int }
     struct Series {
@@ -20,9 +21,25 @@ public final class HTTPMetrics: @unchecked Sendable {
     private let lock = NSLock()
     private var series: [Key: Series] = [:]
 
-    public init() {}
+    /// Names the series `<family>s_total` and `<family>_duration_seconds`.
+    private let family: String
+    private let routeLabel: String
+    private let help: (requests: String, duration: String)
 
-    func record(method: HTTPMethod, route: String, status: Int, seconds: Double) {
+    /// The server's request metrics (`gatehouse_http_request…`, label `route`).
+    public convenience init() {
+        self.init(family: "gatehouse_http_request", routeLabel: "route", help: ("HTTP requests answered.", "Time from request head to response queued."))
+    }
+
+    /// A family of its own: `routeLabel` names what `route` holds in this family.
+    public init(family: String, routeLabel: String, help: (requests: String, duration: String)) {
+        self.family = family
+        self.routeLabel = routeLabel
+        self.help = help
+    }
+
+    /// Counts one request of `route` that ended with `status` after `seconds`.
+    public func record(method: HTTPMethod, route: String, status: Int, seconds: Double) {
         let key = Key(method: method.rawValue, route: route, status: status)
         let bucket = Self.bounds.firstIndex { seconds <= $0 } ?? Self.bounds.count
         lock.lock()
@@ -40,22 +57,22 @@ public final class HTTPMetrics: @unchecked Sendable {
     public func render() -> String {
         let snapshot = lock.withLock { series }
         let keys = snapshot.keys.sorted { ($0.route, $0.method, $0.status) < ($1.route, $1.method, $1.status) }
-        var out = "# HELP gatehouse_http_requests_total HTTP requests answered.\n# TYPE gatehouse_http_requests_total counter\n"
+        var out = "# HELP \(family)s_total \(help.requests)\n# TYPE \(family)s_total counter\n"
         for key in keys {
-            out += "gatehouse_http_requests_total{\(labels(key))} \(snapshot[key]!.count)\n"
+            out += "\(family)s_total{\(labels(key))} \(snapshot[key]!.count)\n"
         }
-        out += "# HELP gatehouse_http_request_duration_seconds Time from request head to response queued.\n"
-        out += "# TYPE gatehouse_http_request_duration_seconds histogram\n"
+        out += "# HELP \(family)_duration_seconds \(help.duration)\n"
+        out += "# TYPE \(family)_duration_seconds histogram\n"
         for key in keys {
             let entry = snapshot[key]!
             var cumulative: UInt64 = 0
             for (index, bound) in Self.bounds.enumerated() {
                 cumulative += entry.buckets[index]
-                out += "gatehouse_http_request_duration_seconds_bucket{\(labels(key)),le=\"\(bound)\"} \(cumulative)\n"
+                out += "\(family)_duration_seconds_bucket{\(labels(key)),le=\"\(bound)\"} \(cumulative)\n"
             }
-            out += "gatehouse_http_request_duration_seconds_bucket{\(labels(key)),le=\"+Inf\"} \(entry.count)\n"
-            out += "gatehouse_http_request_duration_seconds_sum{\(labels(key))} \(entry.sum)\n"
-            out += "gatehouse_http_request_duration_seconds_count{\(labels(key))} \(entry.count)\n"
+            out += "\(family)_duration_seconds_bucket{\(labels(key)),le=\"+Inf\"} \(entry.count)\n"
+            out += "\(family)_duration_seconds_sum{\(labels(key))} \(entry.sum)\n"
+            out += "\(family)_duration_seconds_count{\(labels(key))} \(entry.count)\n"
         }
         return out
     }
@@ -65,6 +82,6 @@ public final class HTTPMetrics: @unchecked Sendable {
             s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
                 .replacingOccurrences(of: "\n", with: "\\n")
         }
-        return "method=\"\(escape(key.method))\",route=\"\(escape(key.route))\",status=\"\(key.status)\""
+        return "method=\"\(escape(key.method))\",\(routeLabel)=\"\(escape(key.route))\",status=\"\(key.status)\""
     }
 }

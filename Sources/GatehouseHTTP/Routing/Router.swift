@@ -37,9 +37,12 @@ public final class Router: @unchecked Sendable {
     }
 
     /// Registers a handler; registration happens before the server starts.
-    public func on(_ method: HTTPMethod, _ path: String, maxBodySize: Int? = nil, uploads: UploadPolicy? = nil, _ handler: Handler) {
+    /// `body` overrides the router's body kind for this route (a proxy takes any bytes).
+    public func on(
+        _ method: HTTPMethod, _ path: String, maxBodySize: Int? = nil, uploads: UploadPolicy? = nil, body: RequestBodyKind? = nil, _ handler: Handler
+    ) {
         add(Route(
-            method: method, template: Self.normalize(path), handler: handler, middleware: [], maxBodySize: maxBodySize, body: bodyKind,
+            method: method, template: Self.normalize(path), handler: handler, middleware: [], maxBodySize: maxBodySize, body: body ?? bodyKind,
             uploads: uploads))
     }
 

@@ -1,6 +1,7 @@
 import GatehouseCore
 import GatehouseCommerceEngine
 import GatehouseHTTP
+import GatehouseManagedAPIsEngine
 import GatehouseWorkflowsEngine
 
 /// The operator API's errors in Gatehouse's own envelope `{"error":{"code","message","requestId"}}`.
@@ -26,6 +27,16 @@ enum AdminError {
         }
     }
 
+    /// The code and status of a managed APIs refusal on the operator API.
+    static func httpError(_ error: ManagedAPIError) -> HTTPError {
+        switch error.code {
+        case .notFound: HTTPError(status: 404, code: "not_found", message: error.message)
+        case .definitionInvalid, .pathRefused, .notProxied: HTTPError(status: 400, code: "invalid_definition", message: error.message)
+        case .secretKeyMissing: HTTPError(status: 503, code: "secret_key_missing", message: error.message)
+        case .destinationRefused, .credentialUnavailable: HTTPError(status: 409, code: "conflict", message: error.message)
+        }
+    }
+
     /// The code and status of a commerce refusal (a credit grant) on the operator API.
     static func httpError(_ error: CommerceError) -> HTTPError {
         switch error.code {
@@ -40,6 +51,7 @@ enum AdminError {
         switch error {
         case let error as CoreError: return httpError(error).response(context: context)
         case let error as WorkflowError: return httpError(error).response(context: context)
+        case let error as ManagedAPIError: return httpError(error).response(context: context)
         case let error as CommerceError: return httpError(error).response(context: context)
         case let error as HTTPError: return error.response(context: context)
         default:

@@ -2,6 +2,7 @@ import GatehouseAccountsEngine
 import GatehouseCommerceEngine
 import GatehouseCore
 import GatehouseHTTP
+import GatehouseManagedAPIsEngine
 import GatehouseWorkflowsEngine
 
 /// How the engines' refusals read in the Datacove dialect: status, `error.code`, message.
@@ -16,6 +17,7 @@ extension DatacoveError {
         case let error as CommerceError: self.init(error)
         case let error as CoreError: self.init(error)
         case let error as WorkflowError: self.init(error)
+        case let error as ManagedAPIError: self.init(error)
         case let rejected as NotificationRejected:
             self.init(status: 400, code: "NOTIFICATION_INVALID", message: "The notification could not be verified (\(rejected.reason)).")
         case let error as HTTPError:
@@ -67,6 +69,18 @@ extension DatacoveError {
             self.balance = balance
         case .entitlementInactive: self.init(status: 403, code: "ENTITLEMENT_INACTIVE", message: error.message)
         case .idempotencyKeyReused: self.init(status: 422, code: "IDEMPOTENCY_KEY_REUSED", message: error.message)
+        }
+    }
+
+    private init(_ error: ManagedAPIError) {
+        switch error.code {
+        case .notFound: self.init(status: 404, code: "MANAGED_API_NOT_FOUND", message: error.message)
+        case .definitionInvalid: self.init(status: 400, code: "VALIDATION_FAILED", message: error.message)
+        case .secretKeyMissing: self.init(status: 503, code: "SECRET_KEY_MISSING", message: error.message)
+        case .notProxied: self.init(status: 409, code: "MANAGED_API_NOT_PROXIED", message: error.message)
+        case .pathRefused: self.init(status: 400, code: "PATH_REFUSED", message: error.message)
+        case .destinationRefused: self.init(status: 403, code: "DESTINATION_REFUSED", message: error.message)
+        case .credentialUnavailable: self.init(status: 502, code: "CREDENTIAL_UNAVAILABLE", message: error.message)
         }
     }
 

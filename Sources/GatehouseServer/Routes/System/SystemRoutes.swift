@@ -4,7 +4,7 @@ import GatehouseHTTP
 
 /// `/healthz` (the process answers), `/readyz` (the database answers), `/metrics`.
 enum SystemRoutes {
-    static func register(on router: Router, database: any Database, metrics: HTTPMetrics) {
+    static func register(on router: Router, database: any Database, metrics: [HTTPMetrics]) {
         let ok = Data(#"{"status":"ok"}"#.utf8)
         router.get("/healthz", .inline { _, _ in .json(raw: ok) })
         router.get("/readyz", .async { _, _ in
@@ -16,7 +16,7 @@ enum SystemRoutes {
             }
         })
         router.get("/metrics", .inline { _, _ in
-            Response(status: 200, headers: ["Content-Type": "text/plain; version=0.0.4"], body: .bytes(Data(metrics.render().utf8)))
+            Response(status: 200, headers: ["Content-Type": "text/plain; version=0.0.4"], body: .bytes(Data(metrics.map { $0.render() }.joined().utf8)))
         })
     }
 }

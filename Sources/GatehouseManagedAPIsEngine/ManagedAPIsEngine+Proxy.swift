@@ -1,0 +1,63 @@
+import Foundation
+import GatehouseCore
+import GatehouseCrypto
+import GatehouseDatabase
+
+/// The proxy's side: which URL a proxied call goes to and what credential it carries.
+extension ManagedAPIsEngine {
+    /// Plans a call of `rawPath` (after `/proxy`, percent-encoding kept) with `query` on the
+    /// tenant's `proxied` definition `name`. `retiring` is a server token the upstream just
+    /// refused: it is not used again.
+    public func plan(
+        tenantID: String, name: String, rawPath: String, query: [(name: String, value: String)], retiring: String? = nil
+    ) async throws -> ProxyPlan {
+        let (definition, sealed) = try await database.read { db -> (ManagedAPIDefinition, String?) in
+            guard let row = try db.queryOne("SELECT * FROM managed_api_definitions WHERE tenant_id = ? AND name = ?", tenantID, name) else {
+                throw ManagedAPIError(.notFound, "No managed API \(name).")
+            }
+            return (try Self.definition(row), try row.get("sealed_secret"))
+        }
+        guard definition.mode == .proxied else {
+            throw ManagedAPIError(.notProxied, "\(name) is a direct managed API: devices call it themselves")
+        }
+        var reserved: Set<String> = []
+        if case .apiKey(.query, let key, _) = definition.auth { reserved.insert(key) }
+        let callerQuery = query.filter { !reserved.contains($0.name) }
+        var secret: String?
+        if let sealed {
+            secret = secrets?.open(sealed, context: Self.secretContext(tenantID: tenantID, name: name))
+            if secret == nil { throw ManagedAPIError(.credentialUnavailable, "the secret of \(name) does not open with this server's key; save it again") }
+        }
+        var headers: [(name: String, value: String)] = []
+        var addedQuery: [(name: String, value: String)] = []
+        var serverToken: String?
+        switch definition.auth {
+        case .none: break
+        case .basic(let username, _):
+            headers.append(("Authorization", "Basic " + Data("\(username):\(secret ?? "")".utf8).base64EncodedString()))
+        case .bearerToken:
+            headers.append(("Authorization", "Bearer \(secret ?? "")"))
+        case .apiKey(.header, let key, _):
+            headers.append((key, secret ?? ""))
+        case .apiKey(.query, let key, _):
+            addedQuery.append((key, secret ?? ""))
+        case .oauth2(let settings):
+            let token = try await clientCredentialsToken(tenantID: tenantID, definition: definition, settings: settings, secret: secret ?? "", retiring: retiring)
+            headers.append(("Authorization", "Bearer \(token)"))
+            serverToken = token
+        }
+        let url = try ProxyPath.join(base: definition.baseURL, rawPath: rawPath, query: callerQuery + addedQuery)
+        try await vet(url, definition: definition)
+        return ProxyPlan(url: url, credentialHeaders: headers, reservedQueryNames: reserved, definition: definition, serverToken: serverToken)
+    }
+
+    func vet(_ url: URL, definition: ManagedAPIDefinition) async throws {
+        do {
+            try await destinations.vet(url, allowPrivate: definition.development)
+        } catch let error as ManagedAPIError {
+            throw error
+        } catch {
+            throw ManagedAPIError(.destinationRefused, "\(definition.name) may not be reached: \(error)")
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import GatehouseCore
+import GatehouseCrypto
+import GatehouseDatabase
+
+/// Managed APIs (seed 002): each tenant's named third-party APIs, what devices may read of
+/// them, and for `proxied` ones the credential the proxy adds. No HTTP here: the outbound
+/// guard and the token endpoint calls are injected.
+public final class ManagedAPIsEngine: Sendable {
+    public let environment: Environment
+    /// Seals static secrets and server-held tokens; without it no secret can be saved.
+    let secrets: SecretBox?
+    let destinations: any DestinationGuard
+    /// One client-credentials token fetch per definition at a time on this node.
+    let tokenFetches = SingleFlight<String>()
+    /// Who holds a token lease: this node's own, random per process.
+    let nodeID: String
+
+    public init(environment: Environment, secrets: SecretBox?, destinations: any DestinationGuard) {
+        self.environment = environment
+        self.secrets = secrets
+        self.destinations = destinations
+        nodeID = environment.ids.next().uuidString.lowercased()
+    }
+
+    var database: any Database { environment.database }
+    var now: Date { environment.clock.now }
+}
+
+/// Refuses destinations a definition may not reach (loopback, private and link-local
+/// addresses unless the definition is in development); the server resolves names for it.
+public protocol DestinationGuard: Sendable {
+    func vet(_ url: URL, allowPrivate: Bool) async throws
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// Joins a proxied call's relative path and query onto a definition's base URL, refusing
+/// anything that could leave it: a scheme or `//host`, a backslash, percent-encoded slashes,
+/// backslashes, dots or control bytes, and `..` segments that climb above the base path.
+/// The host, scheme and port always come from the base URL.
+public enum ProxyPath {
+    /// `rawPath` is the path after `/proxy`, percent-encoding kept as sent (empty for the base itself).
+    public static func join(base: URL, rawPath: String, query: [(name: String, value: String)]) throws -> URL {
+        guard var components = URLComponents(url: base, resolvingAgainstBaseURL: false) else {
+            throw ManagedAPIError(.pathRefused, "the definition's baseUrl is unusable")
+        }
+        let relative = try segments(rawPath)
+        var basePath = components.percentEncodedPath
+        while basePath.hasSuffix("/") { basePath.removeLast() }
+        components.percentEncodedPath = relative.isEmpty ? (basePath.isEmpty ? "/" : basePath) : basePath + "/" + relative.joined(separator: "/")
+        if rawPath.hasSuffix("/"), !relative.isEmpty { components.percentEncodedPath += "/" }
+        components.percentEncodedQuery = query.isEmpty ? nil : query.map { encode($0.name) + "=" + encode($0.value) }.joined(separator: "&")
+        guard let url = components.url, url.scheme == base.scheme, url.host == base.host, url.port == base.port else {
+            throw ManagedAPIError(.pathRefused, "the path would leave the API's base URL")
+        }
+        return url
+    }
+
+    /// The path's segments with `.` and `..` resolved, each still percent-encoded.
+    static func segments(_ rawPath: String) throws -> [String] {
+        if rawPath.isEmpty { return [] }
+        guard rawPath.hasPrefix("/"), !rawPath.hasPrefix("//") else {
+            throw ManagedAPIError(.pathRefused, "relativeUrl must be a path starting with a single /, not an absolute URL")
+        }
+        let bytes = Array(rawPath.utf8)
+        for (index, byte) in bytes.enumerated() {
+            if byte == UInt8(ascii: "\\") || byte < 0x21 || byte > 0x7E {
+                throw ManagedAPIError(.pathRefused, "relativeUrl may not contain a backslash, a space or a control character")
+            }
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, let value = hexValue(bytes[index + 1], bytes[index + 2]) else {
+                    throw ManagedAPIError(.pathRefused, "relativeUrl has a malformed percent escape")
+                }
+                // Encoded separators and dots change what the upstream sees as the path.
+                if value == UInt8(ascii: "/") || value == UInt8(ascii: "\\") || value == UInt8(ascii: ".") || value < 0x20 || value == 0x7F {
+                    throw ManagedAPIError(.pathRefused, "relativeUrl may not percent-encode a slash, backslash, dot or control character")
+                }
+            }
+        }
+        var kept: [String] = []
+        for segment in rawPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+            switch segment {
+            case "", ".": continue
+            case "..":
+                guard !kept.isEmpty else { throw ManagedAPIError(.pathRefused, "relativeUrl climbs above the API's base path") }
+                kept.removeLast()
+            default: kept.append(String(segment))
+            }
+        }
+        return kept
+    }
+
+    /// Percent-encodes everything but RFC 3986 unreserved characters.
+    static func encode(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    private static func hexValue(_ high: UInt8, _ low: UInt8) -> UInt8? {
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 0x30...0x39: c - 0x30
+            case 0x41...0x46: c - 0x41 + 10
+            case 0x61...0x66: c - 0x61 + 10
+            default: nil
+            }
+        }
+        guard let h = nibble(high), let l = nibble(low) else { return nil }
+        return h << 4 | l
+    }
+}

@@ -1,0 +1,13 @@
+/// Runs one task per key at a time; callers that arrive while it runs share its result, and
+/// the key is freed however it ends, so a failure never wedges it.
+actor SingleFlight<Value: Sendable> {
+    private var running: [String: Task<Value, any Error>] = [:]
+
+    func run(_ key: String, _ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
+        if let task = running[key] { return try await task.value }
+        let task = Task { try await work() }
+        running[key] = task
+        defer { running[key] = nil }
+        return try await task.value
+    }
+}

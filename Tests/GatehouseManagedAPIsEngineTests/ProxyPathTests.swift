@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+@testable import GatehouseManagedAPIsEngine
+
+@Suite struct ProxyPathTests {
+    let base = URL(string: "https://api.example.com/v1")!
+
+    @Test func pathsJoinUnderTheBasePath() throws {
+        let cases: [(String, [(name: String, value: String)], String)] = [
+            ("", [], "https://api.example.com/v1"),
+            ("/", [], "https://api.example.com/v1"),
+            ("/me/top/tracks", [("limit", "5")], "https://api.example.com/v1/me/top/tracks?limit=5"),
+            ("/a/./b/../c", [], "https://api.example.com/v1/a/c"),
+            ("/a//b/", [], "https://api.example.com/v1/a/b/"),
+            ("/caf%C3%A9", [("q", "a&b=c"), ("x", "é")], "https://api.example.com/v1/caf%C3%A9?q=a%26b%3Dc&x=%C3%A9"),
+            ("/@evil.com", [], "https://api.example.com/v1/@evil.com"),
+        ]
+        for (path, query, expected) in cases {
+            #expect(try ProxyPath.join(base: base, rawPath: path, query: query).absoluteString == expected, "\(path)")
+        }
+        #expect(try ProxyPath.join(base: URL(string: "https://api.example.com")!, rawPath: "/x", query: []).absoluteString == "https://api.example.com/x")
+    }
+
+    @Test func escapesAndTricksAreRefused() {
+        let refused = [
+            "//evil.com/x", "/../secret", "/a/../../b", "/%2e%2e/admin", "/%2E./x", "/a%2fb", "/a%2Fb", "/a%5cb", "/a\\b", "/a%00b",
+            "/a%0d%0aX-Injected:1", "/a b", "relative", "https://evil.com", "/a%zz", "/a%4", "/\u{00e9}",
+        ]
+        for path in refused {
+            #expect(throws: ManagedAPIError.self, "\(path)") { try ProxyPath.join(base: base, rawPath: path, query: []) }
+        }
+    }
+}
