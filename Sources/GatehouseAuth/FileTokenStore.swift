@@ -1,11 +1,9 @@
 import Foundation
+import GatehouseClientCore
 #if canImport(Glibc)
 import Glibc
-// `write` alone would resolve to the store's own method.
-private let systemWrite = Glibc.write
 #elseif canImport(Darwin)
 import Darwin
-private let systemWrite = Darwin.write
 #endif
 
 /// Stores the token pair as a JSON file readable only by its owner, with a companion `.lock` file.
@@ -38,37 +36,12 @@ public struct FileTokenStore: TokenStore {
 
     /// Writes the pair to a 0600 temporary file, syncs it and renames it over the old one.
     public func write(_ pair: TokenPair) throws {
-        let data = try pair.storageData()
-        let directory = url.deletingLastPathComponent()
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        // Write beside the target and rename over it: a reader sees the old pair or the new one, never half.
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        let descriptor = open(temporary.path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw TokenStoreError("cannot create \(temporary.path)", status: errno) }
-        var written = false
-        defer {
-            if !written { unlink(temporary.path) }
+        // Written beside the target, synced and renamed over it: a reader sees the old pair or the
+        // new one, never half, and the pair survives a crash right after the server rotated it (or
+        // the next refresh is TOKEN_REUSED).
+        do { try AtomicFile.write(try pair.storageData(), to: url) } catch let failure as AtomicFile.Failure {
+            throw TokenStoreError(failure.message, status: failure.status)
         }
-        do {
-            defer { close(descriptor) }
-            // The umask can only narrow the mode, but set it anyway in case the file system ignored it.
-            guard fchmod(descriptor, 0o600) == 0 else { throw TokenStoreError("cannot chmod \(temporary.path)", status: errno) }
-            try data.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let count = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                    if count < 0 {
-                        if errno == EINTR { continue }
-                        throw TokenStoreError("cannot write \(temporary.path)", status: errno)
-                    }
-                    offset += count
-                }
-            }
-            // The pair must survive a crash right after the server rotated it, or the next refresh is TOKEN_REUSED.
-            guard fsync(descriptor) == 0 else { throw TokenStoreError("cannot sync \(temporary.path)", status: errno) }
-        }
-        guard rename(temporary.path, url.path) == 0 else { throw TokenStoreError("cannot replace \(url.path)", status: errno) }
-        written = true
     }
 
     /// Removes the file; removing a missing file succeeds.

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseClientCore
 
 /// A token store in memory, for tests and for apps that want no persistence.
 public final class InMemoryTokenStore: TokenStore, @unchecked Sendable {

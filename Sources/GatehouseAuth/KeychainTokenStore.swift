@@ -1,5 +1,6 @@
 #if canImport(Security)
 import Foundation
+import GatehouseClientCore
 import Security
 
 /// Stores the token pair as one generic-password Keychain item, shareable through an access group.

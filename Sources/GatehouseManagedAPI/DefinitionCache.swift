@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseClientCore
 import GatehouseWire
 
 /// Where the last synced definitions live, so `getManagedAPIs` and `fetch` work offline.
@@ -48,12 +49,12 @@ public struct FileDefinitionCache: DefinitionCache {
 
     /// The saved definitions, or nil when the file is missing or damaged.
     public func load() async throws -> CachedDefinitions? {
-        guard let data = try AtomicFile.read(url) else { return nil }
+        guard let data = try FileManagedAPITokenStore.storing({ try AtomicFile.read(url) }) else { return nil }
         return try? JSONDecoder().decode(CachedDefinitions.self, from: data)
     }
 
     /// Writes the definitions through a temporary file renamed over the old one.
     public func save(_ definitions: CachedDefinitions) async throws {
-        try AtomicFile.write(try JSONEncoder().encode(definitions), to: url)
+        try FileManagedAPITokenStore.storing { try AtomicFile.write(try JSONEncoder().encode(definitions), to: url) }
     }
 }

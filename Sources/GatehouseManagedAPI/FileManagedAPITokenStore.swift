@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseClientCore
 
 /// Tokens in one JSON file readable only by its owner (`managed-api-tokens.json` in `directory`), for Linux,
 /// command-line tools and tests. Each change re-reads and rewrites the file under an `flock`, so two
@@ -30,19 +31,34 @@ public struct FileManagedAPITokenStore: ManagedAPITokenStore {
     }
 
     private func change(_ edit: (inout [String: StoredTokens]) -> Void) async throws {
-        try await AtomicFile.withLock(lockURL) {
-            var records = try readAll()
-            edit(&records)
-            try AtomicFile.write(try Self.encoder.encode(records), to: url)
+        try await Self.storing {
+            try await AtomicFile.withLock(lockURL) {
+                var records = try readAll()
+                edit(&records)
+                try AtomicFile.write(try Self.encoder.encode(records), to: url)
+            }
         }
     }
 
     private func readAll() throws -> [String: StoredTokens] {
-        guard let data = try AtomicFile.read(url) else { return [:] }
+        guard let data = try Self.storing({ try AtomicFile.read(url) }) else { return [:] }
         do {
             return try JSONDecoder().decode([String: StoredTokens].self, from: data)
         } catch {
             throw ManagedAPIException.code(ManagedAPIErrorCodes.TOKEN_STORE_FAILED, "cannot decode \(url.path): \(error)")
+        }
+    }
+
+    /// A file failure as this module's `TOKEN_STORE_FAILED`.
+    static func storing<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch let failure as AtomicFile.Failure {
+            throw ManagedAPIException.code(ManagedAPIErrorCodes.TOKEN_STORE_FAILED, failure.description)
+        }
+    }
+
+    static func storing<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let failure as AtomicFile.Failure {
+            throw ManagedAPIException.code(ManagedAPIErrorCodes.TOKEN_STORE_FAILED, failure.description)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseClientCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -20,7 +21,7 @@ public final class LoopbackConsentPresenter: ConsentPresenter, @unchecked Sendab
     private let port: UInt16
     private let path: String
     private let open: @Sendable (URL) async throws -> Void
-    private let serial = AsyncSerial()
+    private let serial = AsyncMutex()
 
     /// A presenter listening on 127.0.0.1:`port` (0 picks a free one) that shows each authorization URL through `open`
     /// (a CLI prints it or runs `xdg-open`).
@@ -44,7 +45,7 @@ public final class LoopbackConsentPresenter: ConsentPresenter, @unchecked Sendab
             throw ManagedAPIException.code(
                 ManagedAPIErrorCodes.OAUTH_FAILED, "the service's redirect URI must be this presenter's \(self.redirectURI.absoluteString)")
         }
-        return try await serial.run {
+        return try await serial.withLock {
             let attempt = Attempt(deadline: Date().addingTimeInterval(timeout))
             return try await withTaskCancellationHandler {
                 async let callback = waitForCallback(attempt)

@@ -97,13 +97,7 @@ extension ManagedAPIsEngine {
     /// The associated data a definition's secret is sealed under: it opens in its own row only.
     static func secretContext(tenantID: String, name: String) -> String { "managed-api-secret\n\(tenantID)\n\(name)" }
 
-    static func encode<T: Encodable>(_ value: T) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
+    static func encode<T: Encodable>(_ value: T) throws -> String { try StoredJSON.encode(value) }
 
-    static func decode<T: Decodable>(_ text: String) throws -> T {
-        try JSONDecoder().decode(T.self, from: Data(text.utf8))
-    }
+    static func decode<T: Decodable>(_ text: String) throws -> T { try StoredJSON.decode(text) }
 }

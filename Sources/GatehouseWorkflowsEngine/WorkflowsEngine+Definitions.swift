@@ -77,15 +77,9 @@ extension WorkflowsEngine {
             inputs: try decode(try row.get("inputs")), timeoutSeconds: try row.get("timeout_seconds"))
     }
 
-    static func encode<T: Encodable>(_ value: T) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
+    static func encode<T: Encodable>(_ value: T) throws -> String { try StoredJSON.encode(value) }
 
-    static func decode<T: Decodable>(_ text: String) throws -> T {
-        try JSONDecoder().decode(T.self, from: Data(text.utf8))
-    }
+    static func decode<T: Decodable>(_ text: String) throws -> T { try StoredJSON.decode(text) }
 
     /// Text folded for search: case and accents dropped, so `resume` finds `Résumé`.
     static func searchable(_ text: String) -> String {

@@ -5,11 +5,19 @@ import Glibc
 import Darwin
 #endif
 
-/// Whole-file replacement and an advisory lock, shared by the file-backed stores.
-enum AtomicFile {
+/// Whole-file replacement and an advisory lock, shared by the SDK's file-backed stores; each store
+/// turns `Failure` into its own error type.
+package enum AtomicFile {
+    /// What went wrong, with the `errno` of the call that failed.
+    package struct Failure: Error, CustomStringConvertible {
+        package let message: String
+        package let status: Int32
+        package var description: String { "\(message) (errno \(status))" }
+    }
+
     /// Writes `data` to a 0600 temporary file beside `url`, syncs it and renames it over `url`:
     /// a reader sees the old content or the new, never half, and a crash right after keeps the new.
-    static func write(_ data: Data, to url: URL) throws {
+    package static func write(_ data: Data, to url: URL) throws {
         let directory = url.deletingLastPathComponent()
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
@@ -38,7 +46,7 @@ enum AtomicFile {
     }
 
     /// The file's bytes, or nil when it does not exist.
-    static func read(_ url: URL) throws -> Data? {
+    package static func read(_ url: URL) throws -> Data? {
         do {
             return try Data(contentsOf: url)
         } catch {
@@ -49,7 +57,7 @@ enum AtomicFile {
 
     /// Runs `body` holding an exclusive `flock` on `lockURL`, so two processes sharing the files never
     /// interleave a read-modify-write. Non-blocking tries with short sleeps keep the cooperative pool free.
-    static func withLock<T>(_ lockURL: URL, _ body: () throws -> T) async throws -> T {
+    package static func withLock<T>(_ lockURL: URL, _ body: () throws -> T) async throws -> T {
         try? FileManager.default.createDirectory(at: lockURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         let descriptor = open(lockURL.path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw failure("cannot open \(lockURL.path)") }
@@ -64,9 +72,7 @@ enum AtomicFile {
         return try body()
     }
 
-    private static func failure(_ message: String) -> ManagedAPIException {
-        .code(ManagedAPIErrorCodes.TOKEN_STORE_FAILED, "\(message) (errno \(errno))")
-    }
+    private static func failure(_ message: String) -> Failure { Failure(message: message, status: errno) }
 }
 
 /// `write(2)`; the bare name could resolve to a method of the calling type.

@@ -1,12 +1,14 @@
 import Foundation
 
 /// A first-come, first-served lock for async code in one process; waiters suspend instead of blocking a thread.
-final class AsyncMutex: @unchecked Sendable {
+package final class AsyncMutex: @unchecked Sendable {
     private let lock = NSLock()
     private var held = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
-    func withLock<T>(_ body: () async throws -> T) async rethrows -> T {
+    package init() {}
+
+    package func withLock<T>(_ body: () async throws -> T) async rethrows -> T {
         await acquire()
         defer { release() }
         return try await body()
