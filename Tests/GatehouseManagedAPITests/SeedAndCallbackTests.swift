@@ -58,6 +58,33 @@ import FoundationNetworking
         #expect(ManagedAPIErrorCodes.INTERACTION_REQUIRED_ERROR_CODE == "INTERACTION_REQUIRED")
     }
 
+    /// The seed's declarations, as types: each line fails to compile if ours differs.
+    @Test func theSeedsSignaturesCompileAsDeclared() {
+        let service = makeService(ScriptedTransport { _ in .init(status: 200) })
+        let fetch: (String, String, ManagedApiFetchOptions, @escaping (ManagedApiFetchResponse) -> Void, ((any Error) -> Void)?) -> Void = service.fetch
+        let fetchAsync: (String, String, ManagedApiFetchOptions) async throws -> ManagedApiFetchResponse = service.fetch
+        let list: (@escaping ([DataMap]) -> Void, ((any Error) -> Void)?) -> Void = service.getManagedAPIs
+        let one: (String, @escaping (DataMap?) -> Void, ((any Error) -> Void)?) -> Void = service.getManagedAPI
+        _ = (fetch, fetchAsync, list, one)
+        var options = ManagedApiFetchOptions()
+        options.method = "PUT"
+        options.headers = ["X-A": "1"]
+        options.body = "b"
+        options.prompt = .never
+        let response = ManagedApiFetchResponse(status: 204, headers: ["A": "1"], data: Data())
+        let status: Int = response.status
+        let headers: [String: String] = response.headers
+        let body: Any? = response.body
+        let raw: String? = response.rawBody
+        let ok: Bool = response.ok
+        #expect(status == 204 && headers == ["A": "1"] && body == nil && raw == nil && ok)
+        let prompt: AuthPrompt? = AuthPrompt(rawValue: "IF_REQUIRED")
+        let type: ManagedApiAuthType? = ManagedApiAuthType(rawValue: "BEARER_TOKEN")
+        #expect(prompt == .ifRequired && type == .bearerToken)
+        let map: [String: String] = DataMap()
+        #expect(map.isEmpty)
+    }
+
     @Test func successArrivesOnTheCallbackQueue() async {
         let onQueue = Latch()
         let transport = ScriptedTransport { _ in .init(status: 500, body: "boom") }
