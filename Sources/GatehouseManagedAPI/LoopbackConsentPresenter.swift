@@ -46,7 +46,8 @@ public final class LoopbackConsentPresenter: ConsentPresenter, @unchecked Sendab
                 ManagedAPIErrorCodes.OAUTH_FAILED, "the service's redirect URI must be this presenter's \(self.redirectURI.absoluteString)")
         }
         return try await serial.withLock {
-            let attempt = Attempt(deadline: Date().addingTimeInterval(timeout))
+            let state = URLComponents(url: authorizationURL, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?.value
+            let attempt = Attempt(deadline: Date().addingTimeInterval(timeout), state: state)
             return try await withTaskCancellationHandler {
                 async let callback = waitForCallback(attempt)
                 do {
@@ -88,6 +89,12 @@ public final class LoopbackConsentPresenter: ConsentPresenter, @unchecked Sendab
                 LoopbackSocket.answer(client, Self.page(404, "Not Found", "Nothing here."))
                 continue
             }
+            // An old tab reloaded, or another page calling back: not this attempt's answer.
+            let state = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?.value
+            guard attempt.state == nil || state == attempt.state else {
+                LoopbackSocket.answer(client, Self.page(400, "Bad Request", "This sign-in link is not the one the app is waiting for."))
+                continue
+            }
             LoopbackSocket.answer(client, Self.page(200, "OK", "You can close this window and return to the app."))
             return .success(url)
         }
@@ -106,10 +113,15 @@ public final class LoopbackConsentPresenter: ConsentPresenter, @unchecked Sendab
     /// One wait: its deadline and a cancel flag the accepting thread checks between polls.
     private final class Attempt: @unchecked Sendable {
         let deadline: Date
+        /// The `state` the authorization request carried; a callback with another is not this attempt's.
+        let state: String?
         private let lock = NSLock()
         private var cancelled = false
 
-        init(deadline: Date) { self.deadline = deadline }
+        init(deadline: Date, state: String?) {
+            self.deadline = deadline
+            self.state = state
+        }
 
         var isCancelled: Bool { lock.withLock { cancelled } }
 

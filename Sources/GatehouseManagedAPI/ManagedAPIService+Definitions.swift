@@ -33,8 +33,14 @@ extension ManagedAPIService {
     }
 
     /// The definitions to use now: the cached ones, or a first sync when nothing is cached.
+    /// Once per process and then every `definitionsMaxAge`, the cache is checked with the server
+    /// (an `If-None-Match` that is usually a 304); offline, the cache stands.
     func knownDefinitions() async throws -> [ManagedAPIWire.Definition] {
-        if let cached = await definitions.cached() { return cached.definitions }
+        if let cached = await definitions.cached() {
+            guard await definitions.claimRefresh(at: now(), maxAge: definitionsMaxAge) else { return cached.definitions }
+            try? await sync()
+            return await definitions.cached()?.definitions ?? cached.definitions
+        }
         return try await syncs.run("definitions") { try await self.fetchDefinitions() }.definitions
     }
 
@@ -49,6 +55,7 @@ extension ManagedAPIService {
     }
 
     private func fetchDefinitions() async throws -> CachedDefinitions {
+        await definitions.attempted(at: now())
         let current = await definitions.cached()
         var request = HTTPClient.request("GET", http.url(components: ["managed-apis", "v1"]))
         request.setValue("application/json", forHTTPHeaderField: "Accept")

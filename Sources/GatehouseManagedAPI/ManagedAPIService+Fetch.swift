@@ -23,13 +23,28 @@ extension ManagedAPIService {
         // Refused before anything is sent, definitions included.
         try RelativeURL.check(relativeUrl)
         let definition = try await definition(named: name)
+        do {
+            return try await call(definition, relativeUrl, options)
+        } catch let error as ManagedAPIException where definition.mode == "proxied"
+            && [ManagedAPIErrorCodes.UNKNOWN_API, "MANAGED_API_NOT_PROXIED"].contains(error.errorCode)
+        {
+            // The server's definition changed since the last sync (removed, or made direct): sync, and go once more if it did.
+            try? await sync()
+            guard let changed = try await knownDefinitions().first(where: { $0.name == name }), changed != definition else { throw error }
+            return try await call(changed, relativeUrl, options)
+        }
+    }
+
+    private func call(_ definition: ManagedAPIWire.Definition, _ relativeUrl: String, _ options: ManagedApiFetchOptions) async throws
+        -> ManagedApiFetchResponse
+    {
         switch definition.mode {
         case "proxied":
             return try await proxied(definition, relativeUrl, options)
         case "direct":
             return try await direct(definition, relativeUrl, options)
         default:
-            throw ManagedAPIException.code(ManagedAPIErrorCodes.MISSING_AUTH_CONFIGURATION, "\(name) has an unknown mode \(definition.mode)")
+            throw ManagedAPIException.code(ManagedAPIErrorCodes.MISSING_AUTH_CONFIGURATION, "\(definition.name) has an unknown mode \(definition.mode)")
         }
     }
 
@@ -74,6 +89,11 @@ extension ManagedAPIService {
             let prompt = options.prompt == .always ? AuthPrompt.ifRequired : options.prompt
             second = try await oauth.token(name: name, client: client, prompt: prompt, rejected: first.token, consentAllowed: !first.viaConsent)
         } catch is OAuthSession.ConsentNotAllowed {
+            return answer
+        } catch let error as ManagedAPIException where error.errorCode == ManagedAPIErrorCodes.NETWORK
+            || (error.errorCode == ManagedAPIErrorCodes.OAUTH_FAILED && (error.statusCode ?? 500) >= 500)
+        {
+            // The refresh could not be made (L5): the API's own 401 is the answer there is.
             return answer
         }
         return try await send(Self.request(url, options, bearer: second.token))

@@ -30,21 +30,28 @@ public final class ManagedAPIService: Sendable {
     let definitions: DefinitionState
     let syncs = SingleFlight<CachedDefinitions>(cancelsWithLastWaiter: true)
     let oauth: OAuthSession
+    let now: @Sendable () -> Date
+    /// How old the device's definitions may get before the next call checks them with the server.
+    let definitionsMaxAge: TimeInterval
 
     /// A service over Gatehouse at `baseURL`. `redirectURI` is the OAuth 2.0 redirect the `consent`
     /// presenter catches (a private-use scheme on iOS, `LoopbackConsentPresenter.redirectURI` on Linux);
-    /// `tokenExpiryLeeway` seconds early a token counts as expired. The default transport follows no redirect:
+    /// `tokenExpiryLeeway` seconds early a token counts as expired. Definitions on the device are checked with the
+    /// server (`If-None-Match`, usually a 304) at the first call and then every `definitionsMaxAge` seconds
+    /// (`.infinity`: only by `sync()`); offline, the last ones are used. The default transport follows no redirect:
     /// a 3xx is an answer like any other, and a credential never travels to where a redirect points.
     public init(
         baseURL: URL, transport: any Transport = URLSessionTransport(followsRedirects: false), tokenStore: any ManagedAPITokenStore,
         definitionCache: any DefinitionCache, consent: any ConsentPresenter, redirectURI: URL,
         callbackQueue: DispatchQueue = ManagedAPIService.defaultCallbackQueue, tokenExpiryLeeway: TimeInterval = 60,
-        now: @escaping @Sendable () -> Date = { Date() }, accessToken: @escaping AccessToken
+        definitionsMaxAge: TimeInterval = 300, now: @escaping @Sendable () -> Date = { Date() }, accessToken: @escaping AccessToken
     ) {
         self.baseURL = baseURL
         self.callbackQueue = callbackQueue
         self.accessToken = accessToken
         self.tokenStore = tokenStore
+        self.now = now
+        self.definitionsMaxAge = definitionsMaxAge
         http = HTTPClient(baseURL: baseURL, transport: transport, hooks: Self.hooks)
         session = .bearer(accessToken)
         definitions = DefinitionState(cache: definitionCache)

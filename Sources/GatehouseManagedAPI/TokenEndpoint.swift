@@ -44,13 +44,17 @@ struct TokenEndpoint: Sendable {
             throw Failure.other(.network(error))
         }
         guard (200..<300).contains(answer.status) else { throw Self.failure(answer) }
-        guard let body = try? JSONDecoder().decode(TokenResponse.self, from: answer.data), !body.access_token.isEmpty else {
+        // The token goes into a header as it is: RFC 6750 `b64token` characters only.
+        guard let body = try? JSONDecoder().decode(TokenResponse.self, from: answer.data), !body.access_token.isEmpty,
+            body.access_token.utf8.count <= 8192, body.access_token.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+        else {
             throw Failure.other(.code(ManagedAPIErrorCodes.OAUTH_FAILED, "the token endpoint answered no access token", status: answer.status))
         }
         return StoredTokens(
             accessToken: body.access_token,
             refreshToken: body.refresh_token ?? previous?.refreshToken,
-            expiresAt: body.expires_in.map { now().addingTimeInterval($0.seconds) },
+            // A lifetime past a year (or not a finite number) is treated as unknown: the 401 path is the backstop.
+            expiresAt: body.expires_in.flatMap { $0.seconds.isFinite && (0...31_536_000).contains($0.seconds) ? now().addingTimeInterval($0.seconds) : nil },
             scope: body.scope ?? previous?.scope,
             tokenType: body.token_type ?? previous?.tokenType)
     }

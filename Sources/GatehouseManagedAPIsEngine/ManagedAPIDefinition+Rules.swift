@@ -9,6 +9,8 @@ extension ManagedAPIDefinition {
     static let ownAuthorizationParams: Set<String> = [
         "response_type", "client_id", "redirect_uri", "state", "code_challenge", "code_challenge_method", "scope",
     ]
+    /// Parameters that hold a secret: in the authorization request they would reach every device.
+    static let secretAuthorizationParams: Set<String> = ["client_secret", "code_verifier", "client_assertion", "password", "refresh_token"]
 
     /// Why this definition cannot be saved, or nil. `storedSecret` tells whether a secret is
     /// already kept for it (a save that leaves the secret out keeps that one).
@@ -94,6 +96,9 @@ extension ManagedAPIDefinition {
         else { return "oauth2.scopes are at most 50 scope tokens (RFC 6749 §3.3)" }
         for (key, value) in settings.authorizationParams {
             if Self.ownAuthorizationParams.contains(key) { return "oauth2.authorizationParams cannot set \(key): the device sets it" }
+            if Self.secretAuthorizationParams.contains(key.lowercased()) {
+                return "oauth2.authorizationParams cannot hold \(key): every device reads the authorization parameters"
+            }
             if key.isEmpty || Self.hasControl(key) || Self.hasControl(value) { return "oauth2.authorizationParams must be plain text" }
         }
         switch settings.grant {

@@ -28,26 +28,26 @@ extension ManagedAPIsEngine {
             secret = secrets?.open(sealed, context: Self.secretContext(tenantID: tenantID, name: name))
             if secret == nil { throw ManagedAPIError(.credentialUnavailable, "the secret of \(name) does not open with this server's key; save it again") }
         }
-        var headers: [(name: String, value: String)] = []
         var addedQuery: [(name: String, value: String)] = []
+        if case .apiKey(.query, let key, _) = definition.auth { addedQuery.append((key, secret ?? "")) }
+        // Where the call goes is settled, and vetted, before any token is fetched for it.
+        let url = try ProxyPath.join(base: definition.baseURL, rawPath: rawPath, query: callerQuery + addedQuery)
+        try await vet(url, definition: definition)
+        var headers: [(name: String, value: String)] = []
         var serverToken: String?
         switch definition.auth {
-        case .none: break
+        case .none, .apiKey(.query, _, _): break
         case .basic(let username, _):
             headers.append(("Authorization", "Basic " + Data("\(username):\(secret ?? "")".utf8).base64EncodedString()))
         case .bearerToken:
             headers.append(("Authorization", "Bearer \(secret ?? "")"))
         case .apiKey(.header, let key, _):
             headers.append((key, secret ?? ""))
-        case .apiKey(.query, let key, _):
-            addedQuery.append((key, secret ?? ""))
         case .oauth2(let settings):
             let token = try await clientCredentialsToken(tenantID: tenantID, definition: definition, settings: settings, secret: secret ?? "", retiring: retiring)
             headers.append(("Authorization", "Bearer \(token)"))
             serverToken = token
         }
-        let url = try ProxyPath.join(base: definition.baseURL, rawPath: rawPath, query: callerQuery + addedQuery)
-        try await vet(url, definition: definition)
         return ProxyPlan(url: url, credentialHeaders: headers, reservedQueryNames: reserved, definition: definition, serverToken: serverToken)
     }
 

@@ -30,6 +30,7 @@ public enum ManagedAPIsMigrations {
                     expires_at \(d.bigint),
                     lease_owner TEXT,
                     lease_until \(d.bigint),
+                    version INTEGER NOT NULL DEFAULT 0,
                     updated_at \(d.bigint) NOT NULL,
                     PRIMARY KEY (tenant_id, name)
                 );

@@ -30,8 +30,10 @@ public enum ProxyPath {
         }
         let bytes = Array(rawPath.utf8)
         for (index, byte) in bytes.enumerated() {
-            if byte == UInt8(ascii: "\\") || byte < 0x21 || byte > 0x7E {
-                throw ManagedAPIError(.pathRefused, "relativeUrl may not contain a backslash, a space or a control character")
+            // RFC 3986 pchar and `/` only: anything else (a space, a control byte, `\`, `{`, `|`,
+            // `"`, `<`, `#`, `?`…) is refused, never handed to URLComponents, which traps on it.
+            guard isPathByte(byte) else {
+                throw ManagedAPIError(.pathRefused, "relativeUrl may hold only URL path characters (RFC 3986), percent-encoded otherwise")
             }
             if byte == UInt8(ascii: "%") {
                 guard index + 2 < bytes.count, let value = hexValue(bytes[index + 1], bytes[index + 2]) else {
@@ -45,6 +47,11 @@ public enum ProxyPath {
         }
         var kept: [String] = []
         for segment in rawPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+            // `..;x` is `..` to servers that drop path parameters (Tomcat, Spring).
+            let head = segment.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            if head == "." || head == "..", segment != head {
+                throw ManagedAPIError(.pathRefused, "relativeUrl may not hide a dot segment behind ;")
+            }
             switch segment {
             case "", ".": continue
             case "..":
@@ -54,6 +61,14 @@ public enum ProxyPath {
             }
         }
         return kept
+    }
+
+    /// RFC 3986 `pchar` (unreserved, sub-delims, `:`, `@`, `%`) and the `/` between segments.
+    static func isPathByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
+        default: return "-._~!$&'()*+,;=:@%/".utf8.contains(byte)
+        }
     }
 
     /// Percent-encodes everything but RFC 3986 unreserved characters.

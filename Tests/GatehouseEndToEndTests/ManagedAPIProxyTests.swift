@@ -110,6 +110,10 @@ import FoundationNetworking
             #expect(upstream401.status == 401)
             #expect(upstream401.header("X-Upstream-Marker") == "yes")
             #expect(upstream401.header(ManagedAPIWire.originHeader) == nil)
+            // An upstream cannot pass for Gatehouse: its marker is dropped, so its 401 is a response.
+            let impersonating = try await service.fetch(name: "open", relativeUrl: "/impersonate")
+            #expect(impersonating.status == 401)
+            #expect(impersonating.header(ManagedAPIWire.originHeader) == nil)
             let cookies = try await service.fetch(name: "open", relativeUrl: "/set-cookie")
             #expect(cookies.status == 200)
             #expect(cookies.header("Set-Cookie") == nil)
@@ -133,7 +137,7 @@ import FoundationNetworking
                 #expect(error.statusCode == 429)
             }
             let metrics = String(decoding: try await URLSessionTransport().send(URLRequest(url: f.live.baseURL.appendingPathComponent("metrics"))).0, as: UTF8.self)
-            #expect(metrics.contains(#"gatehouse_managed_api_requests_total{method="GET",api="\#(f.tenant)/open",status="401"} 1"#))
+            #expect(metrics.contains(#"gatehouse_managed_api_requests_total{method="GET",api="\#(f.tenant)/open",status="401"} 2"#))
             #expect(metrics.contains(#"gatehouse_managed_api_requests_total{method="GET",api="\#(f.tenant)/open",status="200"}"#))
             #expect(!metrics.contains("status/200"))
         } catch {
@@ -180,6 +184,17 @@ import FoundationNetworking
             }
             let direct = try await f.rawProxy("/api/managed-apis/v1/nope/proxy/x")
             #expect(direct.status == 404)
+            // Characters a URL path cannot hold are refused, not handed to URL parsing (which traps on them).
+            for path in ["/a{b}", "/a|b", "/a^b", "/a\"b", "/..;/x"] {
+                let refused = try await f.rawProxy(prefix + path)
+                #expect(refused.status == 400, "\(path): \(refused.status)")
+            }
+            #expect(try await f.rawProxy(prefix + "/still/alive").status == 200)
+            // Made-up names share one metrics series.
+            for index in 0..<3 { _ = try await f.rawProxy("/api/managed-apis/v1/made-up-\(index)/proxy/x") }
+            let metrics = String(decoding: try await URLSessionTransport().send(URLRequest(url: f.live.baseURL.appendingPathComponent("metrics"))).0, as: UTF8.self)
+            #expect(!metrics.contains("made-up"))
+            #expect(metrics.contains(#"api="\#(f.tenant)/(unknown)",status="404"} 4"#))
         } catch {
             await f.stop()
             throw error

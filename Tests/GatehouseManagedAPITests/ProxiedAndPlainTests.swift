@@ -43,7 +43,8 @@ import FoundationNetworking
         let transport = ScriptedTransport { _ in gatehouseError(status, code, "Because.") }
         let error = await exception { try await makeService(transport).fetch(name: "crm", relativeUrl: "/x") }
         #expect(error == ManagedAPIException(errorCode: code, message: "Because.", statusCode: status))
-        #expect(transport.requests.count == 1)
+        // An API the server no longer knows makes the device sync once (which fails here) before it says so.
+        #expect(transport.requests.count == (code == "UNKNOWN_API" ? 2 : 1))
     }
 
     @Test func anAPIDeletedOnTheServerIsUnknown() async {

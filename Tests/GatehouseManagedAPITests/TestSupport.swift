@@ -104,11 +104,12 @@ func refusing(_ seen: Log) -> ClosureConsentPresenter {
 func makeService(
     _ transport: ScriptedTransport, store: any ManagedAPITokenStore = MemoryManagedAPITokenStore(),
     cache: any DefinitionCache = MemoryDefinitionCache(Fixture.cached), consent: any ConsentPresenter = approving(),
-    clock: ManualClock = ManualClock(), queue: DispatchQueue = .global(), session: ManagedAPIService.AccessToken? = nil
+    clock: ManualClock = ManualClock(), queue: DispatchQueue = .global(), session: ManagedAPIService.AccessToken? = nil,
+    definitionsMaxAge: TimeInterval = .infinity
 ) -> ManagedAPIService {
     ManagedAPIService(
         baseURL: gatehouse, transport: transport, tokenStore: store, definitionCache: cache, consent: consent, redirectURI: redirect,
-        callbackQueue: queue, now: { clock.now }, accessToken: session ?? { _ in "s1" })
+        callbackQueue: queue, definitionsMaxAge: definitionsMaxAge, now: { clock.now }, accessToken: session ?? { _ in "s1" })
 }
 
 func query(_ url: URL?) -> [String: String] {

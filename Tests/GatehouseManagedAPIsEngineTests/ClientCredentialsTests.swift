@@ -70,6 +70,25 @@ import Testing
     }
 
     @Test(arguments: TestDatabaseKind.available)
+    func lifetimesAreReadLenientlyAndBoundedAndBadTokensRefused(_ kind: TestDatabaseKind) async throws {
+        let h = try await ManagedAPIsHarness(kind)
+        defer { h.close() }
+        try await h.save(ManagedAPIsHarness.definition(auth: ManagedAPIsHarness.clientCredentials()))
+        // A numeric string is a lifetime; past a year it is unknown (kept until refused), never a trap.
+        h.tokens.answer(status: 200, #"{"access_token":"t-string","expires_in":"90"}"#)
+        #expect(try await token(h) == "t-string")
+        h.clock.advance(by: 46)  // a 90 s token is renewed at half its life
+        h.tokens.answer(status: 200, #"{"access_token":"t-huge","expires_in":10000000000000}"#)
+        #expect(try await token(h) == "t-huge")
+        h.clock.advance(by: 86_400 * 400)
+        #expect(try await token(h) == "t-huge")
+        // A token that could not go into a header as it is is no token.
+        h.tokens.answer(status: 200, #"{"access_token":"bad\r\nX-Injected: 1","expires_in":60}"#)
+        await #expect(throws: ManagedAPIError.self) { try await token(h, retiring: "t-huge") }
+        #expect(h.tokens.count == 3)
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
     func aChangedClientDoesNotReuseTheOldToken(_ kind: TestDatabaseKind) async throws {
         let h = try await ManagedAPIsHarness(kind)
         defer { h.close() }

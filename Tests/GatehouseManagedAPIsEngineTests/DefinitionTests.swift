@@ -43,6 +43,11 @@ import Testing
                 #expect(error.message.contains(expected), "\(error.message)")
             }
         }
+        var leakyParams = publicClient
+        if case .oauth2(var settings) = leakyParams { settings.authorizationParams = ["client_secret": "s"]; leakyParams = .oauth2(settings) }
+        await #expect(throws: ManagedAPIError(.definitionInvalid, "oauth2.authorizationParams cannot hold client_secret: every device reads the authorization parameters")) {
+            try await h.save(ManagedAPIsHarness.definition("leaky", auth: leakyParams, mode: .direct))
+        }
         var reserved = ManagedAPIsHarness.definition()
         reserved.metadata = ["baseUrl": "https://evil.example"]
         await #expect(throws: ManagedAPIError.self) { try await h.save(reserved) }

@@ -14,6 +14,7 @@ import Testing
             ("/a//b/", [], "https://api.example.com/v1/a/b/"),
             ("/caf%C3%A9", [("q", "a&b=c"), ("x", "é")], "https://api.example.com/v1/caf%C3%A9?q=a%26b%3Dc&x=%C3%A9"),
             ("/@evil.com", [], "https://api.example.com/v1/@evil.com"),
+            ("/items;v=2/a:b!$&'()*+,=", [], "https://api.example.com/v1/items;v=2/a:b!$&'()*+,="),
         ]
         for (path, query, expected) in cases {
             #expect(try ProxyPath.join(base: base, rawPath: path, query: query).absoluteString == expected, "\(path)")
@@ -24,7 +25,8 @@ import Testing
     @Test func escapesAndTricksAreRefused() {
         let refused = [
             "//evil.com/x", "/../secret", "/a/../../b", "/%2e%2e/admin", "/%2E./x", "/a%2fb", "/a%2Fb", "/a%5cb", "/a\\b", "/a%00b",
-            "/a%0d%0aX-Injected:1", "/a b", "relative", "https://evil.com", "/a%zz", "/a%4", "/\u{00e9}",
+            "/a%0d%0aX-Injected:1", "/a b", "relative", "https://evil.com", "/a%zz", "/a%4", "/\u{00e9}", "/a{b}", "/a|b", "/a^b", "/a`b",
+            "/a\"b", "/a<b>", "/a#b", "/a?b", "/a[0]", "/..;/admin", "/a/.;x/b", "/x/..;jsessionid=1",
         ]
         for path in refused {
             #expect(throws: ManagedAPIError.self, "\(path)") { try ProxyPath.join(base: base, rawPath: path, query: []) }

@@ -22,11 +22,11 @@ struct ManagedAPIProxy: Sendable {
     let clock: @Sendable () -> Date
 
     /// Never forwarded upstream: hop-by-hop (RFC 9110 §7.6.1), the caller's credentials and
-    /// cookies for Gatehouse, and what URLSession sets itself.
+    /// cookies for Gatehouse (its session, its app key), and what URLSession sets itself.
     static let droppedRequestHeaders: Set<String> = [
         "connection", "keep-alive", "proxy-connection", "proxy-authorization", "proxy-authenticate", "te", "trailer", "transfer-encoding",
         "upgrade", "host", "content-length", "authorization", "cookie", "accept-encoding", "expect", "forwarded", "x-forwarded-for",
-        "x-forwarded-host", "x-forwarded-proto", "x-real-ip",
+        "x-forwarded-host", "x-forwarded-proto", "x-real-ip", "x-api-key", "x-app-version", "x-device-name",
     ]
     /// Never passed back: hop-by-hop, cookies for the upstream's own origin (Gatehouse's origin
     /// is shared by every user), and framing the server sets for the body it sends.
@@ -37,9 +37,12 @@ struct ManagedAPIProxy: Sendable {
 
     func send(_ request: Request, tenantID: String, name: String, rawPath: String) async throws -> Response {
         let started = clock()
-        let label = "\(tenantID)/\(name)"
+        // Series are per definition: a name no definition has is counted under one label, so
+        // that made-up names cannot grow the metrics.
+        var label = "\(tenantID)/(unknown)"
         do {
             var plan = try await engine.plan(tenantID: tenantID, name: name, rawPath: rawPath, query: request.query)
+            label = "\(tenantID)/\(name)"
             var answer = try await session.open(upstreamRequest(request, plan: plan), maxBytes: limits.maxResponseBytes)
             // A server-held client-credentials token the upstream refuses is retired, and the
             // call is sent once more with a new one.
@@ -51,6 +54,7 @@ struct ManagedAPIProxy: Sendable {
             metrics.record(method: request.method, route: label, status: answer.response.statusCode, seconds: clock().timeIntervalSince(started))
             return Self.response(answer)
         } catch {
+            if (error as? ManagedAPIError)?.code != .notFound, (error as? ManagedAPIError)?.code != .notProxied { label = "\(tenantID)/\(name)" }
             let failure = Self.failure(error)
             metrics.record(method: request.method, route: label, status: failure.status, seconds: clock().timeIntervalSince(started))
             throw failure.error
@@ -81,7 +85,8 @@ struct ManagedAPIProxy: Sendable {
         for (key, value) in answer.response.allHeaderFields {
             guard let name = key as? String, let value = value as? String else { continue }
             let lower = name.lowercased()
-            if droppedResponseHeaders.contains(lower) || connectionNamed.contains(lower) { continue }
+            // An upstream must not pass for Gatehouse: its refusals' marker is Gatehouse's alone.
+            if droppedResponseHeaders.contains(lower) || connectionNamed.contains(lower) || lower.hasPrefix("x-gatehouse-") { continue }
             headers.set(name, value)
         }
         let body = answer.body
@@ -111,17 +116,6 @@ struct ManagedAPIProxy: Sendable {
             return (DatacoveError(status: 502, code: "UPSTREAM_UNREACHABLE", message: "The API could not be reached."), 502)
         default:
             return (error, 500)
-        }
-    }
-}
-
-/// The server's destination guard: names resolved off the pool, non-public addresses refused.
-struct ResolvingDestinationGuard: DestinationGuard {
-    func vet(_ url: URL, allowPrivate: Bool) async throws {
-        do {
-            _ = try await OutboundTarget.vet(url, allowPrivate: allowPrivate)
-        } catch let refused as OutboundTarget.Refused {
-            throw ManagedAPIError(.destinationRefused, refused.description)
         }
     }
 }

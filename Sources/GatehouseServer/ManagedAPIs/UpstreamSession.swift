@@ -13,10 +13,14 @@ final class UpstreamSession: NSObject, URLSessionDataDelegate, @unchecked Sendab
     /// One call in flight: its head, then its chunks.
     final class Call: @unchecked Sendable {
         let maxBytes: Int
+        let checksLength: Bool
         var head: CheckedContinuation<HTTPURLResponse, any Error>?
         var chunks: AsyncThrowingStream<Data, any Error>.Continuation?
         var received = 0
-        init(maxBytes: Int) { self.maxBytes = maxBytes }
+        init(maxBytes: Int, checksLength: Bool) {
+            self.maxBytes = maxBytes
+            self.checksLength = checksLength
+        }
     }
 
     /// What `open` answers: the head and the rest of the body.
@@ -44,19 +48,33 @@ final class UpstreamSession: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     /// Sends `request`; returns once the response head is in.
     func open(_ request: URLRequest, maxBytes: Int) async throws -> Answer {
-        let call = Call(maxBytes: maxBytes)
-        let body = AsyncThrowingStream<Data, any Error>(bufferingPolicy: .unbounded) { call.chunks = $0 }
+        // A HEAD answer announces the length of a body it does not send.
+        let call = Call(maxBytes: maxBytes, checksLength: request.httpMethod != "HEAD")
         let task = session.dataTask(with: request)
+        let body = AsyncThrowingStream<Data, any Error>(bufferingPolicy: .unbounded) { continuation in
+            call.chunks = continuation
+            // Nobody reads the rest (the client left): the transfer stops.
+            continuation.onTermination = { _ in task.cancel() }
+        }
         let response = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPURLResponse, any Error>) in
                 lock.withLock {
                     call.head = continuation
                     calls[task.taskIdentifier] = call
                 }
+                // Cancelled before the waiter was in place: the handler above found nothing to let go.
+                if Task.isCancelled {
+                    resumeHead(call, with: .failure(CancellationError()))
+                    return
+                }
                 task.resume()
             }
         } onCancel: {
+            // A task cancelled before it ran may never report its end: the waiter is let go here.
             task.cancel()
+            _ = lock.withLock { calls.removeValue(forKey: task.taskIdentifier) }
+            resumeHead(call, with: .failure(CancellationError()))
+            call.chunks?.finish(throwing: CancellationError())
         }
         return Answer(response: response, body: body, cancel: { task.cancel() })
     }
@@ -71,7 +89,7 @@ final class UpstreamSession: NSObject, URLSessionDataDelegate, @unchecked Sendab
             completionHandler(.cancel)
             return
         }
-        if let length = http.expectedContentLength > 0 ? Int(http.expectedContentLength) : nil, length > call.maxBytes {
+        if call.checksLength, let length = http.expectedContentLength > 0 ? Int(http.expectedContentLength) : nil, length > call.maxBytes {
             completionHandler(.cancel)
             resumeHead(call, with: .failure(TooLarge()))
             return

@@ -506,6 +506,11 @@ def open_set_cookie():
     headers = {"Set-Cookie": "upstream=1", "Connection": "keep-alive, X-Hop", "X-Hop": "1"}
     return json_response({"ok": True}, 200, headers)
 
+@app.get("/open-special/impersonate")
+def open_impersonate():
+    # An upstream that dresses its 401 as Gatehouse's own refusal.
+    return json_response({"statusCode": 401, "error": {"code": "TOKEN_INVALID", "message": "fake"}}, 401, {"X-Gatehouse-Error": "TOKEN_INVALID"})
+
 # ---------------------------------------------------------------- serving
 
 class QuietHandler(WSGIRequestHandler):

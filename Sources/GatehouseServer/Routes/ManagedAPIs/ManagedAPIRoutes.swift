@@ -52,9 +52,17 @@ enum ManagedAPIRoutes {
 
     /// The path after `/proxy`, percent-encoding kept as sent; empty for the base itself.
     static func proxiedPath(_ rawPath: String) -> String {
-        // `/api/managed-apis/v1/<name>/proxy` is six segments, counting the empty one before the first slash.
-        let parts = rawPath.split(separator: "/", maxSplits: 6, omittingEmptySubsequences: false)
-        return parts.count > 6 ? "/" + parts[6] : ""
+        // The router matched `/api/managed-apis/v1/<name>/proxy` on non-empty segments, so the
+        // rest begins at the slash after the fifth of them; what follows is kept as sent.
+        var seen = 0
+        var index = rawPath.startIndex
+        while index < rawPath.endIndex {
+            let next = rawPath[index...].dropFirst().firstIndex(of: "/") ?? rawPath.endIndex
+            if rawPath[index] == "/", rawPath.index(after: index) < next { seen += 1 }
+            if seen == 5 { return String(rawPath[next...]) }
+            index = next
+        }
+        return ""
     }
 
     /// The per-user, per-API limit, counted in this node's memory like every request limit.
