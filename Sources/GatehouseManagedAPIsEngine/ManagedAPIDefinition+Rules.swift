@@ -44,6 +44,8 @@ extension ManagedAPIDefinition {
         }
         guard components.user == nil, components.password == nil else { return "\(field) must not carry a user or password" }
         guard components.query == nil, components.fragment == nil else { return "\(field) must not have a query or fragment" }
+        let encoded = url.absoluteString.lowercased()
+        if ["%00", "%09", "%0a", "%0d"].contains(where: encoded.contains) { return "\(field) must not hold control characters" }
         return nil
     }
 
@@ -94,9 +96,11 @@ extension ManagedAPIDefinition {
         guard settings.scopes.count <= 50,
             settings.scopes.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 200 && $0.utf8.allSatisfy { (0x21...0x7E).contains($0) && $0 != 0x22 && $0 != 0x5C } })
         else { return "oauth2.scopes are at most 50 scope tokens (RFC 6749 §3.3)" }
-        for (key, value) in settings.authorizationParams {
+        for (raw, value) in settings.authorizationParams {
+            let key = raw.lowercased()
+            if raw.isEmpty || raw.utf8.contains(where: { !Self.isTokenByte($0) }) { return "oauth2.authorizationParams names are plain tokens (no spaces)" }
             if Self.ownAuthorizationParams.contains(key) { return "oauth2.authorizationParams cannot set \(key): the device sets it" }
-            if Self.secretAuthorizationParams.contains(key.lowercased()) {
+            if Self.secretAuthorizationParams.contains(key) {
                 return "oauth2.authorizationParams cannot hold \(key): every device reads the authorization parameters"
             }
             if key.isEmpty || Self.hasControl(key) || Self.hasControl(value) { return "oauth2.authorizationParams must be plain text" }

@@ -102,6 +102,19 @@ public struct ManagedAPIDefinition: Sendable, Equatable {
     public var hasSecret: Bool
     public var updatedAt: Date?
 
+    /// Where the secret goes and how: a stored secret is kept by a save only while this is unchanged.
+    var destination: [String] {
+        let base = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
+        var parts = [base?.scheme?.lowercased() ?? "", base?.host?.lowercased() ?? "", base?.port.map(String.init) ?? "", "\(development)"]
+        switch auth {
+        case .none, .bearerToken: break
+        case .basic(let username, _): parts.append(username)
+        case .apiKey(let placement, let name, _): parts += [placement.rawValue, name]
+        case .oauth2(let settings): parts += [settings.tokenEndpoint.absoluteString, settings.clientID, settings.tokenEndpointAuth.rawValue]
+        }
+        return parts
+    }
+
     public init(
         name: String, displayName: String, baseURL: URL, auth: Auth, mode: Mode, development: Bool = false, metadata: [String: String] = [:],
         hasSecret: Bool = false, updatedAt: Date? = nil

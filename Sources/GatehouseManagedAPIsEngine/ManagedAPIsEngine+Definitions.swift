@@ -25,9 +25,12 @@ extension ManagedAPIsEngine {
             // A kept secret belongs to the same auth type only (a bearer token must not become a
             // password), and a direct definition keeps none.
             let stored = try db.queryOne(
-                "SELECT sealed_secret FROM managed_api_definitions WHERE tenant_id = ? AND name = ? AND auth_type = ?",
+                "SELECT * FROM managed_api_definitions WHERE tenant_id = ? AND name = ? AND auth_type = ?",
                 tenantID, definition.name, definition.auth.type.rawValue)
-            let kept: String? = given == nil && definition.mode == .proxied ? try stored?.get("sealed_secret") : nil
+            // Nor does a secret follow its definition to another destination: whoever may edit a
+            // definition must not be able to have its secret sent to a server of their choosing.
+            let sameDestination = try stored.map { try Self.definition($0).destination == definition.destination } ?? false
+            let kept: String? = given == nil && definition.mode == .proxied && sameDestination ? try stored?.get("sealed_secret") : nil
             if let problem = definition.problem(storedSecret: kept != nil) { throw ManagedAPIError(.definitionInvalid, problem) }
             let secret = sealed ?? kept
             try db.execute(

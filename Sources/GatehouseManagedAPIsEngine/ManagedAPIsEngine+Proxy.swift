@@ -22,7 +22,8 @@ extension ManagedAPIsEngine {
         }
         var reserved: Set<String> = []
         if case .apiKey(.query, let key, _) = definition.auth { reserved.insert(key) }
-        let callerQuery = query.filter { !reserved.contains($0.name) }
+        // Any spelling of the key's name: some APIs read parameter names without case.
+        let callerQuery = query.filter { name in !reserved.contains { $0.caseInsensitiveCompare(name.name) == .orderedSame } }
         var secret: String?
         if let sealed {
             secret = secrets?.open(sealed, context: Self.secretContext(tenantID: tenantID, name: name))
@@ -35,10 +36,13 @@ extension ManagedAPIsEngine {
         try await vet(url, definition: definition)
         var headers: [(name: String, value: String)] = []
         var serverToken: String?
+        var echoed = secret.map { [$0, ProxyPath.encode($0)] } ?? []
         switch definition.auth {
         case .none, .apiKey(.query, _, _): break
         case .basic(let username, _):
-            headers.append(("Authorization", "Basic " + Data("\(username):\(secret ?? "")".utf8).base64EncodedString()))
+            let pair = Data("\(username):\(secret ?? "")".utf8).base64EncodedString()
+            headers.append(("Authorization", "Basic " + pair))
+            echoed.append(pair)
         case .bearerToken:
             headers.append(("Authorization", "Bearer \(secret ?? "")"))
         case .apiKey(.header, let key, _):
@@ -47,8 +51,12 @@ extension ManagedAPIsEngine {
             let token = try await clientCredentialsToken(tenantID: tenantID, definition: definition, settings: settings, secret: secret ?? "", retiring: retiring)
             headers.append(("Authorization", "Bearer \(token)"))
             serverToken = token
+            // The client secret only ever goes to the token endpoint; the token goes upstream.
+            echoed = [token]
         }
-        return ProxyPlan(url: url, credentialHeaders: headers, reservedQueryNames: reserved, definition: definition, serverToken: serverToken)
+        return ProxyPlan(
+            url: url, credentialHeaders: headers, reservedQueryNames: reserved, definition: definition, serverToken: serverToken,
+            echoedSecrets: echoed)
     }
 
     func vet(_ url: URL, definition: ManagedAPIDefinition) async throws {

@@ -30,11 +30,14 @@ public enum ManagedAPIsMigrations {
                     expires_at \(d.bigint),
                     lease_owner TEXT,
                     lease_until \(d.bigint),
-                    version INTEGER NOT NULL DEFAULT 0,
                     updated_at \(d.bigint) NOT NULL,
                     PRIMARY KEY (tenant_id, name)
                 );
                 """)
+        },
+        // The lease is taken by compare-and-set on this, moved on by every change of the row.
+        Migration(id: "managed_apis.002_token_version") { db in
+            try db.executeScript("ALTER TABLE managed_api_tokens ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
         },
     ]
 }

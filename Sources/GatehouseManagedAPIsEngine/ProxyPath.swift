@@ -48,8 +48,9 @@ public enum ProxyPath {
         var kept: [String] = []
         for segment in rawPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
             // `..;x` is `..` to servers that drop path parameters (Tomcat, Spring).
-            let head = segment.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            if head == "." || head == "..", segment != head {
+            let decoded = segment.removingPercentEncoding ?? String(segment)
+            let head = decoded.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            if head == "." || head == "..", decoded != head {
                 throw ManagedAPIError(.pathRefused, "relativeUrl may not hide a dot segment behind ;")
             }
             switch segment {

@@ -11,4 +11,7 @@ public struct ProxyPlan: Sendable {
     /// The server-held client-credentials token this plan carries: a 401 from the upstream
     /// retires it once and the call is retried with a new one.
     public var serverToken: String?
+    /// The credential as it may come back in an answer (an API that echoes its request, a
+    /// redirect that repeats the query): the server takes it out before the device sees it.
+    public var echoedSecrets: [String] = []
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseManagedAPIsEngine
 import GatehouseCore
 import GatehouseVerificationEngine
 
@@ -48,8 +49,15 @@ extension GatehouseApp {
         _ = try await verification.adjustBalance(tenantID: tenant.id, byMicros: 100_000_000)
         try await DevelopmentCatalogue.install(workflows, tenantID: tenant.id)
         let host = settings.host == "0.0.0.0" || settings.host == "::" ? "127.0.0.1" : settings.host
+        let baseURL = settings.publicURL ?? "http://\(host):\(server.port)"
+        // A managed API to try the proxy with and nothing else running: this server's own health.
+        if let own = URL(string: baseURL) {
+            try await managedAPIs.saveDefinition(tenantID: tenant.id, ManagedAPIDefinition(
+                name: "server-health", displayName: "This server's health", baseURL: own, auth: .none, mode: .proxied, development: true,
+                metadata: ["purpose": "a first proxied call: gatehouse-cli managed-apis fetch server-health /healthz"]))
+        }
         let credentials = DevCredentials(
-            baseURL: settings.publicURL ?? "http://\(host):\(server.port)", adminToken: admin, tenantId: tenant.id,
+            baseURL: baseURL, adminToken: admin, tenantId: tenant.id,
             applicationId: app.id, apiKey: key.secret,
             verification: .init(appKey: otpApp.appKey, secret: otpSecret), apiKeys: platformKeys)
         try FileManager.default.createDirectory(atPath: settings.dataDir, withIntermediateDirectories: true)

@@ -181,7 +181,8 @@ import FoundationNetworking
             try await f.proxied("crm", path: "/static/bearer", authType: "BEARER_TOKEN", bearerToken: OAuthTestProvider.staticBearer)
             let service = f.service(cache: FileDefinitionCache(url: cacheFile))
             let all = try await service.managedAPIs()
-            #expect(all.map { $0["name"] } == ["crm", "provider"])
+            // The development tenant's own `server-health` is there too.
+            #expect(all.map { $0["name"] } == ["crm", "provider", "server-health"])
             #expect(all[1] == [
                 "name": "provider", "displayName": "Provider", "baseUrl": f.upstream + "/api", "authType": "OAUTH2", "mode": "direct",
                 "category": "music",
@@ -203,7 +204,7 @@ import FoundationNetworking
             baseURL: f.api, tokenStore: MemoryManagedAPITokenStore(), definitionCache: FileDefinitionCache(url: cacheFile), consent: NoConsentPresenter(),
             redirectURI: URL(string: OAuthTestProvider.customSchemeRedirectURI)!
         ) { _ in "expired" }
-        #expect(try await offline.managedAPIs().count == 2)
+        #expect(try await offline.managedAPIs().count == 3)
         #expect(try await offline.managedAPI(name: "provider")?["displayName"] == "Provider")
         await #expect(throws: ManagedAPIException.self) { try await offline.fetch(name: "crm", relativeUrl: "/x") }
     }

@@ -83,15 +83,28 @@ struct ManagedAPIsFixture {
     }
 
     /// A proxied call sent byte for byte, so that no client library tidies its path first.
-    func rawProxy(_ target: String, headers: [String] = []) async throws -> (status: Int, headers: [String: String], body: Data) {
+    func rawProxy(_ target: String, headers: [String] = [], body: String = "") async throws -> (status: Int, headers: [String: String], body: Data) {
+        let connection = try await rawSend(target, headers: headers, body: body)
+        return try await offPool {
+            guard let response = connection.readResponse() else { throw URLError(.badServerResponse) }
+            return response
+        }
+    }
+
+    /// The whole answer as text, head and (chunked or not) body, read until the server closes.
+    func rawProxyText(_ target: String) async throws -> String {
+        let connection = try await rawSend(target, headers: [], body: "")
+        return try await offPool { String(decoding: connection.readToEnd(), as: UTF8.self) }
+    }
+
+    private func rawSend(_ target: String, headers: [String], body: String) async throws -> RawConnection {
         let token = try await base.auth.session.validAccessToken()
         let port = live.port
         return try await offPool {
             let connection = try RawConnection(port: port)
             let head = (["GET \(target) HTTP/1.1", "Host: 127.0.0.1", "Authorization: Bearer \(token)", "Connection: close"] + headers)
-            connection.send(head.joined(separator: "\r\n") + "\r\n\r\n")
-            guard let response = connection.readResponse() else { throw URLError(.badServerResponse) }
-            return response
+            connection.send(head.joined(separator: "\r\n") + "\r\n\r\n" + body)
+            return connection
         }
     }
 

@@ -32,6 +32,26 @@ import GatehouseTesting
         #expect(reply.hasPrefix("HTTP/1.1 400"))
     }
 
+    /// Framing that a server in front or behind could read another way (RFC 9112 §5, §6.3).
+    @Test func headersThatCouldBeReadTwoWaysGet400() async throws {
+        let test = try Self.server()
+        defer { test.stop() }
+        let ambiguous = [
+            "GET /ok HTTP/1.1\r\nHost: x\r\nX-Api-Key : attacker\r\n\r\n",
+            "GET /ok HTTP/1.1\r\nHost: x\r\nHo: a\r\n st: evil.example\r\n\r\n",
+            "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 5\r\n\r\nabcde",
+            "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding : chunked\r\nContent-Length: 5\r\n\r\nabcde",
+            "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n",
+        ]
+        for request in ambiguous {
+            let connection = try RawConnection(port: test.port)
+            connection.send(request)
+            let reply = String(decoding: await connection.end(), as: UTF8.self)
+            #expect(reply.hasPrefix("HTTP/1.1 400"), "\(request.debugDescription) -> \(reply.prefix(60))")
+        }
+        #expect(await (try RawConnection(port: test.port)).exchange("GET /ok HTTP/1.1\r\nHost: x\r\nX-Fine: a: b\r\n\r\n")?.status == 200)
+    }
+
     @Test func oversizedHeadersAreRefused() async throws {
         let test = try Self.server { $0.maxHeaderSize = 8 * 1024 }
         defer { test.stop() }

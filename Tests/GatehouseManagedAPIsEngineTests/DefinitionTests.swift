@@ -33,6 +33,7 @@ import Testing
             (ManagedAPIsHarness.definition(auth: .apiKey(placement: .header, name: "Bad Header", value: "k")), "HTTP token"),
             (ManagedAPIsHarness.definition(auth: .apiKey(placement: .header, name: "Host", value: "k")), "cannot be the Host header"),
             (ManagedAPIsHarness.definition(auth: .basic(username: "a:b", password: "p")), "without a colon"),
+            (ManagedAPIsHarness.definition(base: "https://api.example.com/v1%0D%0AX-Injected:%201"), "control characters"),
         ]
         for (definition, expected) in cases {
             do {
@@ -47,6 +48,11 @@ import Testing
         if case .oauth2(var settings) = leakyParams { settings.authorizationParams = ["client_secret": "s"]; leakyParams = .oauth2(settings) }
         await #expect(throws: ManagedAPIError(.definitionInvalid, "oauth2.authorizationParams cannot hold client_secret: every device reads the authorization parameters")) {
             try await h.save(ManagedAPIsHarness.definition("leaky", auth: leakyParams, mode: .direct))
+        }
+        for key in ["Redirect_Uri", "redirect_uri ", "CLIENT_SECRET"] {
+            var variant = publicClient
+            if case .oauth2(var settings) = variant { settings.authorizationParams = [key: "x"]; variant = .oauth2(settings) }
+            await #expect(throws: ManagedAPIError.self, "\(key)") { try await h.save(ManagedAPIsHarness.definition("variant", auth: variant, mode: .direct)) }
         }
         var reserved = ManagedAPIsHarness.definition()
         reserved.metadata = ["baseUrl": "https://evil.example"]
@@ -77,6 +83,15 @@ import Testing
         let plan = try await h.engine.plan(tenantID: h.tenantID, name: "crm", rawPath: "/contacts", query: [("api_key", "caller's"), ("q", "a b")])
         #expect(plan.url.absoluteString == "https://api.example.com/v2/contacts?q=a%20b&api_key=sk-live-0123456789")
 
+        // Nor does a new destination: moving the key elsewhere, or into another parameter, needs it again.
+        for moved in [
+            ManagedAPIsHarness.definition(auth: .apiKey(placement: .query, name: "api_key", value: nil), base: "https://collector.example.net/v2"),
+            ManagedAPIsHarness.definition(auth: .apiKey(placement: .query, name: "leak", value: nil)),
+            ManagedAPIsHarness.definition(auth: .apiKey(placement: .header, name: "api_key", value: nil)),
+            ManagedAPIsHarness.definition(auth: .apiKey(placement: .query, name: "api_key", value: nil), development: true),
+        ] {
+            await #expect(throws: ManagedAPIError(.definitionInvalid, "a proxied API_KEY definition needs its secret")) { try await h.save(moved) }
+        }
         // Another auth type does not inherit the secret.
         await #expect(throws: ManagedAPIError.self) { try await h.save(ManagedAPIsHarness.definition(auth: .bearerToken(token: nil))) }
     }

@@ -158,5 +158,10 @@ import Testing
         }
         #expect(OutboundTarget.isPublic("93.184.216.34"))
         #expect(!OutboundTarget.isPublic("::ffff:10.0.0.1") && !OutboundTarget.isPublic("fd00::1") && !OutboundTarget.isPublic("100.64.0.1"))
+        // IPv4 inside IPv6 translators and tunnels is judged as IPv4; hidden or reserved ranges are not public.
+        for address in ["64:ff9b::a9fe:a9fe", "64:ff9b::7f00:1", "2002:7f00:1::1", "2002:a00:1::", "fec0::1", "2001:0:4136:e378::1", "2001:db8::1", "100::1", "64:ff9b:1::1"] {
+            #expect(!OutboundTarget.isPublic(address), "\(address)")
+        }
+        #expect(OutboundTarget.isPublic("64:ff9b::5db8:d822") && OutboundTarget.isPublic("2002:5db8:d822::1") && OutboundTarget.isPublic("2606:4700::1111"))
     }
 }

@@ -102,6 +102,8 @@ extension Server {
         }
         exchange.refusal = RequestScreening.head(request, version: version.map { String(cString: $0) } ?? "")
             ?? (announcesBody && uploads == nil ? RequestScreening.mediaType(headers["Content-Type"], kind: routed.bodyKind) : nil)
+        // A body whose framing could be read two ways cannot be drained safely either.
+        if let refusal = exchange.refusal, refusal.code == "invalid_header" { return refuseNow(refusal, exchange) }
         if let refusal = exchange.refusal, announcesBody, expectsContinue { return refuseNow(refusal, exchange) }
         // Even a request without a body is answered on MHD's next call: a response queued
         // before MHD has seen the whole request makes it close the connection.

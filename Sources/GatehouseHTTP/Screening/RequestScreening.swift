@@ -13,11 +13,39 @@ enum RequestScreening {
         if hosts.count > 1 || (hosts.isEmpty && version.hasPrefix("HTTP/1.") && version != "HTTP/1.0") {
             return HTTPError(status: 400, code: "invalid_host", message: "HTTP/1.1 requests carry exactly one Host header")
         }
+        if let framing = framing(request.headers) { return framing }
         if hasControlCharacter(request.path) { return .notFound() }
         for (name, value) in request.query where hasControlCharacter(name) || hasControlCharacter(value) {
             return .invalidQuery
         }
         return nil
+    }
+
+    /// Header fields that could be read two ways, refused (RFC 9112 §5.1, §5.2, §6.3): a name
+    /// that is not a token (whitespace before the colon, an obsolete line folding glued onto
+    /// it), a line break or NUL in a value, two Content-Lengths, a transfer coding other than
+    /// `chunked` alone. A server in front or behind that read one differently could be handed
+    /// a second request inside the first.
+    static func framing(_ headers: HTTPHeaders) -> HTTPError? {
+        var lengths = 0
+        for (name, value) in headers {
+            guard !name.isEmpty, name.utf8.allSatisfy(isTokenByte) else { return .invalidHeader("a header name is not an HTTP token") }
+            if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) { return .invalidHeader("a header value holds a line break") }
+            if name.utf8.count == 14, name.lowercased() == "content-length" { lengths += 1 }
+        }
+        if lengths > 1 { return .invalidHeader("Content-Length is given more than once") }
+        if let coding = headers["Transfer-Encoding"], coding.trimmingCharacters(in: .whitespaces).lowercased() != "chunked" || headers.values("Transfer-Encoding").count > 1 {
+            return .invalidHeader("the only transfer coding accepted is chunked")
+        }
+        return nil
+    }
+
+    /// RFC 9110 `tchar`.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
+        default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
     }
 
     /// The media type a route of `kind` accepts; `nil` when it accepts this one.
@@ -53,6 +81,9 @@ extension HTTPError {
     public static let unsupportedMediaType = HTTPError(
         status: 415, code: "unsupported_media_type", message: "the body must be JSON (Content-Type: application/json)")
     public static let invalidQuery = HTTPError(status: 400, code: "invalid_query", message: "query arguments must not contain control characters")
+
+    /// A header field that could be read two ways (RFC 9112 §5).
+    public static func invalidHeader(_ message: String) -> HTTPError { HTTPError(status: 400, code: "invalid_header", message: message) }
 
     /// A body `JSONReader` refused: malformed or too deep is `invalid_body`; a member named
     /// twice or a control character is a field's validation failure.

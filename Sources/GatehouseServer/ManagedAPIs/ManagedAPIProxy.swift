@@ -28,12 +28,18 @@ struct ManagedAPIProxy: Sendable {
         "upgrade", "host", "content-length", "authorization", "cookie", "accept-encoding", "expect", "forwarded", "x-forwarded-for",
         "x-forwarded-host", "x-forwarded-proto", "x-real-ip", "x-api-key", "x-app-version", "x-device-name",
     ]
-    /// Never passed back: hop-by-hop, cookies for the upstream's own origin (Gatehouse's origin
-    /// is shared by every user), and framing the server sets for the body it sends.
+    /// Never passed back: hop-by-hop, cookies and headers that speak for the whole origin
+    /// (Gatehouse's origin is shared by every user and every API), and framing the server sets
+    /// for the body it sends.
     static let droppedResponseHeaders: Set<String> = [
         "connection", "keep-alive", "proxy-connection", "proxy-authenticate", "te", "trailer", "transfer-encoding", "upgrade",
-        "content-length", "content-encoding", "set-cookie", "set-cookie2",
+        "content-length", "content-encoding", "set-cookie", "set-cookie2", "strict-transport-security", "alt-svc", "clear-site-data",
+        "public-key-pins", "expect-ct", "nel", "report-to", "origin-agent-cluster",
     ]
+    /// An answer's whole transfer may take four timeouts, and never less than this.
+    static let minimumTransferSeconds: TimeInterval = 120
+    /// More headers than this from an upstream is a broken or hostile one: 502.
+    static let maxResponseHeaders = 200
 
     func send(_ request: Request, tenantID: String, name: String, rawPath: String) async throws -> Response {
         let started = clock()
@@ -41,6 +47,10 @@ struct ManagedAPIProxy: Sendable {
         // that made-up names cannot grow the metrics.
         var label = "\(tenantID)/(unknown)"
         do {
+            // URLSession cannot send a body with GET or HEAD; say so rather than send without it.
+            if !request.body.isEmpty, request.method == .GET || request.method == .HEAD {
+                throw DatacoveError(status: 400, code: "BODY_NOT_ALLOWED", message: "A \(request.method.rawValue) call cannot carry a body through the proxy.")
+            }
             var plan = try await engine.plan(tenantID: tenantID, name: name, rawPath: rawPath, query: request.query)
             label = "\(tenantID)/\(name)"
             var answer = try await session.open(upstreamRequest(request, plan: plan), maxBytes: limits.maxResponseBytes)
@@ -51,8 +61,9 @@ struct ManagedAPIProxy: Sendable {
                 plan = try await engine.plan(tenantID: tenantID, name: name, rawPath: rawPath, query: request.query, retiring: spent)
                 answer = try await session.open(upstreamRequest(request, plan: plan), maxBytes: limits.maxResponseBytes)
             }
+            let response = try Self.response(answer, request: request, scrubber: SecretScrubber(secrets: plan.echoedSecrets), deadline: started + max(limits.timeout * 4, Self.minimumTransferSeconds), clock: clock)
             metrics.record(method: request.method, route: label, status: answer.response.statusCode, seconds: clock().timeIntervalSince(started))
-            return Self.response(answer)
+            return response
         } catch {
             if (error as? ManagedAPIError)?.code != .notFound, (error as? ManagedAPIError)?.code != .notProxied { label = "\(tenantID)/\(name)" }
             let failure = Self.failure(error)
@@ -77,7 +88,15 @@ struct ManagedAPIProxy: Sendable {
         return upstream
     }
 
-    static func response(_ answer: UpstreamSession.Answer) -> Response {
+    static func response(
+        _ answer: UpstreamSession.Answer, request: Request, scrubber: SecretScrubber?, deadline: Date, clock: @escaping @Sendable () -> Date
+    ) throws -> Response {
+        let status = answer.response.statusCode
+        // An interim or made-up status cannot be passed on as a final answer.
+        guard (200...599).contains(status), answer.response.allHeaderFields.count <= maxResponseHeaders else {
+            answer.cancel()
+            throw DatacoveError(status: 502, code: "UPSTREAM_INVALID", message: "The API's answer could not be passed on.")
+        }
         var headers = HTTPHeaders()
         let connectionNamed = Set(((answer.response.value(forHTTPHeaderField: "Connection")) ?? "").split(separator: ",").map {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
@@ -86,17 +105,30 @@ struct ManagedAPIProxy: Sendable {
             guard let name = key as? String, let value = value as? String else { continue }
             let lower = name.lowercased()
             // An upstream must not pass for Gatehouse: its refusals' marker is Gatehouse's alone.
-            if droppedResponseHeaders.contains(lower) || connectionNamed.contains(lower) || lower.hasPrefix("x-gatehouse-") { continue }
-            headers.set(name, value)
+            if droppedResponseHeaders.contains(lower) || connectionNamed.contains(lower) || lower.hasPrefix("x-gatehouse-")
+                || lower.hasPrefix("access-control-")
+            {
+                continue
+            }
+            headers.add(name, scrubber?.scrub(value) ?? value)
         }
-        let body = answer.body
-        let cancel = answer.cancel
-        return Response(status: answer.response.statusCode, headers: headers, body: .stream { writer in
+        // No body may follow a HEAD, a 204 or a 304 (RFC 9110 §6.4.1).
+        if request.method == .HEAD || status == 204 || status == 304 {
+            answer.cancel()
+            return Response(status: status, headers: headers, body: .bytes(Data()))
+        }
+        let (body, cancel) = (answer.body, answer.cancel)
+        return Response(status: status, headers: headers, body: .stream { writer in
             do {
-                for try await chunk in body { try await writer.write(chunk) }
+                for try await chunk in body {
+                    // However steadily it trickles, an answer has four timeouts in all (two minutes at least).
+                    if clock() > deadline { throw URLError(.timedOut) }
+                    try await writer.write(scrubber?.scrub(chunk) ?? chunk)
+                }
+                if let rest = scrubber?.finish(), !rest.isEmpty { try await writer.write(rest) }
             } catch {
-                // The client left, or the upstream broke off or ran past the limit: the
-                // connection is cut, so a truncated body never reads as a whole one.
+                // The client left, or the upstream broke off, ran past the limit or the time:
+                // the connection is cut, so a truncated body never reads as a whole one.
                 cancel()
                 throw error
             }
@@ -108,6 +140,8 @@ struct ManagedAPIProxy: Sendable {
         switch error {
         case let error as ManagedAPIError:
             return (error, DatacoveError(mapping: error)?.status ?? 500)
+        case is UpstreamSession.Busy:
+            return (DatacoveError(status: 503, code: "PROXY_BUSY", message: "Too many managed API calls are in progress; try again shortly."), 503)
         case is UpstreamSession.TooLarge:
             return (DatacoveError(status: 502, code: "UPSTREAM_TOO_LARGE", message: "The API's answer is larger than this server passes back."), 502)
         case let error as URLError where error.code == .timedOut:

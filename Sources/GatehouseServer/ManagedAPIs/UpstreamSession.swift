@@ -7,21 +7,15 @@ import FoundationNetworking
 /// the body as a stream of chunks, so a large answer passes through without being held whole.
 /// Redirects are never followed (the 3xx is the answer: its target was never vetted), and a
 /// body past `maxBytes` ends the stream with `UpstreamSession.TooLarge`.
-final class UpstreamSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+///
+/// Each call has a URLSession of its own. On Linux a cancelled transfer can go on reading
+/// until the upstream ends it; measured with six endless upstreams, calls sharing one session
+/// (one delegate queue) piled the unread bytes up by the gigabyte, while a session per call
+/// keeps up with its own and drops them. `maxCalls` bounds how many run on this node, each
+/// holding at most `maxBytes` its client has not read yet.
+final class UpstreamSession: Sendable {
     struct TooLarge: Error {}
-
-    /// One call in flight: its head, then its chunks.
-    final class Call: @unchecked Sendable {
-        let maxBytes: Int
-        let checksLength: Bool
-        var head: CheckedContinuation<HTTPURLResponse, any Error>?
-        var chunks: AsyncThrowingStream<Data, any Error>.Continuation?
-        var received = 0
-        init(maxBytes: Int, checksLength: Bool) {
-            self.maxBytes = maxBytes
-            self.checksLength = checksLength
-        }
-    }
+    struct Busy: Error {}
 
     /// What `open` answers: the head and the rest of the body.
     struct Answer: Sendable {
@@ -30,86 +24,153 @@ final class UpstreamSession: NSObject, URLSessionDataDelegate, @unchecked Sendab
         let cancel: @Sendable () -> Void
     }
 
-    private let lock = NSLock()
-    private var calls: [Int: Call] = [:]
-    private var session: URLSession!
+    private let configuration: URLSessionConfiguration
+    private let inFlight = LockedValue(0)
+    let maxCalls: Int
 
-    init(timeout: TimeInterval) {
-        super.init()
+    init(timeout: TimeInterval, maxCalls: Int = 64) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout * 4
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.urlCache = nil
-        configuration.httpMaximumConnectionsPerHost = 32
-        session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+        self.configuration = configuration
+        self.maxCalls = maxCalls
     }
 
-    /// Sends `request`; returns once the response head is in.
+    /// Sends `request`; returns once the response head is in. Past `maxCalls` at once: `Busy`.
     func open(_ request: URLRequest, maxBytes: Int) async throws -> Answer {
+        let admitted = inFlight.withLock { count -> Bool in
+            guard count < maxCalls else { return false }
+            count += 1
+            return true
+        }
+        guard admitted else { throw Busy() }
         // A HEAD answer announces the length of a body it does not send.
-        let call = Call(maxBytes: maxBytes, checksLength: request.httpMethod != "HEAD")
+        let call = UpstreamCall(maxBytes: maxBytes, checksLength: request.httpMethod != "HEAD") { [inFlight] in
+            inFlight.withLock { $0 -= 1 }
+        }
+        let session = URLSession(configuration: configuration, delegate: call, delegateQueue: nil)
         let task = session.dataTask(with: request)
+        // The session goes when its one task ends; until then it holds the call, its delegate.
+        session.finishTasksAndInvalidate()
         let body = AsyncThrowingStream<Data, any Error>(bufferingPolicy: .unbounded) { continuation in
             call.chunks = continuation
-            // Nobody reads the rest (the client left): the transfer stops.
-            continuation.onTermination = { _ in task.cancel() }
+            // Nobody reads the rest (the client left): the transfer is cancelled.
+            continuation.onTermination = { _ in
+                call.release()
+                Self.cancel(task)
+            }
         }
         let response = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPURLResponse, any Error>) in
-                lock.withLock {
-                    call.head = continuation
-                    calls[task.taskIdentifier] = call
-                }
-                // Cancelled before the waiter was in place: the handler above found nothing to let go.
+                call.waitForHead(continuation)
+                // Cancelled before the waiter was in place: the handler below found nothing to let go.
                 if Task.isCancelled {
-                    resumeHead(call, with: .failure(CancellationError()))
+                    call.resumeHead(with: .failure(CancellationError()))
                     return
                 }
                 task.resume()
             }
         } onCancel: {
-            // A task cancelled before it ran may never report its end: the waiter is let go here.
-            task.cancel()
-            _ = lock.withLock { calls.removeValue(forKey: task.taskIdentifier) }
-            resumeHead(call, with: .failure(CancellationError()))
+            call.release()
+            Self.cancel(task)
+            call.resumeHead(with: .failure(CancellationError()))
             call.chunks?.finish(throwing: CancellationError())
         }
-        return Answer(response: response, body: body, cancel: { task.cancel() })
+        return Answer(response: response, body: body, cancel: {
+            call.release()
+            Self.cancel(task)
+        })
     }
 
-    private func call(_ task: URLSessionTask) -> Call? { lock.withLock { calls[task.taskIdentifier] } }
+    /// Cancels off the delegate queue: a cancel from inside a delegate callback is the one
+    /// corelibs-foundation is least likely to act on.
+    static func cancel(_ task: URLSessionTask) {
+        DispatchQueue.global().async { task.cancel() }
+    }
+}
+
+/// One call's delegate: its head, then its chunks, counted against the limit.
+final class UpstreamCall: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    let maxBytes: Int
+    let checksLength: Bool
+    private let ended: @Sendable () -> Void
+    private let lock = NSLock()
+    private var head: CheckedContinuation<HTTPURLResponse, any Error>?
+    private var headSettled = false
+    var chunks: AsyncThrowingStream<Data, any Error>.Continuation?
+    private var received = 0
+    private var released = false
+
+    init(maxBytes: Int, checksLength: Bool, ended: @escaping @Sendable () -> Void) {
+        self.maxBytes = maxBytes
+        self.checksLength = checksLength
+        self.ended = ended
+    }
+
+    func waitForHead(_ continuation: CheckedContinuation<HTTPURLResponse, any Error>) {
+        let settled = lock.withLock { () -> Bool in
+            if headSettled { return true }
+            head = continuation
+            return false
+        }
+        if settled { continuation.resume(throwing: CancellationError()) }
+    }
+
+    /// Gives the call's slot back once: when the transfer ends, or when this side lets it go
+    /// (a transfer Linux fails to cancel must not hold a slot for ever).
+    func release() {
+        let first = lock.withLock { () -> Bool in
+            defer { released = true }
+            return !released
+        }
+        if first { ended() }
+    }
+
+    /// Resumes the head's waiter once, whichever event comes first.
+    func resumeHead(with result: Result<HTTPURLResponse, any Error>) {
+        let waiter = lock.withLock { () -> CheckedContinuation<HTTPURLResponse, any Error>? in
+            headSettled = true
+            defer { head = nil }
+            return head
+        }
+        waiter?.resume(with: result)
+    }
 
     func urlSession(
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
-        guard let call = call(dataTask), let http = response as? HTTPURLResponse else {
+        guard let http = response as? HTTPURLResponse else {
             completionHandler(.cancel)
+            resumeHead(with: .failure(URLError(.badServerResponse)))
             return
         }
-        if call.checksLength, let length = http.expectedContentLength > 0 ? Int(http.expectedContentLength) : nil, length > call.maxBytes {
+        if checksLength, http.expectedContentLength > 0, http.expectedContentLength > Int64(maxBytes) {
             completionHandler(.cancel)
-            resumeHead(call, with: .failure(TooLarge()))
+            resumeHead(with: .failure(UpstreamSession.TooLarge()))
             return
         }
         completionHandler(.allow)
-        resumeHead(call, with: .success(http))
+        resumeHead(with: .success(http))
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let call = call(dataTask) else { return }
-        let over = lock.withLock { () -> Bool in
-            call.received += data.count
-            return call.received > call.maxBytes
+        let (total, over) = lock.withLock { () -> (Int, Bool) in
+            received += data.count
+            return (received, received > maxBytes)
         }
-        if over {
-            dataTask.cancel()
-            call.chunks?.finish(throwing: TooLarge())
+        guard over else {
+            chunks?.yield(data)
             return
         }
-        call.chunks?.yield(data)
+        // Past the limit once: the stream ends, and what still arrives is dropped.
+        if total - data.count <= maxBytes {
+            UpstreamSession.cancel(dataTask)
+            chunks?.finish(throwing: UpstreamSession.TooLarge())
+        }
     }
 
     func urlSession(
@@ -120,18 +181,16 @@ final class UpstreamSession: NSObject, URLSessionDataDelegate, @unchecked Sendab
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let call = lock.withLock { calls.removeValue(forKey: task.taskIdentifier) }
-        guard let call else { return }
-        resumeHead(call, with: .failure(error ?? URLError(.badServerResponse)))
-        if let error { call.chunks?.finish(throwing: error) } else { call.chunks?.finish() }
-    }
-
-    /// Resumes the head's waiter once, whichever event comes first.
-    private func resumeHead(_ call: Call, with result: Result<HTTPURLResponse, any Error>) {
-        let head = lock.withLock { () -> CheckedContinuation<HTTPURLResponse, any Error>? in
-            defer { call.head = nil }
-            return call.head
+        resumeHead(with: .failure(error ?? URLError(.badServerResponse)))
+        // Fewer bytes than the upstream announced is a broken-off answer, not a short one.
+        let announced = checksLength ? task.response?.expectedContentLength ?? -1 : -1
+        if let error {
+            chunks?.finish(throwing: error)
+        } else if announced > 0, lock.withLock({ received }) < announced {
+            chunks?.finish(throwing: URLError(.networkConnectionLost))
+        } else {
+            chunks?.finish()
         }
-        head?.resume(with: result)
+        release()
     }
 }

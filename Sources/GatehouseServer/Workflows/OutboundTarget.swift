@@ -65,6 +65,14 @@ enum OutboundTarget {
         if bytes[0] & 0xFE == 0xFC { return false }  // fc00::/7 unique local
         if bytes[0] == 0xFE, bytes[1] & 0xC0 == 0x80 { return false }  // fe80::/10 link-local
         if bytes[0] == 0xFF { return false }  // multicast
+        if bytes[0] == 0xFE, bytes[1] & 0xC0 == 0xC0 { return false }  // fec0::/10 site-local, deprecated
+        // Translators and tunnels carry an IPv4 address inside: it is judged as IPv4.
+        if bytes[0..<12] == [0x00, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0] { return isPublicV4(Array(bytes[12..<16])) }  // 64:ff9b::/96 NAT64
+        if bytes[0..<6] == [0x00, 0x64, 0xFF, 0x9B, 0x00, 0x01] { return false }  // 64:ff9b:1::/48 local NAT64
+        if bytes[0] == 0x20, bytes[1] == 0x02 { return isPublicV4(Array(bytes[2..<6])) }  // 2002::/16 6to4
+        if bytes[0..<4] == [0x20, 0x01, 0x00, 0x00] { return false }  // 2001::/32 Teredo: the inner address is hidden
+        if bytes[0..<4] == [0x20, 0x01, 0x0D, 0xB8] { return false }  // 2001:db8::/32 documentation
+        if bytes[0..<8] == [0x01, 0, 0, 0, 0, 0, 0, 0] { return false }  // 100::/64 discard
         if bytes[0..<12].allSatisfy({ $0 == 0 }) { return false }  // IPv4-compatible, deprecated
         return true
     }

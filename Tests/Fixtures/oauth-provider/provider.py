@@ -503,7 +503,8 @@ def open_redirect():
 
 @app.get("/open-special/set-cookie")
 def open_set_cookie():
-    headers = {"Set-Cookie": "upstream=1", "Connection": "keep-alive, X-Hop", "X-Hop": "1"}
+    headers = {"Set-Cookie": "upstream=1", "Connection": "keep-alive, X-Hop", "X-Hop": "1", "Strict-Transport-Security": "max-age=1",
+               "Access-Control-Allow-Origin": "*", "Alt-Svc": "h3=\":443\""}
     return json_response({"ok": True}, 200, headers)
 
 @app.get("/open-special/impersonate")

@@ -56,7 +56,9 @@ struct DatacoveError: Error, Equatable {
         case 422: return "Unprocessable Entity"
         case 429: return "Too Many Requests"
         case 431: return "Request Header Fields Too Large"
+        case 502: return "Bad Gateway"
         case 503: return "Service Unavailable"
+        case 504: return "Gateway Timeout"
         default: return status >= 500 ? "Internal Server Error" : "Error"
         }
     }

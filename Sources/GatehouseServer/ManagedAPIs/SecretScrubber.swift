@@ -1,0 +1,54 @@
+import Foundation
+
+/// Takes a definition's credential out of what the upstream answers before the device sees
+/// it: an API that echoes its request, or a redirect that repeats a query key in `Location`
+/// and in its page, would otherwise hand the secret to every user. The body is scrubbed as it
+/// streams, holding back only as many bytes as the longest secret could straddle.
+final class SecretScrubber: @unchecked Sendable {
+    static let replacement = Data("[redacted]".utf8)
+    /// Shorter values are not scrubbed: replacing every "abc" would garble bodies.
+    static let minimumLength = 8
+
+    private let needles: [Data]
+    private let keep: Int
+    private var carry = Data()
+
+    /// Nil when nothing is long enough to scrub.
+    init?(secrets: [String]) {
+        let needles = Set(secrets.filter { $0.utf8.count >= Self.minimumLength }).map { Data($0.utf8) }
+        guard let longest = needles.map(\.count).max() else { return nil }
+        self.needles = needles.sorted { $0.count > $1.count }
+        keep = longest - 1
+    }
+
+    /// The part of `chunk` (after what was held back) that can be sent now, scrubbed.
+    func scrub(_ chunk: Data) -> Data {
+        var buffer = carry + chunk
+        replaceAll(in: &buffer)
+        let sendable = max(0, buffer.count - keep)
+        carry = buffer.suffix(from: buffer.startIndex + sendable)
+        return buffer.prefix(sendable)
+    }
+
+    /// What was held back, at the end of the body.
+    func finish() -> Data {
+        defer { carry = Data() }
+        return carry
+    }
+
+    func scrub(_ text: String) -> String {
+        var data = Data(text.utf8)
+        replaceAll(in: &data)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private func replaceAll(in data: inout Data) {
+        for needle in needles {
+            var from = data.startIndex
+            while let found = data.range(of: needle, in: from..<data.endIndex) {
+                data.replaceSubrange(found, with: Self.replacement)
+                from = found.lowerBound + Self.replacement.count
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import GatehouseHTTP
+import Testing
+@testable import GatehouseServer
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// How the proxy turns an upstream's head into its own answer, for heads no test upstream sends.
+@Suite struct ManagedAPIProxyResponseTests {
+    func answer(_ status: Int, _ headers: [String: String] = [:]) -> UpstreamSession.Answer {
+        let response = HTTPURLResponse(url: URL(string: "https://api.example.com/x")!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!
+        return UpstreamSession.Answer(response: response, body: AsyncThrowingStream { $0.finish() }, cancel: {})
+    }
+
+    func respond(_ answer: UpstreamSession.Answer, method: HTTPMethod = .GET) throws -> Response {
+        try ManagedAPIProxy.response(
+            answer, request: Request(method: method, path: "/x"), scrubber: SecretScrubber(secrets: ["s3cr3t-value"]), deadline: .distantFuture,
+            clock: { Date() })
+    }
+
+    @Test func interimAndMadeUpStatusesAndHeaderFloodsAre502() {
+        for status in [100, 101, 103, 600, 999] {
+            #expect(throws: DatacoveError.self, "\(status)") { try respond(answer(status)) }
+        }
+        let flood = Dictionary(uniqueKeysWithValues: (0..<201).map { ("X-H\($0)", "v") })
+        #expect(throws: DatacoveError.self) { try respond(answer(200, flood)) }
+    }
+
+    @Test func noBodyFollowsAHeadA204OrA304() throws {
+        for (status, method) in [(200, HTTPMethod.HEAD), (204, .GET), (304, .GET)] {
+            guard case .bytes(let data) = try respond(answer(status), method: method).body else {
+                Issue.record("\(status) \(method) streams a body")
+                continue
+            }
+            #expect(data.isEmpty)
+        }
+    }
+
+    @Test func headersAreScrubbedAndOriginWideOnesDropped() throws {
+        let response = try respond(answer(302, [
+            "Location": "https://api.example.com/next?key=s3cr3t-value", "Strict-Transport-Security": "max-age=1",
+            "Access-Control-Allow-Origin": "*", "X-Gatehouse-Error": "TOKEN_INVALID", "X-Kept": "yes",
+        ]))
+        #expect(response.headers["Location"] == "https://api.example.com/next?key=[redacted]")
+        #expect(response.headers["Strict-Transport-Security"] == nil && response.headers["Access-Control-Allow-Origin"] == nil)
+        #expect(response.headers["X-Gatehouse-Error"] == nil && response.headers["X-Kept"] == "yes")
+    }
+
+    @Test func aSecretSplitAcrossChunksIsStillScrubbed() throws {
+        let scrubber = try #require(SecretScrubber(secrets: ["s3cr3t-value", "short"]))
+        var out = Data()
+        for chunk in ["<a href=\"?k=s3c", "r3t-val", "ue\">s3cr3t-value", "</a> short"] { out += scrubber.scrub(Data(chunk.utf8)) }
+        out += scrubber.finish()
+        #expect(String(decoding: out, as: UTF8.self) == "<a href=\"?k=[redacted]\">[redacted]</a> short")
+        #expect(SecretScrubber(secrets: ["short"]) == nil)
+    }
+}
