@@ -69,6 +69,9 @@ import Testing
         // What a handler throws goes through the same renderer.
         let refused = await respond(responder, .GET, "/api/refused")
         #expect(refused.status == 409 && String(decoding: refused.bodyData, as: UTF8.self) == "api refused /api/refused")
+        // Empty segments are ignored by the routes, and so by the renderers.
+        let doubled = await respond(responder, .GET, "//api//refused")
+        #expect(doubled.status == 409 && String(decoding: doubled.bodyData, as: UTF8.self) == "api refused //api//refused")
         // Outside the prefix (and on a mere name prefix) the default envelope stays.
         #expect(String(decoding: await respond(responder, .GET, "/apix").bodyData, as: UTF8.self).contains("not_found"))
         #expect(String(decoding: await respond(responder, .GET, "/other").bodyData, as: UTF8.self).contains("not_found"))

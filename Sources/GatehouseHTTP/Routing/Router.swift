@@ -25,8 +25,11 @@ public final class Router: @unchecked Sendable {
     }
 
     /// The renderer of the longest registered prefix of `path`.
+    /// The path is read the way routes are matched, empty segments ignored: `//api/x` is
+    /// routed as `/api/x`, so its errors must be rendered by the same dialect.
     func errorRenderer(for path: String) -> ErrorRenderer? {
-        renderers.first { path == $0.prefix || path.hasPrefix($0.prefix + "/") }?.render
+        let normalized = path.contains("//") ? Self.normalize(path) : path
+        return renderers.first { normalized == $0.prefix || normalized.hasPrefix($0.prefix + "/") }?.render
     }
 
     /// The body every route of this router reads; `.json` for an API server.
