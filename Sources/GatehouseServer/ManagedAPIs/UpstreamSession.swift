@@ -8,12 +8,10 @@ import FoundationNetworking
 /// Redirects are never followed (the 3xx is the answer: its target was never vetted), and a
 /// body past `maxBytes` ends the stream with `UpstreamSession.TooLarge`.
 ///
-/// Each call has a URLSession of its own. On Linux a cancelled transfer can go on reading
-/// until the upstream ends it; measured with six endless upstreams, calls sharing one session
-/// (one delegate queue) piled the unread bytes up by the gigabyte, while a session per call
-/// keeps up with its own and drops them. `maxCalls` bounds how many run on this node, each
-/// holding at most `maxBytes` its client has not read yet.
-final class UpstreamSession: Sendable {
+/// One URLSession for every call, so that connections to an upstream are kept alive and
+/// reused (a session per call would pay a TLS handshake per call). `maxCalls` bounds how many
+/// run on this node, each holding at most `maxBytes` its client has not read yet.
+final class UpstreamSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     struct TooLarge: Error {}
     struct Busy: Error {}
 
@@ -24,37 +22,43 @@ final class UpstreamSession: Sendable {
         let cancel: @Sendable () -> Void
     }
 
-    private let configuration: URLSessionConfiguration
-    private let inFlight = LockedValue(0)
+    private let lock = NSLock()
+    private var calls: [Int: UpstreamCall] = [:]
+    private var admitted = 0
+    private var session: URLSession!
     let maxCalls: Int
 
     init(timeout: TimeInterval, maxCalls: Int = 64) {
+        self.maxCalls = maxCalls
+        super.init()
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout * 4
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.urlCache = nil
-        self.configuration = configuration
-        self.maxCalls = maxCalls
+        configuration.httpMaximumConnectionsPerHost = 32
+        session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
     }
 
     /// Sends `request`; returns once the response head is in. Past `maxCalls` at once: `Busy`.
     func open(_ request: URLRequest, maxBytes: Int) async throws -> Answer {
-        let admitted = inFlight.withLock { count -> Bool in
-            guard count < maxCalls else { return false }
-            count += 1
+        let task = session.dataTask(with: request)
+        let id = task.taskIdentifier
+        // A HEAD answer announces the length of a body it does not send.
+        let call = UpstreamCall(maxBytes: maxBytes, checksLength: request.httpMethod != "HEAD") { [weak self] in
+            self?.lock.withLock {
+                self?.calls[id] = nil
+                self?.admitted -= 1
+            }
+        }
+        let fits = lock.withLock { () -> Bool in
+            guard admitted < maxCalls else { return false }
+            admitted += 1
+            calls[id] = call
             return true
         }
-        guard admitted else { throw Busy() }
-        // A HEAD answer announces the length of a body it does not send.
-        let call = UpstreamCall(maxBytes: maxBytes, checksLength: request.httpMethod != "HEAD") { [inFlight] in
-            inFlight.withLock { $0 -= 1 }
-        }
-        let session = URLSession(configuration: configuration, delegate: call, delegateQueue: nil)
-        let task = session.dataTask(with: request)
-        // The session goes when its one task ends; until then it holds the call, its delegate.
-        session.finishTasksAndInvalidate()
+        guard fits else { throw Busy() }
         let body = AsyncThrowingStream<Data, any Error>(bufferingPolicy: .unbounded) { continuation in
             call.chunks = continuation
             // Nobody reads the rest (the client left): the transfer is cancelled.
@@ -85,15 +89,40 @@ final class UpstreamSession: Sendable {
         })
     }
 
-    /// Cancels off the delegate queue: a cancel from inside a delegate callback is the one
-    /// corelibs-foundation is least likely to act on.
+    /// Cancels off the delegate queue: on Linux, a cancel from inside a delegate callback can
+    /// leave the transfer running, its bytes piling up unread.
     static func cancel(_ task: URLSessionTask) {
         DispatchQueue.global().async { task.cancel() }
     }
+
+    private func call(_ task: URLSessionTask) -> UpstreamCall? { lock.withLock { calls[task.taskIdentifier] } }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        guard let call = call(dataTask) else { return completionHandler(.cancel) }
+        call.received(response, completionHandler: completionHandler)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        call(dataTask)?.received(data, task: dataTask)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+        completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        call(task)?.completed(task, error: error)
+    }
 }
 
-/// One call's delegate: its head, then its chunks, counted against the limit.
-final class UpstreamCall: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+/// One call in flight: its head, then its chunks, counted against the limit.
+final class UpstreamCall: @unchecked Sendable {
     let maxBytes: Int
     let checksLength: Bool
     private let ended: @Sendable () -> Void
@@ -101,7 +130,7 @@ final class UpstreamCall: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     private var head: CheckedContinuation<HTTPURLResponse, any Error>?
     private var headSettled = false
     var chunks: AsyncThrowingStream<Data, any Error>.Continuation?
-    private var received = 0
+    private var byteCount = 0
     private var released = false
 
     init(maxBytes: Int, checksLength: Bool, ended: @escaping @Sendable () -> Void) {
@@ -139,10 +168,7 @@ final class UpstreamCall: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         waiter?.resume(with: result)
     }
 
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
-    ) {
+    func received(_ response: URLResponse, completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         guard let http = response as? HTTPURLResponse else {
             completionHandler(.cancel)
             resumeHead(with: .failure(URLError(.badServerResponse)))
@@ -157,10 +183,10 @@ final class UpstreamCall: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         resumeHead(with: .success(http))
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    func received(_ data: Data, task dataTask: URLSessionDataTask) {
         let (total, over) = lock.withLock { () -> (Int, Bool) in
-            received += data.count
-            return (received, received > maxBytes)
+            byteCount += data.count
+            return (byteCount, byteCount > maxBytes)
         }
         guard over else {
             chunks?.yield(data)
@@ -173,20 +199,13 @@ final class UpstreamCall: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         }
     }
 
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
-        completionHandler: @escaping (URLRequest?) -> Void
-    ) {
-        completionHandler(nil)
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+    func completed(_ task: URLSessionTask, error: (any Error)?) {
         resumeHead(with: .failure(error ?? URLError(.badServerResponse)))
         // Fewer bytes than the upstream announced is a broken-off answer, not a short one.
         let announced = checksLength ? task.response?.expectedContentLength ?? -1 : -1
         if let error {
             chunks?.finish(throwing: error)
-        } else if announced > 0, lock.withLock({ received }) < announced {
+        } else if announced > 0, lock.withLock({ byteCount }) < announced {
             chunks?.finish(throwing: URLError(.networkConnectionLost))
         } else {
             chunks?.finish()
