@@ -5,7 +5,8 @@ import Glibc
 
 /// A blocking TCP client for byte-exact and hostile HTTP tests.
 public final class RawConnection {
-    public let fd: Int32
+    /// -1 once closed.
+    public private(set) var fd: Int32
 
     public init(port: UInt16, timeout: Int = 10) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -19,12 +20,16 @@ public final class RawConnection {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard result == 0 else {
+            // A throwing init of a class whose properties are all set still runs deinit: the
+            // descriptor is closed here once, and deinit must not close its number again
+            // (by then it may be another thread's socket, a test server's listener say).
             close(fd)
+            fd = -1
             throw POSIXError(.ECONNREFUSED)
         }
     }
 
-    deinit { close(fd) }
+    deinit { if fd >= 0 { close(fd) } }
 
     /// Changes how long a read waits before it gives up.
     public func setTimeout(_ seconds: Int) {
