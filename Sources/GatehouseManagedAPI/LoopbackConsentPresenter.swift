@@ -48,28 +48,23 @@ public final class LoopbackConsentPresenter: ConsentPresenter, @unchecked Sendab
         return try await serial.withLock {
             let state = URLComponents(url: authorizationURL, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?.value
             let attempt = Attempt(deadline: Date().addingTimeInterval(timeout), state: state)
+            // The listening thread starts before the browser opens, not whenever a child task
+            // gets a turn on the cooperative pool: a busy pool must not leave the browser's
+            // callback unanswered in the backlog.
+            let callback = Callback()
+            Thread.detachNewThread { [self] in callback.settle(self.acceptCallback(attempt)) }
             return try await withTaskCancellationHandler {
-                async let callback = waitForCallback(attempt)
                 do {
                     try await open(authorizationURL)
                 } catch {
                     attempt.cancel()
-                    _ = try? await callback
+                    _ = try? await callback.value()
                     if let known = error as? ManagedAPIException { throw known }
                     throw ManagedAPIException.code(ManagedAPIErrorCodes.OAUTH_FAILED, "the browser could not be opened: \(error)")
                 }
-                return try await callback
+                return try await callback.value()
             } onCancel: {
                 attempt.cancel()
-            }
-        }
-    }
-
-    /// Accepts on a thread of its own: `accept` and `recv` block, and the cooperative pool has only as many threads as cores.
-    private func waitForCallback(_ attempt: Attempt) async throws -> URL {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<URL, any Error>) in
-            Thread.detachNewThread { [self] in
-                continuation.resume(with: self.acceptCallback(attempt))
             }
         }
     }
@@ -126,5 +121,31 @@ public final class LoopbackConsentPresenter: ConsentPresenter, @unchecked Sendab
         var isCancelled: Bool { lock.withLock { cancelled } }
 
         func cancel() { lock.withLock { cancelled = true } }
+    }
+
+    /// The accepting thread's result, awaited once.
+    private final class Callback: @unchecked Sendable {
+        private let lock = NSLock()
+        private var result: Result<URL, any Error>?
+        private var waiter: CheckedContinuation<URL, any Error>?
+
+        func settle(_ outcome: Result<URL, any Error>) {
+            let waiting = lock.withLock { () -> CheckedContinuation<URL, any Error>? in
+                result = outcome
+                defer { waiter = nil }
+                return waiter
+            }
+            waiting?.resume(with: outcome)
+        }
+
+        func value() async throws -> URL {
+            try await withCheckedThrowingContinuation { continuation in
+                let ready = lock.withLock { () -> Result<URL, any Error>? in
+                    if result == nil { waiter = continuation }
+                    return result
+                }
+                if let ready { continuation.resume(with: ready) }
+            }
+        }
     }
 }

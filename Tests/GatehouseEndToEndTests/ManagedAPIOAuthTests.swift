@@ -11,7 +11,9 @@ import FoundationNetworking
 
 /// A `direct` OAuth 2.0 API through `GatehouseManagedAPI` against a real authorization server
 /// (Authlib: PKCE S256 required, refresh tokens rotated with reuse detection) and its API.
-@Suite struct ManagedAPIOAuthTests {
+// One at a time: each test starts its own authorization server (a Python process), and
+// two dozen starting at once would starve the rest of the suite on two cores.
+@Suite(.serialized) struct ManagedAPIOAuthTests {
     func echo(_ response: ManagedApiFetchResponse) throws -> [String: Any] {
         try #require(response.body as? [String: Any], "\(response.status) \(response.rawBody ?? "")")
     }
