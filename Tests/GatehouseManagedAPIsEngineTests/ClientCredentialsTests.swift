@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseCrypto
 import GatehouseTesting
 import Testing
 @testable import GatehouseManagedAPIsEngine
@@ -98,6 +99,28 @@ import Testing
         #expect(try await token(h) == "cc-token-2")
         let body = String(decoding: h.tokens.requests.last?.httpBody ?? Data(), as: UTF8.self)
         #expect(body.contains("scope=read%20admin"))
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func twoNodesOnOneDatabaseFetchOneToken(_ kind: TestDatabaseKind) async throws {
+        let h = try await ManagedAPIsHarness(kind)
+        defer { h.close() }
+        try await h.save(ManagedAPIsHarness.definition(auth: ManagedAPIsHarness.clientCredentials()))
+        // A second node: its own engine (and node id, and single flight) over the same database.
+        let environment = Environment.test(database: h.store.database, clock: h.clock, http: h.tokens)
+        _ = environment.ids.next()
+        let other = ManagedAPIsEngine(environment: environment, secrets: try SecretBox(key: ManagedAPIsHarness.key), destinations: h.destinations)
+        #expect(other.nodeID != h.engine.nodeID)
+        h.tokens.delay = 300_000_000
+        let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+            for index in 0..<12 {
+                let engine = index % 2 == 0 ? h.engine : other
+                group.addTask { try #require(try await engine.plan(tenantID: h.tenantID, name: "crm", rawPath: "/x", query: []).serverToken) }
+            }
+            return try await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(Set(tokens) == ["cc-token-1"])
+        #expect(h.tokens.count == 1)
     }
 
     @Test(arguments: TestDatabaseKind.available)
