@@ -21,14 +21,16 @@ struct ManagedAPIsFixture {
         do {
             return ManagedAPIsFixture(base: try await WorkflowsFixture.start(kind, configure: configure), provider: provider)
         } catch {
-            provider.stop()
+            _ = try? await offPool { provider.stop() }
             throw error
         }
     }
 
     func stop() async {
         await base.stop()
-        provider.stop()
+        // stop() waits for the process to exit: on a thread of its own, not the cooperative pool's.
+        let provider = self.provider
+        _ = try? await offPool { provider.stop() }
     }
 
     var live: LiveServer { base.live }

@@ -24,7 +24,8 @@ import FoundationNetworking
     @Test func aBrowserStandInCompletesTheCallback() async throws {
         let pages = Log()
         let box = PresenterBox()
-        let presenter = try LoopbackConsentPresenter(timeout: 10) { _ in
+        // A generous wait: under the whole suite on two cores, the browser's task may start late.
+        let presenter = try LoopbackConsentPresenter(timeout: 60) { _ in
             let redirect = box.presenter!.redirectURI
             let stray = try await Self.get(redirect.deletingLastPathComponent().appendingPathComponent("favicon.ico"))
             pages.append("\(stray.status)")
