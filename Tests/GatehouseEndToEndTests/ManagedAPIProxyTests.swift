@@ -218,6 +218,40 @@ import FoundationNetworking
     }
 
     @Test(arguments: TestDatabaseKind.available)
+    func concurrentSavesOfOneDefinitionAllLandAndLeaveOneWhole(_ kind: TestDatabaseKind) async throws {
+        let f = try await ManagedAPIsFixture.start(kind)
+        do {
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<12 {
+                    group.addTask {
+                        // Half carry the key, half leave it out (and keep the stored one).
+                        let body = AdminWire.ManagedAPIDefinition(
+                            name: "crm", displayName: "CRM \(index)", baseUrl: f.upstream + "/static/key-header", authType: "API_KEY", mode: "proxied",
+                            development: true, apiKey: .init(placement: "header", name: "X-API-Key", value: index % 2 == 0 ? OAuthTestProvider.apiKey : nil))
+                        do {
+                            _ = try await f.define(body)
+                            return 200
+                        } catch GatehouseClientError.api(let status, _, _, _) {
+                            return status
+                        }
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            // A save without the key may come first and is refused; none is a 5xx, and the last stands whole.
+            #expect(statuses.allSatisfy { $0 == 200 || $0 == 400 }, "\(statuses)")
+            #expect(statuses.filter { $0 == 200 }.count >= 6)
+            let saved = try await f.base.admin.send("GET", "/admin/v1/tenants/\(f.tenant)/managed-apis/crm", as: AdminWire.ManagedAPIDefinition.self)
+            #expect(saved.hasSecret == true && saved.displayName.hasPrefix("CRM "))
+            #expect(try await f.service().fetch(name: "crm", relativeUrl: "/x").status == 200)
+        } catch {
+            await f.stop()
+            throw error
+        }
+        await f.stop()
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
     func largeAnswersStreamAndLimitsHold(_ kind: TestDatabaseKind) async throws {
         let f = try await ManagedAPIsFixture.start(kind) {
             $0.managedApiMaxResponseMb = 4
