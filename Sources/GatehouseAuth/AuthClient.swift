@@ -82,8 +82,7 @@ public struct AuthClient: Sendable {
     /// Ends one device's session, for a "signed-in devices" screen.
     public func signOut(session id: String) async throws {
         // Escape everything but unreserved characters so an id can never reach another path.
-        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        let escaped = id.addingPercentEncoding(withAllowedCharacters: unreserved) ?? id
+        let escaped = PercentEncoding.escaped(id)
         _ = try await session.authorizedRequest(try AuthHTTP.request("DELETE", "auth/v1/sessions/\(escaped)"))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseWire
 import GatehouseClientCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -69,15 +70,7 @@ struct TokenEndpoint: Sendable {
     }
 
     /// `application/x-www-form-urlencoded`, everything but the unreserved characters escaped (a `+` in a code stays a `+`).
-    static func form(_ fields: [(String, String)]) -> String {
-        fields.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
-    }
-
-    static func escape(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
-    }
-
-    static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    static func form(_ fields: [(String, String)]) -> String { PercentEncoding.form(fields) }
 }
 
 /// RFC 6749 §5.1; `expires_in` is RECOMMENDED only, and some providers send it as a string.

@@ -76,7 +76,7 @@ extension ManagedAPIDefinition {
             return nil
         case .apiKey(let placement, let name, _):
             let token = Array(name.utf8)
-            guard (1...128).contains(token.count), token.allSatisfy(Self.isTokenByte) else {
+            guard (1...128).contains(token.count), token.allSatisfy(HTTPToken.isTokenByte) else {
                 return "apiKey.name must be 1 to 128 characters of an HTTP token"
             }
             if placement == .header, ["host", "content-length", "transfer-encoding", "connection", "cookie"].contains(name.lowercased()) {
@@ -98,7 +98,7 @@ extension ManagedAPIDefinition {
         else { return "oauth2.scopes are at most 50 scope tokens (RFC 6749 §3.3)" }
         for (raw, value) in settings.authorizationParams {
             let key = raw.lowercased()
-            if raw.isEmpty || raw.utf8.contains(where: { !Self.isTokenByte($0) }) { return "oauth2.authorizationParams names are plain tokens (no spaces)" }
+            if !HTTPToken.isToken(raw) { return "oauth2.authorizationParams names are plain tokens (no spaces)" }
             if Self.ownAuthorizationParams.contains(key) { return "oauth2.authorizationParams cannot set \(key): the device sets it" }
             if Self.secretAuthorizationParams.contains(key) {
                 return "oauth2.authorizationParams cannot hold \(key): every device reads the authorization parameters"
@@ -143,10 +143,6 @@ extension ManagedAPIDefinition {
         text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}" }
     }
 
-    /// RFC 9110 `tchar`.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        byte.isASCIIAlphanumeric || "!#$%&'*+-.^_`|~".utf8.contains(byte)
-    }
 }
 
 extension UInt8 {

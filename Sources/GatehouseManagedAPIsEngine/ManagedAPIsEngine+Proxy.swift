@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseWire
 import GatehouseCore
 import GatehouseCrypto
 import GatehouseDatabase
@@ -36,7 +37,7 @@ extension ManagedAPIsEngine {
         try await vet(url, definition: definition)
         var headers: [(name: String, value: String)] = []
         var serverToken: String?
-        var echoed = secret.map { [$0, ProxyPath.encode($0)] } ?? []
+        var echoed = secret.map { [$0, PercentEncoding.escaped($0)] } ?? []
         switch definition.auth {
         case .none, .apiKey(.query, _, _): break
         case .basic(let username, _):

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseWire
 import GatehouseCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -20,12 +21,12 @@ extension ManagedAPIsEngine {
         switch settings.tokenEndpointAuth {
         case .clientSecretBasic:
             // RFC 6749 §2.3.1: both halves form-encoded before they are joined.
-            let pair = ProxyPath.encode(settings.clientID) + ":" + ProxyPath.encode(secret)
+            let pair = PercentEncoding.escaped(settings.clientID) + ":" + PercentEncoding.escaped(secret)
             request.setValue("Basic " + Data(pair.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
         case .clientSecretPost:
             form += [("client_id", settings.clientID), ("client_secret", secret)]
         }
-        request.httpBody = Data(form.map { ProxyPath.encode($0.0) + "=" + ProxyPath.encode($0.1) }.joined(separator: "&").utf8)
+        request.httpBody = Data(PercentEncoding.form(form).utf8)
         let data: Data
         let response: HTTPURLResponse
         do {

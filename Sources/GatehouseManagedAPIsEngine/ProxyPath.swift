@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseWire
 
 /// Joins a proxied call's relative path and query onto a definition's base URL, refusing
 /// anything that could leave it: a scheme or `//host`, a backslash, percent-encoded slashes,
@@ -15,7 +16,7 @@ public enum ProxyPath {
         while basePath.hasSuffix("/") { basePath.removeLast() }
         components.percentEncodedPath = relative.isEmpty ? (basePath.isEmpty ? "/" : basePath) : basePath + "/" + relative.joined(separator: "/")
         if rawPath.hasSuffix("/"), !relative.isEmpty { components.percentEncodedPath += "/" }
-        components.percentEncodedQuery = query.isEmpty ? nil : query.map { encode($0.name) + "=" + encode($0.value) }.joined(separator: "&")
+        components.percentEncodedQuery = query.isEmpty ? nil : PercentEncoding.form(query.map { ($0.name, $0.value) })
         guard let url = components.url, url.scheme == base.scheme, url.host == base.host, url.port == base.port else {
             throw ManagedAPIError(.pathRefused, "the path would leave the API's base URL")
         }
@@ -71,13 +72,6 @@ public enum ProxyPath {
         default: return "-._~!$&'()*+,;=:@%/".utf8.contains(byte)
         }
     }
-
-    /// Percent-encodes everything but RFC 3986 unreserved characters.
-    static func encode(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
-    }
-
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     private static func hexValue(_ high: UInt8, _ low: UInt8) -> UInt8? {
         func nibble(_ c: UInt8) -> UInt8? {

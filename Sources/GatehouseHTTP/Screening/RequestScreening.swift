@@ -29,7 +29,7 @@ enum RequestScreening {
     static func framing(_ headers: HTTPHeaders) -> HTTPError? {
         var lengths = 0
         for (name, value) in headers {
-            guard !name.isEmpty, name.utf8.allSatisfy(isTokenByte) else { return .invalidHeader("a header name is not an HTTP token") }
+            guard HTTPToken.isToken(name) else { return .invalidHeader("a header name is not an HTTP token") }
             if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) { return .invalidHeader("a header value holds a line break") }
             if name.utf8.count == 14, name.lowercased() == "content-length" { lengths += 1 }
         }
@@ -38,14 +38,6 @@ enum RequestScreening {
             return .invalidHeader("the only transfer coding accepted is chunked")
         }
         return nil
-    }
-
-    /// RFC 9110 `tchar`.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
-        default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
     }
 
     /// The media type a route of `kind` accepts; `nil` when it accepts this one.
