@@ -1,10 +1,9 @@
 import Foundation
+import GatehouseCore
 import GatehouseDatabase
 
 /// How a person signs in: a phone number (SMS code) or an email address.
-public enum SignInChannel: String, Sendable {
-    case phone, email
-}
+public typealias SignInChannel = OneTimeCodeChannel
 
 /// An account as its owner sees it (`GET users/v1/profile`).
 public struct Profile: Sendable, Equatable {

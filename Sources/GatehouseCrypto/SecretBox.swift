@@ -17,14 +17,16 @@ public struct SecretBox: Sendable {
 
     /// A box over a key written as 64 hex digits or as base64 of 32 bytes.
     public init(text: String) throws {
+        guard let key = Self.keyBytes(text: text) else { throw CryptoError.invalidKey("a secret key is 64 hex digits or base64 of 32 bytes") }
+        try self.init(key: key)
+    }
+
+    /// The 32 bytes of a key written as 64 hex digits or as base64; nil for anything else.
+    public static func keyBytes(text: String) -> [UInt8]? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.count == 64, let bytes = [UInt8](hexString: trimmed) {
-            try self.init(key: bytes)
-        } else if let data = Data(base64Encoded: trimmed) {
-            try self.init(key: [UInt8](data))
-        } else {
-            throw CryptoError.invalidKey("a secret key is 64 hex digits or base64 of 32 bytes")
-        }
+        if trimmed.count == 64, let bytes = [UInt8](hexString: trimmed) { return bytes }
+        if let data = Data(base64Encoded: trimmed), data.count == 32 { return [UInt8](data) }
+        return nil
     }
 
     /// Seals `plaintext`; `context` must be given again to open it.

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseAccountsEngine
+import GatehouseCore
 import GatehouseDatabase
 import GatehouseVerificationEngine
 
@@ -9,7 +10,7 @@ import GatehouseVerificationEngine
 /// verification engine's own `wakeDelivery()` satisfies the protocol as it is.
 extension VerificationEngine: OneTimeCodes {
     public func sendOneTimeCode(
-        _ db: any DatabaseConnection, tenantID: String, purpose: String, policy: OneTimeCodePolicy, channel: SignInChannel,
+        _ db: any DatabaseConnection, tenantID: String, purpose: String, policy: OneTimeCodePolicy, channel: OneTimeCodeChannel,
         destination: String, now: Date
     ) throws {
         let app = try internalApplication(db, tenantID: tenantID, purpose: purpose, policy: InternalCodePolicy(policy), now: now)
@@ -22,7 +23,7 @@ extension VerificationEngine: OneTimeCodes {
     }
 
     public func checkOneTimeCode(
-        _ db: any DatabaseConnection, tenantID: String, purpose: String, policy: OneTimeCodePolicy, channel: SignInChannel,
+        _ db: any DatabaseConnection, tenantID: String, purpose: String, policy: OneTimeCodePolicy, channel: OneTimeCodeChannel,
         destination: String, code: String, now: Date
     ) throws -> OneTimeCodeCheck {
         let app = try internalApplication(db, tenantID: tenantID, purpose: purpose, policy: InternalCodePolicy(policy), now: now)
@@ -49,7 +50,7 @@ extension InternalCodePolicy {
 
 extension VerificationChannel {
     /// A phone gets its code by SMS.
-    init(_ channel: SignInChannel) {
+    init(_ channel: OneTimeCodeChannel) {
         switch channel {
         case .phone: self = .sms
         case .email: self = .email

@@ -1,23 +1,23 @@
 import Foundation
 import GatehouseDatabase
 
-/// The one-time codes sign-in asks for: generated, hashed, delivered, limited and checked
-/// by another engine (the verification engine, wired in GatehouseServer), so that codes
-/// have one set of rules. Each call runs in a transaction the caller holds: an account, its
-/// code and the code's queued delivery commit together, and a check is decided in the
-/// transaction that also counts sign-in's own wrong-code cap.
+/// The one-time codes that sign-in and the possession check's fallback ask for: generated,
+/// hashed, delivered, limited and checked by the verification engine (wired in
+/// GatehouseServer), so that codes have one set of rules. Each call runs in a transaction
+/// the caller holds: an account or a flow, its code and the code's queued delivery commit
+/// together, and a check is decided in the transaction that also counts the caller's own caps.
 public protocol OneTimeCodes: Sendable {
     /// Queues a new code to `destination` (phone: E.164 digits; email: lower-cased), which
     /// replaces any live one. Throws `OneTimeCodeSentRecently` when the last code went out
     /// within `policy.resendSeconds`.
     func sendOneTimeCode(
-        _ db: any DatabaseConnection, tenantID: String, purpose: String, policy: OneTimeCodePolicy, channel: SignInChannel,
+        _ db: any DatabaseConnection, tenantID: String, purpose: String, policy: OneTimeCodePolicy, channel: OneTimeCodeChannel,
         destination: String, now: Date) throws
 
     /// Checks `code` against the live code of `destination`, counting the attempt. A code
     /// works once.
     func checkOneTimeCode(
-        _ db: any DatabaseConnection, tenantID: String, purpose: String, policy: OneTimeCodePolicy, channel: SignInChannel,
+        _ db: any DatabaseConnection, tenantID: String, purpose: String, policy: OneTimeCodePolicy, channel: OneTimeCodeChannel,
         destination: String, code: String, now: Date) throws -> OneTimeCodeCheck
 
     /// Called once the transaction that queued a code has committed, so that this node
@@ -25,7 +25,12 @@ public protocol OneTimeCodes: Sendable {
     func wakeDelivery()
 }
 
-/// How sign-in codes are made and limited.
+/// Where a code goes: a phone gets it by SMS.
+public enum OneTimeCodeChannel: String, Sendable {
+    case phone, email
+}
+
+/// How codes are made and limited; each purpose keeps one policy.
 public struct OneTimeCodePolicy: Sendable, Equatable {
     public var codeLength = 6
     public var lifetimeSeconds = 600
