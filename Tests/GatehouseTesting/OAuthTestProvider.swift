@@ -91,13 +91,11 @@ public final class OAuthTestProvider: @unchecked Sendable {
     public let baseURL: URL
     public let authorizationEndpoint: URL
     public let tokenEndpoint: URL
-    private let process: ChildProcess
-    private let lock = NSLock()
-    private var stopped = false
+    private let process: PythonFixtureProcess
 
-    private init(process: ChildProcess, port: UInt16) {
+    private init(process: PythonFixtureProcess) {
         self.process = process
-        baseURL = URL(string: "http://127.0.0.1:\(port)")!
+        baseURL = URL(string: "http://127.0.0.1:\(process.port)")!
         authorizationEndpoint = baseURL.appendingPathComponent("oauth/authorize")
         tokenEndpoint = baseURL.appendingPathComponent("oauth/token")
     }
@@ -107,57 +105,16 @@ public final class OAuthTestProvider: @unchecked Sendable {
     /// Starts a provider on a free port. `arguments` are extra flags for provider.py, such as
     /// `["--access-ttl", "5"]` or `["--api-key", "other"]`.
     public static func start(arguments: [String] = []) async throws -> OAuthTestProvider {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/oauth-provider/provider.py")
-        guard FileManager.default.fileExists(atPath: script.path) else {
-            throw TestSetupError("OAuth test provider not found at \(script.path)")
-        }
-        var environment = ProcessInfo.processInfo.environment
-        environment["PYTHONUNBUFFERED"] = "1"
-        environment["PYTHONDONTWRITEBYTECODE"] = "1"
-        let process = try ChildProcess(
-            path: try SMTPTestServer.executable("python3"), arguments: [script.path, "--port", "0"] + arguments,
-            environment: environment)
-        if let line = await process.line(within: 20, where: { $0.hasPrefix("PORT ") }), let port = UInt16(line.dropFirst(5)) {
-            return OAuthTestProvider(process: process, port: port)
-        }
-        if let status = await process.wait(seconds: 0) {
-            throw TestSetupError(
-                "OAuth test provider exited (\(status)); it needs Flask and Authlib (python3 -m pip install authlib==1.6.5). "
-                    + "Output: \(process.text)")
-        }
-        process.signal(SIGKILL)
-        _ = await process.wait(seconds: 5)
-        throw TestSetupError("OAuth test provider did not start within 20 s. Output: \(process.text)")
+        OAuthTestProvider(process: try await PythonFixtureProcess.start("oauth-provider/provider.py", arguments: arguments, name: "OAuth test provider"))
     }
 
     /// Ends the provider and waits until it has exited; later calls do nothing.
     public func stop() {
-        let running = lock.withLock { () -> Bool in
-            defer { stopped = true }
-            return !stopped
-        }
-        guard running else { return }
-        process.signal(SIGTERM)
-        if !Self.awaitExit(of: process.pid, seconds: 5) {
-            process.signal(SIGKILL)
-            _ = Self.awaitExit(of: process.pid, seconds: 5)
-        }
-    }
-
-    /// Blocks until ChildProcess's own waiting thread has reaped `pid` (so its port is closed);
-    /// synchronous so that `deinit` can stop the provider too.
-    private static func awaitExit(of pid: pid_t, seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if kill(pid, 0) != 0, errno == ESRCH { return true }
-            usleep(10_000)
-        }
-        return false
+        process.stop()
     }
 
     /// Everything the provider wrote to stdout and stderr so far (it never logs tokens or codes).
-    public var output: String { process.text }
+    public var output: String { process.output }
 
     // MARK: - Control
 

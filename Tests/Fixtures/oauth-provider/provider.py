@@ -27,6 +27,9 @@ import time
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from fixture_serve import serve  # noqa: E402 (the shared start-up, beside this folder)
+
 # posix_spawn hands down the test runner's signal mask (SIGTERM blocked); clear it before any
 # thread starts so stop() ends the server at once.
 signal.pthread_sigmask(signal.SIG_SETMASK, [])
@@ -42,7 +45,7 @@ try:
     from authlib.oauth2.rfc6750 import BearerTokenGenerator, BearerTokenValidator, InsufficientScopeError
     from authlib.oauth2.rfc7636 import CodeChallenge
     from flask import Flask, Response, redirect, request
-    from werkzeug.serving import WSGIRequestHandler, make_server
+    from werkzeug.serving import WSGIRequestHandler
 except ImportError as missing:
     sys.stderr.write(f"provider.py: {missing}; install with: python3 -m pip install authlib==1.6.5 flask\n")
     sys.exit(3)
@@ -543,19 +546,7 @@ def main():
         CONFIG.confidential_client_id, CONFIG.confidential_client_secret, ["client_credentials"],
         ["read", "write"], ["client_secret_basic", "client_secret_post"])
 
-    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
-    parent = os.getppid()
-
-    def watch_parent():  # a test runner that dies without stop() leaves no server behind
-        while os.getppid() == parent:
-            time.sleep(1)
-        os._exit(0)
-    threading.Thread(target=watch_parent, daemon=True).start()
-
-    httpd = make_server("127.0.0.1", CONFIG.port, app, threaded=True, request_handler=QuietHandler)
-    print(f"PORT {httpd.server_port}", flush=True)
-    log.info("listening on 127.0.0.1:%d", httpd.server_port)
-    httpd.serve_forever()
+    serve(app, CONFIG.port, QuietHandler, log)
 
 if __name__ == "__main__":
     main()
