@@ -15,8 +15,8 @@ let engines = [
     "GatehouseVerificationEngine", "GatehouseAccountsEngine", "GatehouseCommerceEngine",
     "GatehouseWorkflowsEngine", "GatehouseManagedAPIsEngine", "GatehousePossessionEngine",
 ]
-// SDK products, none importing another; Possession joins once it holds something.
-let sdkProducts = ["GatehouseVerification", "GatehouseAuth", "GatehousePurchases", "GatehouseWorkflows", "GatehouseManagedAPI"]
+// SDK products, none importing another.
+let sdkProducts = ["GatehouseVerification", "GatehouseAuth", "GatehousePurchases", "GatehouseWorkflows", "GatehouseManagedAPI", "GatehousePossession"]
 
 var targets: [Target] = [
     system("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"], brew: ["libmicrohttpd"]),
@@ -48,11 +48,15 @@ var targets: [Target] = [
     ),
     .executableTarget(name: "gatehouse", dependencies: ["GatehouseServer"], swiftSettings: swiftSettings),
     .executableTarget(name: "gatehouse-bench", dependencies: ["CMicroHTTPD"], swiftSettings: swiftSettings),
+    // The seed's app backend (/initialize, /verify, /finish) over a v3 client of its own: what
+    // a customer runs beside Gatehouse, and what the possession end-to-end tests drive.
+    .target(name: "GatehousePossessionSample", dependencies: ["GatehouseHTTP", "GatehouseWire"], swiftSettings: swiftSettings),
+    .executableTarget(name: "gatehouse-possession-sample", dependencies: ["GatehousePossessionSample"], swiftSettings: swiftSettings),
 
     .target(name: "GatehouseClientCore", dependencies: ["GatehouseWire"], swiftSettings: swiftSettings),
     .executableTarget(
         name: "gatehouse-cli",
-        dependencies: ["GatehouseClientCore", "GatehouseWire"] + sdkProducts.map { .byName(name: $0) },
+        dependencies: ["GatehouseClientCore", "GatehouseWire", "GatehousePossessionSample"] + sdkProducts.map { .byName(name: $0) },
         swiftSettings: swiftSettings
     ),
 
@@ -109,6 +113,15 @@ var targets: [Target] = [
         dependencies: ["GatehouseManagedAPIsEngine", "GatehouseServer", "GatehouseTesting", "GatehouseCrypto", "GatehouseDatabase", "GatehouseCore"],
         swiftSettings: swiftSettings
     ),
+    .testTarget(
+        name: "GatehousePossessionEngineTests",
+        // Codes are the verification engine's, through the server's conformance.
+        dependencies: [
+            "GatehousePossessionEngine", "GatehouseVerificationEngine", "GatehouseServer", "GatehouseTesting", "GatehouseCrypto",
+            "GatehouseDatabase", "GatehouseCore", "GatehouseWire",
+        ],
+        swiftSettings: swiftSettings
+    ),
     // Events tests await instead of polling; Foundation only, so the SDK's tests use it too.
     .target(name: "GatehouseTestEvents", path: "Tests/GatehouseTestEvents", swiftSettings: swiftSettings),
     .testTarget(
@@ -129,6 +142,11 @@ var targets: [Target] = [
         swiftSettings: swiftSettings
     ),
     .testTarget(
+        name: "GatehousePossessionTests",
+        dependencies: ["GatehousePossession", "GatehouseClientCore", "GatehouseWire", "GatehouseTestEvents"],
+        swiftSettings: swiftSettings
+    ),
+    .testTarget(
         name: "GatehouseVerificationTests",
         dependencies: ["GatehouseVerification", "GatehouseClientCore", "GatehouseWire", "GatehouseTestEvents"],
         swiftSettings: swiftSettings
@@ -138,7 +156,8 @@ var targets: [Target] = [
         dependencies: [
             "GatehouseTesting", "GatehouseServerTesting", "GatehouseClientCore", "GatehouseServer", "GatehouseWire", "GatehouseVerification", "GatehouseAuth",
             "GatehousePurchases", "GatehousePurchasesTesting", "GatehouseVerificationEngine", "GatehouseCrypto", "GatehouseHTTP", "GatehouseCore",
-            "GatehouseWorkflows", "GatehouseWorkflowsEngine", "GatehouseManagedAPI",
+            "GatehouseWorkflows", "GatehouseWorkflowsEngine", "GatehouseManagedAPI", "GatehousePossession", "GatehousePossessionSample",
+            "GatehousePossessionEngine",
         ],
         swiftSettings: swiftSettings
     ),

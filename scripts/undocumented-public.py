@@ -15,7 +15,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MODULES = [
     "GatehouseClientCore", "GatehouseVerification", "GatehouseAuth", "GatehousePurchases", "GatehousePurchasesTesting", "GatehouseWorkflows",
-    "GatehouseManagedAPI",
+    "GatehouseManagedAPI", "GatehousePossession",
 ]
 
 PUBLIC = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:nonisolated|final|static|class|override|mutating|indirect)\s+)*(?:public|open)\s+(?!import\b)")

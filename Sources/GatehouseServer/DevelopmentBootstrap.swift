@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseManagedAPIsEngine
 import GatehouseCore
+import GatehousePossessionEngine
 import GatehouseVerificationEngine
 
 /// What a development server writes to `<data dir>/dev-credentials.json` on first start.
@@ -14,6 +15,13 @@ public struct DevCredentials: Codable, Sendable, Equatable {
     public let verification: VerificationCredentials?
     /// Sign-in keys by platform (`IOS`, `ANDROID`, `WEB`), sent as `x-api-key`.
     public let apiKeys: [String: String]?
+    /// The sandbox tenant's client of the Prove v3 API (`POST /token`).
+    public let possession: PossessionCredentials?
+
+    public struct PossessionCredentials: Codable, Sendable, Equatable {
+        public let clientId: String
+        public let clientSecret: String
+    }
 
     public struct VerificationCredentials: Codable, Sendable, Equatable {
         public let appKey: String
@@ -56,10 +64,15 @@ extension GatehouseApp {
                 name: "server-health", displayName: "This server's health", baseURL: own, auth: .none, mode: .proxied, development: true,
                 metadata: ["purpose": "a first proxied call: gatehouse-cli managed-apis fetch server-health /healthz"]))
         }
+        // A sandbox, so a whole possession flow runs in test mode with the test identities.
+        try await possession.saveSettings(tenantID: tenant.id, PossessionSettings(environment: .sandbox), carrierSecret: nil)
+        try await possession.importIdentities(tenantID: tenant.id, DevelopmentIdentities.records)
+        let client = try await possession.issueClient(tenantID: tenant.id, label: "development")
         let credentials = DevCredentials(
             baseURL: baseURL, adminToken: admin, tenantId: tenant.id,
             applicationId: app.id, apiKey: key.secret,
-            verification: .init(appKey: otpApp.appKey, secret: otpSecret), apiKeys: platformKeys)
+            verification: .init(appKey: otpApp.appKey, secret: otpSecret), apiKeys: platformKeys,
+            possession: .init(clientId: client.client.id, clientSecret: client.secret))
         try FileManager.default.createDirectory(atPath: settings.dataDir, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -6,6 +6,7 @@ import GatehouseCrypto
 import GatehouseDatabase
 import GatehouseHTTP
 import GatehouseManagedAPIsEngine
+import GatehousePossessionEngine
 import GatehousePostgres
 import GatehouseSQLite
 import GatehouseVerificationEngine
@@ -27,6 +28,7 @@ public final class GatehouseApp: @unchecked Sendable {
     public let commerce: CommerceEngine
     public let workflows: WorkflowsEngine
     public let managedAPIs: ManagedAPIsEngine
+    public let possession: PossessionEngine
     /// Runs the workflow runs executes queue; runs from `start()` to `shutdown()`.
     public let runs: WorkflowRunner
     /// Sends the codes that starts and sign-ins queue; runs from `start()` to `shutdown()`.
@@ -91,6 +93,13 @@ public final class GatehouseApp: @unchecked Sendable {
         managedEnvironment.http = executorHTTP
         managedAPIs = ManagedAPIsEngine(
             environment: managedEnvironment, secrets: try Self.managedAPISecrets(settings, logger: logger), destinations: ResolvingDestinationGuard())
+        // Possession codes are the verification engine's too; operators' addresses are vetted like managed APIs'.
+        possession = PossessionEngine(
+            environment: environment, codes: verification,
+            carriers: [CamaraNumberVerification(http: executorHTTP, vet: { [development = settings.mode == .development] url, allowPrivate in
+                try await ResolvingDestinationGuard().vet(url, allowPrivate: allowPrivate && development)
+            })],
+            keys: try Self.possessionKeys(settings, logger: logger), allowsDevelopmentCarriers: settings.mode == .development)
         settlement = settings.rateLimitSharing == .cluster
             ? RateLimitSettlement(limiter: environment.rateLimiter, database: database) : nil
         listener = settings.isPostgres ? Self.notificationListener(settings, environment: environment, hub: workflows.events) : nil
@@ -119,6 +128,14 @@ public final class GatehouseApp: @unchecked Sendable {
         AppleWebhookRoutes.register(on: router, commerce: commerce, logger: logger)
         AdminWorkflowRoutes.register(on: admin, engine: workflows, commerce: commerce)
         AdminManagedAPIRoutes.register(on: admin, engine: managedAPIs)
+        AdminPossessionRoutes.register(on: admin, engine: possession, directory: directory)
+        ProveRoutes.register(
+            on: router, engine: possession,
+            options: .init(issuer: {
+                let base = publicURL?.absoluteString ?? ownURL.withLock { $0?.absoluteString } ?? "http://127.0.0.1"
+                return base.hasSuffix("/") ? String(base.dropLast()) : base
+            }), logger: logger)
+        PossessionDeviceRoutes.register(on: router, engine: possession, perMinute: settings.possessionRatePerMinute, logger: logger)
         ManagedAPIRoutes.register(
             on: router, engine: managedAPIs, accounts: accounts,
             proxy: ManagedAPIProxy(
@@ -158,7 +175,7 @@ public final class GatehouseApp: @unchecked Sendable {
     /// Every migration this binary knows, in order: core first, then each engine's.
     public static let migrations: [Migration] =
         CoreMigrations.all + VerificationMigrations.all + AccountsMigrations.all + CommerceMigrations.all + WorkflowsMigrations.all
-        + ManagedAPIsMigrations.all
+        + ManagedAPIsMigrations.all + PossessionMigrations.all
 
     /// The development outbox unless a provider bridge is configured. In development the
     /// outbox also prints each message, unredacted, so a developer can read the code.
@@ -189,19 +206,33 @@ public final class GatehouseApp: @unchecked Sendable {
     /// The key that seals managed API secrets: the configured one; in development, one made
     /// once beside the SQLite file; in production without one, none (secrets are refused).
     static func managedAPISecrets(_ settings: Settings, logger: Logger) throws -> SecretBox? {
-        if let text = settings.managedApiSecretKey {
-            do { return try SecretBox(text: text) } catch { throw SettingsError("managed-api-secret-key must be 64 hex digits or base64 of 32 bytes") }
+        try secretKey(settings, configured: settings.managedApiSecretKey, setting: "managed-api-secret-key", file: "managed-api-secret.key",
+            purpose: "managed API secrets", logger: logger).map { try SecretBox(key: $0) }
+    }
+
+    /// The possession engine's key, found the same way.
+    static func possessionKeys(_ settings: Settings, logger: Logger) throws -> PossessionKeys? {
+        try secretKey(settings, configured: settings.possessionSecretKey, setting: "possession-secret-key", file: "possession-secret.key",
+            purpose: "possession identity data and authTokens", logger: logger).map { try PossessionKeys(secret: $0) }
+    }
+
+    /// A 32-byte key: the configured one (64 hex digits or base64); in development, one made
+    /// once in `<data-dir>/<file>` (mode 0600); in production without one, none.
+    static func secretKey(_ settings: Settings, configured: String?, setting: String, file: String, purpose: String, logger: Logger) throws -> [UInt8]? {
+        if let text = configured {
+            guard let key = SecretBox.keyBytes(text: text) else { throw SettingsError("\(setting) must be 64 hex digits or base64 of 32 bytes") }
+            return key
         }
         guard settings.mode == .development else { return nil }
-        let path = (settings.dataDir as NSString).appendingPathComponent("managed-api-secret.key")
-        if let text = try? String(contentsOfFile: path, encoding: .utf8), let box = try? SecretBox(text: text) { return box }
+        let path = (settings.dataDir as NSString).appendingPathComponent(file)
+        if let text = try? String(contentsOfFile: path, encoding: .utf8), let key = SecretBox.keyBytes(text: text) { return key }
         try FileManager.default.createDirectory(atPath: settings.dataDir, withIntermediateDirectories: true)
-        let key = SystemRandom().bytes(32).hexString
-        guard FileManager.default.createFile(atPath: path, contents: Data(key.utf8), attributes: [.posixPermissions: 0o600]) else {
+        let key = SystemRandom().bytes(32)
+        guard FileManager.default.createFile(atPath: path, contents: Data(key.hexString.utf8), attributes: [.posixPermissions: 0o600]) else {
             throw SettingsError("cannot write \(path)")
         }
-        logger.info("made a development key for managed API secrets", ["path": .plain(path)])
-        return try SecretBox(text: key)
+        logger.info(LogValue("made a development key for \(purpose)"), ["path": .plain(path)])
+        return key
     }
 
     /// Opens the configured database: SQLite in the data folder unless a PostgreSQL URL is set.
@@ -309,9 +340,9 @@ public final class GatehouseApp: @unchecked Sendable {
             failed: { logger.warning("notification listener connection failed", ["error": "\($0)"]) })
     }
 
-    /// Housekeeping every 30 s: stale dispatches, lapsed and overdue runs, retention, old counters.
+    /// Housekeeping every 30 s: stale dispatches, lapsed and overdue runs, retention, old counters, ended possession flows.
     private func startSweeper() {
-        let (engine, workflows) = (verification, self.workflows)
+        let (engine, workflows, possession) = (verification, self.workflows, self.possession)
         let logger = environment.logger
         let task = Task.detached {
             while !Task.isCancelled {
@@ -319,6 +350,7 @@ public final class GatehouseApp: @unchecked Sendable {
                 if Task.isCancelled { return }
                 do { try await engine.sweep() } catch { logger.warning("sweep failed", ["error": "\(error)"]) }
                 do { try await workflows.sweep() } catch { logger.warning("workflow sweep failed", ["error": "\(error)"]) }
+                do { try await possession.sweep() } catch { logger.warning("possession sweep failed", ["error": "\(error)"]) }
             }
         }
         sweeper.withLock { $0 = task }

@@ -75,6 +75,8 @@ extension Settings {
         .number("managed-api-max-request-bytes", \.managedApiMaxRequestBytes, example: "65536"),
         .number("managed-api-max-response-mb", \.managedApiMaxResponseMb, example: "3"),
         .number("managed-api-rate-per-minute", \.managedApiRatePerMinute, example: "30"),
+        .optional("possession-secret-key", \.possessionSecretKey, example: "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9"),
+        .number("possession-rate-per-minute", \.possessionRatePerMinute, example: "60"),
     ]
 
     /// The row of each name, for lookups while parsing.

@@ -89,6 +89,12 @@ public struct Settings: Sendable {
     public var managedApiMaxResponseMb = 10
     /// Proxied calls per user and API per minute, counted on each node.
     public var managedApiRatePerMinute = 120
+    /// Seals the possession directory's dates of birth and SSNs and signs authTokens: 64 hex
+    /// digits or base64 of 32 bytes. Unset in development: a key is made once in
+    /// `<dataDir>/possession-secret.key`; unset in production: possession flows are refused.
+    public var possessionSecretKey: String?
+    /// Device API calls per client address per minute on this node.
+    public var possessionRatePerMinute = 120
 
     public init() {}
 

@@ -23,6 +23,7 @@ enum CLI {
           purchases entitlement|trial|verify ...   purchases of the signed-in account (gatehouse-cli purchases)
           workflows list|show|run|report|history ...   workflows and reports (gatehouse-cli workflows for details)
           managed-apis list|show|fetch ...     third-party APIs by name (gatehouse-cli managed-apis for details)
+          possession run PHONE ...             a whole possession check with pre-fill (gatehouse-cli possession for details)
           balance TENANT [AMOUNT]              a tenant's verification balance, or credit it
           outbox NUMBER_OR_EMAIL               messages held by the development outbox
         """
@@ -77,6 +78,8 @@ enum CLI {
             try await workflows(Array(words.dropFirst()), url: url, admin: admin, credentials: credentials, logger: verbose ? logToStandardError : nil)
         case ("managed-apis", _):
             try await managedAPIs(Array(words.dropFirst()), url: url, admin: admin, credentials: credentials, logger: verbose ? logToStandardError : nil)
+        case ("possession", _):
+            try await possession(Array(words.dropFirst()), url: url, admin: admin, credentials: credentials, logger: verbose ? logToStandardError : nil)
         case ("store", _):
             try await store(Array(words.dropFirst()), admin: admin, credentials: credentials)
         case ("otp-apps", _):

@@ -42,6 +42,8 @@ enum Serve {
               sign-in keys \((credentials.apiKeys ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: "\n" + String(repeating: " ", count: 15)))
               verification app key \(credentials.verification?.appKey ?? "-")
               verification secret  \(credentials.verification?.secret ?? "-")
+              possession client id     \(credentials.possession?.clientId ?? "-")
+              possession client secret \(credentials.possession?.clientSecret ?? "-")
             These are saved in \(path).
 
             """)

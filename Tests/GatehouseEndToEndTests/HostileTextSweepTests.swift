@@ -75,6 +75,39 @@ import FoundationNetworking
                 "scopes": ["read"], "authorizationParams": ["a": "b"], "rotatesRefreshTokens": false, "tokenEndpointAuthMethod": "client_secret_post",
             ],
         ],
+        "PUT /admin/v1/tenants/:tenantId/possession": [
+            "environment": "sandbox", "returnFullSsn": false, "carrierSecret": "probe-secret",
+            "carrier": [
+                "authorizationEndpoint": "https://op.example/authorize", "tokenEndpoint": "https://op.example/token", "apiBase": "https://op.example",
+                "clientId": "gh", "redirectUri": "https://gh.example/back", "development": false,
+            ],
+        ],
+        "POST /admin/v1/tenants/:tenantId/possession/clients": ["label": "probe"],
+        "POST /admin/v1/tenants/:tenantId/possession/identities": [
+            "identities": [[
+                "phoneNumber": "+14165550100", "firstName": "Ada", "lastName": "Probe", "emailAddresses": ["a@example.com"], "dob": "1985-12-10",
+                "ssn": "123456789", "addresses": [["address": "1 Main St", "extendedAddress": "Apt 1", "city": "Toronto", "region": "ON", "postalCode": "M5H 2N2"]],
+            ]],
+        ],
+        "POST /token": ["grant_type": "client_credentials", "client_id": "ghpc_probe", "client_secret": "probe"],
+        "POST /v3/start": [
+            "flowType": "mobile", "phoneNumber": "+14165550100", "dob": "1985-12-10", "ssn": "6789", "emailAddress": "a@example.com",
+            "ipAddress": "10.0.0.1", "smsMessage": "Code ####", "allowOTPRetry": true, "finalTargetUrl": "https://shop.example/done",
+        ],
+        "POST /v3/validate": ["correlationId": "00000000-0000-0000-0000-000000000000"],
+        "POST /v3/challenge": ["correlationId": "00000000-0000-0000-0000-000000000000", "dob": "1985-12-10", "ssn": "6789"],
+        "POST /v3/complete": [
+            "correlationId": "00000000-0000-0000-0000-000000000000",
+            "individual": [
+                "firstName": "Ada", "lastName": "Probe", "dob": "1985-12-10", "ssn": "6789", "emailAddresses": ["a@example.com"],
+                "addresses": [["address": "1 Main St", "city": "Toronto", "region": "ON", "postalCode": "M5H 2N2"]],
+            ],
+        ],
+        "POST /api/possession/v1/begin": ["testMode": true, "sdkVersion": "6.4.0"],
+        "POST /api/possession/v1/carrier-check": ["provider": "camara", "code": "c", "state": "s", "error": "no_cellular"],
+        "POST /api/possession/v1/otp/start": ["phoneNumber": "+14165550100"],
+        "POST /api/possession/v1/otp/finish": ["otp": "1234"],
+        "POST /api/possession/v1/cancel": [:],
     ]
     /// The proxy forwards any bytes and keeps none: its bodies are probed for "never a 5xx" only.
     static let proxySample: [String: Any] = ["text": "probe", "count": 3]
@@ -145,6 +178,17 @@ import FoundationNetworking
         }
     }
 
+    /// A bearer of the v3 API for the development tenant's client.
+    static func possessionToken(_ live: LiveServer) async throws -> String {
+        let client = try #require(live.credentials.possession)
+        var request = URLRequest(url: live.baseURL.appendingPathComponent("token"))
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data("grant_type=client_credentials&client_id=\(client.clientId)&client_secret=\(client.clientSecret)".utf8)
+        let data = try await URLSessionTransport().send(request).0
+        return try JSONDecoder().decode(ProveWire.TokenResponse.self, from: data).accessToken
+    }
+
     @Test(arguments: TestDatabaseKind.available)
     func nulIsNeverA5xx(_ kind: TestDatabaseKind) async throws {
         let store = try await StoreFixture.start(kind)
@@ -166,12 +210,14 @@ import FoundationNetworking
                 "/api/purchases": ["x-api-key": live.credentials.apiKey, "Authorization": "Bearer \(access)"],
                 "/api/workflows": ["Authorization": "Bearer \(access)", "X-App-Version": "1.0"],
                 "/api/managed-apis": ["Authorization": "Bearer \(access)"],
+                "/v3": ["Authorization": "Bearer \(try await Self.possessionToken(live))"],
             ],
             parameters: [
                 "tenantId": live.credentials.tenantId, "appId": created.application.id, "group": "_default", "channel": "sms",
                 "language": "en-US", "number": "14165550123", "productId": store.planID, "customerId": "c",
                 "workflowId": "wf-probe", "accountId": "acct-probe", "id": "wf-url-001", "pageSize": "5", "page": "1", "limit": "5",
-                "eventId": "evt_none", "runId": "evt_none", "index": "0", "name": "probe-api",
+                "eventId": "evt_none", "runId": "evt_none", "index": "0", "name": "probe-api", "clientId": "ghpc_probe",
+                "phoneNumber": "+14165550100",
             ])
         // A proxied definition the proxy routes reach; its loopback destination is refused, never called.
         _ = try await APIClient(baseURL: live.baseURL).with(header: "Authorization", "Bearer \(admin)").sendRaw(

@@ -32,7 +32,7 @@ import Testing
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as! [String: Any]
-        #expect(Set(json.keys) == ["baseURL", "adminToken", "tenantId", "applicationId", "apiKey", "verification", "apiKeys"])
+        #expect(Set(json.keys) == ["baseURL", "adminToken", "tenantId", "applicationId", "apiKey", "verification", "apiKeys", "possession"])
         #expect(Set((json["apiKeys"] as? [String: String] ?? [:]).keys) == ["IOS", "ANDROID", "WEB"])
         #expect(json["baseURL"] as? String == "http://127.0.0.1:\(live.port)")
         #expect(try await live.app.directory.authenticate(apiKey: json["apiKey"] as! String)?.tenantId == json["tenantId"] as? String)

@@ -2,6 +2,7 @@ import GatehouseCore
 import GatehouseCommerceEngine
 import GatehouseHTTP
 import GatehouseManagedAPIsEngine
+import GatehousePossessionEngine
 import GatehouseWorkflowsEngine
 
 /// The operator API's errors in Gatehouse's own envelope `{"error":{"code","message","requestId"}}`.
@@ -37,6 +38,15 @@ enum AdminError {
         }
     }
 
+    /// The code and status of a possession refusal on the operator API.
+    static func httpError(_ error: PossessionError) -> HTTPError {
+        switch error.code {
+        case .notFound: HTTPError(status: 404, code: "not_found", message: error.message)
+        case .notConfigured: HTTPError(status: 503, code: "secret_key_missing", message: error.message)
+        default: HTTPError(status: 400, code: "invalid_argument", message: error.message)
+        }
+    }
+
     /// The code and status of a commerce refusal (a credit grant) on the operator API.
     static func httpError(_ error: CommerceError) -> HTTPError {
         switch error.code {
@@ -53,6 +63,7 @@ enum AdminError {
         case let error as WorkflowError: return httpError(error).response(context: context)
         case let error as ManagedAPIError: return httpError(error).response(context: context)
         case let error as CommerceError: return httpError(error).response(context: context)
+        case let error as PossessionError: return httpError(error).response(context: context)
         case let error as HTTPError: return error.response(context: context)
         default:
             logger.error(LogValue("unhandled error in \(context.route): \(String(reflecting: error))"), ["requestId": .plain(context.requestID)])

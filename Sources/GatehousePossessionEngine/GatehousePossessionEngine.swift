@@ -1,2 +1,0 @@
-/// The GatehousePossessionEngine module; it fills in with the issue that builds it.
-public enum GatehousePossessionEngineModule {}
