@@ -62,7 +62,7 @@ public struct CamaraNumberVerification: CarrierProvider {
             return .invalidNumber
         default:
             let code = (try? JSONDecoder().decode(Refusal.self, from: data))?.code ?? "status \(response.statusCode)"
-            return .unavailable("verify refused: " + String(code.prefix(80)))
+            return .unavailable("verify refused: " + PossessionEngine.token(code))
         }
     }
 

@@ -82,9 +82,15 @@ struct Flow: Sendable {
 
     func isExpired(at now: Date) -> Bool { now >= expiresAt }
 
-    /// Whether the flow's tenant is still enabled: a disabled tenant's flows stop where they are.
-    func tenantEnabled(_ db: any DatabaseConnection) throws -> Bool {
-        try db.queryOne("SELECT 1 AS one FROM tenants WHERE id = ? AND disabled_at IS NULL", tenantID) != nil
+    /// Whether the flow's tenant still allows it: a disabled tenant's flows stop where they are,
+    /// and so do a sandbox's once it is made a production tenant (no fixed code there).
+    func tenantAllows(_ db: any DatabaseConnection) throws -> Bool {
+        guard let row = try db.queryOne(
+            "SELECT s.environment FROM tenants t LEFT JOIN possession_settings s ON s.tenant_id = t.id WHERE t.id = ? AND t.disabled_at IS NULL",
+            tenantID)
+        else { return false }
+        let current: String? = try row.get("environment")
+        return environment == .production || current == PossessionSettings.Environment.sandbox.rawValue
     }
 
     /// Whether the code is the fixed test one and nothing is sent: test mode, and every sandbox

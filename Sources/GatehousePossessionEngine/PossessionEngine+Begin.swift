@@ -20,7 +20,7 @@ extension PossessionEngine {
         let carriers = self.carriers
         return try await database.write { db in
             guard var flow = try Flow.load(db, id: claims.sub),
-                constantTimeEquals(SHA256.hash(Data(claims.jti.utf8)), flow.authTokenHash), try flow.tenantEnabled(db)
+                constantTimeEquals(SHA256.hash(Data(claims.jti.utf8)), flow.authTokenHash), try flow.tenantAllows(db)
             else { throw PossessionError(.unauthorized, "the authToken is not valid") }
             guard !flow.isExpired(at: now) else { throw PossessionError(.flowExpired, "the flow has expired") }
             guard flow.authUsedAt == nil, flow.deviceStep == .begin else { throw PossessionError(.unauthorized, "the authToken was already used") }
@@ -56,7 +56,7 @@ extension PossessionEngine {
     /// The flow a device token belongs to, locked for the caller's transaction unless it only reads.
     static func deviceFlow(_ db: any DatabaseConnection, deviceToken: String, now: Date, lock: Bool = true) throws -> Flow {
         guard let parsed = SecretToken.parse(deviceToken, prefix: devicePrefix), let flow = try Flow.load(db, id: parsed.id, lock: lock),
-            let hash = flow.deviceTokenHash, parsed.matches(hash: hash), try flow.tenantEnabled(db)
+            let hash = flow.deviceTokenHash, parsed.matches(hash: hash), try flow.tenantAllows(db)
         else { throw PossessionError(.unauthorized, "the device token is not valid") }
         guard !flow.isExpired(at: now) else { throw PossessionError(.flowExpired, "the flow has expired") }
         return flow

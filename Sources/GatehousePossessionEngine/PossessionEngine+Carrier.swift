@@ -3,27 +3,29 @@ import GatehouseCore
 import GatehouseCrypto
 import GatehouseDatabase
 
-/// The device's carrier check evidence. The operator is called outside any transaction; the
-/// result is written only if the flow is still at its carrier check when it comes back, so
-/// two posts of the same evidence decide once.
+/// The device's carrier check evidence, in three steps: the evidence is claimed under the
+/// flow's lock (its `state` spent, so a duplicate post calls no operator), the operator is
+/// asked outside any transaction within the engine's `carrierDeadline`, and the result is written under the
+/// lock again if the flow is still at its carrier check.
 extension PossessionEngine {
     public func carrierEvidence(deviceToken: String, _ evidence: CarrierEvidence) async throws -> DeviceProgress {
-        let now = self.now
-        let (flow, stored) = try await database.read { db in
-            let flow = try Self.deviceFlow(db, deviceToken: deviceToken, now: now, lock: false)
-            return (flow, try Self.settings(db, tenantID: flow.tenantID))
+        let claimedAt = self.now
+        let (flow, stored) = try await database.write { db in
+            var flow = try Self.deviceFlow(db, deviceToken: deviceToken, now: claimedAt)
+            guard flow.deviceStep == .carrierCheck, flow.carrierProvider == "test" || flow.carrierStateHash != nil else {
+                throw PossessionError(.stepNotAllowed, "no carrier check is due")
+            }
+            guard evidence.provider == flow.carrierProvider else { throw PossessionError.invalid("provider", "is not this flow's carrier check") }
+            let claimed = flow
+            flow.carrierStateHash = nil
+            guard try flow.save(db, now: claimedAt) else { throw PossessionError(.stepNotAllowed, "the carrier check was already decided") }
+            return (claimed, try Self.settings(db, tenantID: flow.tenantID))
         }
-        guard flow.deviceStep == .carrierCheck else { throw PossessionError(.stepNotAllowed, "no carrier check is due") }
-        guard evidence.provider == flow.carrierProvider else { throw PossessionError.invalid("provider", "is not this flow's carrier check") }
         let result = await carrierResult(flow, stored: stored, evidence: evidence)
+        let now = self.now
         let progress = try await database.write { db in
             var current = try Self.deviceFlow(db, deviceToken: deviceToken, now: now)
-            // Under the row's lock: whoever decides first moves the step on. (Not the version: a
-            // Validate that found the device still at work must not void its evidence.)
-            guard current.deviceStep == .carrierCheck, current.carrierStateHash == flow.carrierStateHash else {
-                throw PossessionError(.stepNotAllowed, "the carrier check was already decided")
-            }
-            current.carrierStateHash = nil
+            guard current.deviceStep == .carrierCheck else { throw PossessionError(.stepNotAllowed, "the carrier check was already decided") }
             switch result {
             case .verified:
                 current.deviceStep = .possessed
@@ -40,20 +42,67 @@ extension PossessionEngine {
             return current.progress
         }
         if case .unavailable(let reason) = result {
-            environment.logger.info("possession carrier check unavailable, falling to the code", ["flow": .plain(flow.id), "reason": .init(reason)])
+            environment.logger.info("possession carrier check unavailable, falling to the code", ["flow": .plain(flow.id), "reason": .plain(reason)])
         }
         return progress
     }
 
+    /// The check's result. Reasons are fixed words or sanitized tokens: device text never reaches a log.
     private func carrierResult(_ flow: Flow, stored: StoredSettings, evidence: CarrierEvidence) async -> CarrierResult {
         if flow.carrierProvider == "test" { return TestModeCarrier.result(for: flow.number) }
-        if let error = evidence.error { return .unavailable("device: " + String(error.prefix(64))) }
+        if let error = evidence.error { return .unavailable("device: " + Self.token(error)) }
         guard let code = evidence.code, !code.isEmpty, code.utf8.count <= 2048, let state = evidence.state, let expected = flow.carrierStateHash,
             constantTimeEquals(SHA256.hash(Data(state.utf8)), expected)
         else { return .unavailable("no code, or a state that is not this flow's") }
         guard let settings = stored.settings.carrier, let provider = carriers[flow.carrierProvider ?? ""], let number = flow.number,
             let secret = carrierSecret(stored, tenantID: flow.tenantID)
         else { return .unavailable("carrier no longer configured") }
-        return await provider.verify(settings, clientSecret: secret, code: code, phoneNumber: number)
+        return await Self.within(carrierDeadline) { await provider.verify(settings, clientSecret: secret, code: code, phoneNumber: number) }
+            ?? .unavailable("operator took longer than \(carrierDeadline) s")
     }
+
+    /// `operation`'s result, or nil once `seconds` have passed; the operation is then cancelled
+    /// and not waited for (on Linux a cancelled URLSession transfer may take its time to stop).
+    static func within(_ seconds: TimeInterval, _ operation: @escaping @Sendable () async -> CarrierResult) async -> CarrierResult? {
+        let race = Race()
+        return await withCheckedContinuation { continuation in
+            let timer = Task {
+                try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                if race.claim() {
+                    race.cancelWork()
+                    continuation.resume(returning: nil)
+                }
+            }
+            race.setWork(Task {
+                let result = await operation()
+                timer.cancel()
+                if race.claim() { continuation.resume(returning: result) }
+            })
+        }
+    }
+
+    /// A word the logs may carry: `[A-Za-z0-9_.-]` only, at most 40 characters, else `other`.
+    static func token(_ text: String) -> String {
+        let allowed = text.utf8.count <= 40 && !text.isEmpty && text.unicodeScalars.allSatisfy {
+            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "_.-".unicodeScalars.contains($0))
+        }
+        return allowed ? text : "other"
+    }
+}
+
+/// Lets exactly one of two racers resume a continuation, and the timer cancel the work.
+private final class Race: @unchecked Sendable {
+    private let lock = NSLock()
+    private var taken = false
+    private var work: Task<Void, Never>?
+
+    func claim() -> Bool {
+        lock.withLock {
+            defer { taken = true }
+            return !taken
+        }
+    }
+
+    func setWork(_ task: Task<Void, Never>) { lock.withLock { work = task } }
+    func cancelWork() { lock.withLock { work }?.cancel() }
 }

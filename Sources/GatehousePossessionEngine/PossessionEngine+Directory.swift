@@ -8,16 +8,20 @@ extension PossessionEngine {
     /// Most records one import takes.
     public static let maxImport = 10_000
 
-    /// Adds or replaces records by number; all or none. Returns how many were written.
+    /// Adds or replaces records by number; all or none. Returns how many numbers were written
+    /// (a number given twice counts once, its last record standing).
     @discardableResult
     public func importIdentities(tenantID: String, _ records: [IdentityRecord]) async throws -> Int {
         let keys = try requireKeys()
         guard records.count <= Self.maxImport else { throw PossessionError.invalid("identities", "must hold at most \(Self.maxImport) records") }
         let now = self.now
         let environment = try await settings(tenantID: tenantID).environment
-        let rows = try records.enumerated().map { index, record in
-            try Self.checked(record, environment: environment, field: "identities[\(index)]")
+        var byNumber: [String: IdentityRecord] = [:]
+        for (index, record) in records.enumerated() {
+            let checked = try Self.checked(record, environment: environment, field: "identities[\(index)]")
+            byNumber[checked.phoneNumber] = checked  // one record per number: the last given stands
         }
+        let rows = byNumber.values.sorted { $0.phoneNumber < $1.phoneNumber }
         try await database.write { db in
             for record in rows {
                 let context = Self.identityContext(tenantID, record.phoneNumber)

@@ -5,8 +5,19 @@ import GatehouseDatabase
 
 /// The code fallback: the verification engine's codes (hashed, limited, delivered through the
 /// outbox), two minutes each, one entry, or three with `allowOTPRetry`. In test mode nothing is
-/// sent and the code is `1234`, as in every sandbox flow. A wrong code is counted in the transaction that checks it.
+/// sent and the code is `1234`, as in every sandbox flow. Across flows, each number gets at most
+/// `codesPerHour` codes and `wrongCodesPerHour` wrong entries, counted in durable counters in
+/// the transactions that send and check, so new flows do not buy new guesses. A wrong code is counted in the transaction that checks it.
 extension PossessionEngine {
+    /// Codes one number may be sent in an hour, over all of a tenant's flows.
+    public static let codesPerHour = 10
+    /// Wrong codes one number may see entered in an hour, over all of a tenant's flows.
+    public static let wrongCodesPerHour = 10
+
+    static func counterKeys(_ flow: Flow, _ number: String) -> (sent: String, wrong: String) {
+        ("possession-sent:\(flow.tenantID):\(number)", "possession-wrong:\(flow.tenantID):\(number)")
+    }
+
     static func codePolicy(length: Int) -> OneTimeCodePolicy {
         var policy = OneTimeCodePolicy()
         policy.codeLength = length
@@ -14,6 +25,13 @@ extension PossessionEngine {
         policy.attempts = retryEntries
         policy.resendSeconds = 30
         return policy
+    }
+
+    /// Start's `smsMessage` with its run of `#` as the code's place.
+    static func template(_ message: String) -> String {
+        guard let start = message.firstIndex(of: "#") else { return message }
+        let end = message[start...].firstIndex { $0 != "#" } ?? message.endIndex
+        return message.replacingCharacters(in: start..<end, with: "{{CODE}}")
     }
 
     public func otpStart(deviceToken: String, phoneNumber: String?) async throws -> DeviceProgress {
@@ -30,10 +48,16 @@ extension PossessionEngine {
                 throw PossessionError(.phoneNumberInvalid, "phoneNumber is not the number this flow checks", field: "phoneNumber")
             }
             if !flow.usesFixedCode {
+                let keys = Self.counterKeys(flow, number)
+                let wrong = try RateCounter.peek(db, key: keys.wrong, now: now, window: 3600)
+                let sent = try RateCounter.hit(db, key: keys.sent, now: now, window: 3600)
+                if wrong.count >= Self.wrongCodesPerHour || sent.count > Self.codesPerHour {
+                    throw PossessionError(.rateLimited, "too many codes for this number; try later", retryAfter: max(wrong.retryAfter, sent.retryAfter))
+                }
                 do {
                     try codes.sendOneTimeCode(
                         db, tenantID: flow.tenantID, purpose: "possession-\(flow.otpLength)", policy: Self.codePolicy(length: flow.otpLength),
-                        channel: .phone, destination: String(number.dropFirst()), now: now)
+                        channel: .phone, destination: String(number.dropFirst()), message: flow.details.smsMessage.map(Self.template), now: now)
                 } catch let recent as OneTimeCodeSentRecently {
                     throw PossessionError(.otpSentRecently, "a code went to this number moments ago", retryAfter: recent.retryAfter)
                 }
@@ -63,6 +87,8 @@ extension PossessionEngine {
                 outcome = .expired
             } else if flow.usesFixedCode {
                 outcome = constantTimeEquals(Array(otp.utf8), Array(TestModeCarrier.fixedCode.utf8)) ? .verified(flow.progress) : .wrong
+            } else if try RateCounter.lock(db, key: Self.counterKeys(flow, number).wrong, now: now, window: 3600).count >= Self.wrongCodesPerHour {
+                outcome = .exhausted
             } else {
                 let digits = otp.utf8.count <= 10 && otp.utf8.allSatisfy { (48...57).contains($0) }
                 let check: OneTimeCodeCheck = digits
@@ -76,6 +102,11 @@ extension PossessionEngine {
                 case .expired: outcome = .expired
                 case .tooManyAttempts: outcome = .exhausted
                 }
+            }
+            if !flow.usesFixedCode {
+                let key = Self.counterKeys(flow, number).wrong
+                if case .verified = outcome { try db.execute("DELETE FROM rate_counters WHERE counter_key = ?", key) }
+                if case .wrong = outcome { _ = try RateCounter.hit(db, key: key, now: now, window: 3600) }
             }
             switch outcome {
             case .verified:

@@ -18,11 +18,15 @@ public final class PossessionEngine: Sendable {
 
     /// Whether a carrier may be `development` (http, private addresses): only on a development server.
     let allowsDevelopmentCarriers: Bool
+    /// The longest a carrier check may take, every hop and byte included; past it, the code follows.
+    let carrierDeadline: TimeInterval
 
     public init(
-        environment: Environment, codes: any OneTimeCodes, carriers: [any CarrierProvider], keys: PossessionKeys?, allowsDevelopmentCarriers: Bool
+        environment: Environment, codes: any OneTimeCodes, carriers: [any CarrierProvider], keys: PossessionKeys?, allowsDevelopmentCarriers: Bool,
+        carrierDeadline: TimeInterval = 20
     ) {
         self.environment = environment
+        self.carrierDeadline = carrierDeadline
         self.allowsDevelopmentCarriers = allowsDevelopmentCarriers
         self.codes = codes
         self.carriers = Dictionary(carriers.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })

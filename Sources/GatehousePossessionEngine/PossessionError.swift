@@ -26,6 +26,8 @@ public struct PossessionError: Error, Equatable, Sendable, CustomStringConvertib
         case notFound
         /// A code went to this number moments ago.
         case otpSentRecently
+        /// Too many codes or wrong codes for one number in the hour (`retryAfter` says when).
+        case rateLimited
         /// The server has no possession key, so it cannot seal identity data or sign tokens.
         case notConfigured
     }
@@ -34,7 +36,7 @@ public struct PossessionError: Error, Equatable, Sendable, CustomStringConvertib
     public let message: String
     /// The request field at fault, for `fieldMissing` and `fieldInvalid`.
     public let field: String?
-    /// Seconds until another code may be sent, for `otpSentRecently`.
+    /// Seconds until another code may be sent, for `otpSentRecently` and `rateLimited`.
     public let retryAfter: Int?
 
     public init(_ code: Code, _ message: String, field: String? = nil, retryAfter: Int? = nil) {

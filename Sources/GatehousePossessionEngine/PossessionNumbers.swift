@@ -27,9 +27,15 @@ enum PossessionNumbers {
         return number.e164
     }
 
+    /// One `@`, a local part, and a domain of dot-separated labels; no spaces, controls or
+    /// invisible format characters (which could make one address look like another).
     static func isEmail(_ text: String) -> Bool {
-        guard text.utf8.count <= 254, let at = text.lastIndex(of: "@"), at != text.startIndex, text.index(after: at) != text.endIndex else { return false }
-        return !text.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7f } && text[text.index(after: at)...].contains(".")
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard text.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, !PossessionText.hasHiddenCharacters(text),
+            !text.unicodeScalars.contains(where: { $0.properties.isWhitespace })
+        else { return false }
+        let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
+        return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty && !$0.hasPrefix("-") && !$0.hasSuffix("-") }
     }
 
     static func isIPAddress(_ text: String) -> Bool {

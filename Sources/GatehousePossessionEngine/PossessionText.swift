@@ -5,7 +5,18 @@ import Foundation
 enum PossessionText {
     static func isName(_ text: String, max: Int = 100) -> Bool {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        return (1...max).contains(trimmed.count) && !trimmed.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        return (1...max).contains(trimmed.count) && !hasHiddenCharacters(trimmed)
+    }
+
+    /// Controls, format characters (bidirectional overrides, zero-width joiners) and line or
+    /// paragraph separators: nothing a person's name, an address or an SMS needs.
+    static func hasHiddenCharacters(_ text: String) -> Bool {
+        text.unicodeScalars.contains {
+            switch $0.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: true
+            default: false
+            }
+        }
     }
 
     /// Folded words: `" José  O'Neil "` → `["jose", "o", "neil"]`.

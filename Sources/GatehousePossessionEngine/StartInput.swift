@@ -65,9 +65,10 @@ public struct StartInput: Sendable, Equatable {
     /// The length of the one run of `#` in an SMS text: 4 to 6.
     static func codeLength(in message: String) throws -> Int {
         guard message.count <= 160 else { throw PossessionError.invalid("smsMessage", "must be at most 160 characters") }
-        guard !message.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw PossessionError.invalid("smsMessage", "must not contain control characters")
+        guard !PossessionText.hasHiddenCharacters(message) else {
+            throw PossessionError.invalid("smsMessage", "must not contain control or invisible format characters")
         }
+        guard !message.contains("{{") else { throw PossessionError.invalid("smsMessage", "must hold the code as #### to ######, not {{…}}") }
         let runs = message.split(whereSeparator: { $0 != "#" }).map(\.count)
         guard runs.count == 1, let length = runs.first, (4...6).contains(length) else {
             throw PossessionError.invalid("smsMessage", "must hold the code as one run of #### to ######")

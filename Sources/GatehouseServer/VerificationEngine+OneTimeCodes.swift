@@ -11,11 +11,11 @@ import GatehouseVerificationEngine
 extension VerificationEngine: OneTimeCodes {
     public func sendOneTimeCode(
         _ db: any DatabaseConnection, tenantID: String, purpose: String, policy: OneTimeCodePolicy, channel: OneTimeCodeChannel,
-        destination: String, now: Date
+        destination: String, message: String?, now: Date
     ) throws {
         let app = try internalApplication(db, tenantID: tenantID, purpose: purpose, policy: InternalCodePolicy(policy), now: now)
         do {
-            try sendInternalCode(db, application: app, channel: VerificationChannel(channel), destination: destination, now: now)
+            try sendInternalCode(db, application: app, channel: VerificationChannel(channel), destination: destination, now: now, template: message)
         } catch let failure as VerificationFailure where failure.codes.first == .destinationInCooldown {
             // The cooldown always says how long; the whole window is the safe answer if not.
             throw OneTimeCodeSentRecently(retryAfter: failure.retryAfter ?? policy.resendSeconds)

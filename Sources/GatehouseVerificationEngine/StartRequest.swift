@@ -43,6 +43,8 @@ struct ValidStart {
     let autofill: String?
     let templateGroup: String?
     let custom: String?
+    /// Gatehouse's own flows only: the text to send instead of a template, with `{{CODE}}`.
+    var template: String? = nil
 
     /// Every failing field is reported together, as the vendor's API does.
     static func validate(_ request: StartRequest) throws -> ValidStart {

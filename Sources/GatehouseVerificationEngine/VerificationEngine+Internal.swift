@@ -71,11 +71,14 @@ extension VerificationEngine {
 
     /// The same inside a transaction the caller holds: the code is queued with it, and sent
     /// once it commits. Call `wakeDelivery()` after the commit so this node sends it at once.
+    /// `template`, with `{{CODE}}` once, replaces the application's text for this code.
     public func sendInternalCode(
-        _ db: any DatabaseConnection, application app: OTPApplication, channel: VerificationChannel, destination: String, now: Date
+        _ db: any DatabaseConnection, application app: OTPApplication, channel: VerificationChannel, destination: String, now: Date,
+        template: String? = nil
     ) throws {
-        let valid = ValidStart(
+        var valid = ValidStart(
             destination: destination, channel: channel, languages: [], appHash: nil, autofill: "none", templateGroup: nil, custom: nil)
+        if let template, MessageRenderer.isValidSMSTemplate(template) { valid.template = template }
         let caller = VerificationCaller(application: app, mode: .application)
         _ = try create(
             db, caller: caller, valid: valid, decision: nil, id: environment.ids.next().lowercased,

@@ -75,7 +75,7 @@ extension VerificationEngine {
                 .text(id), .text(app.tenantId), .text(app.id), .text(valid.destination), .text(valid.channel.rawValue),
                 .text((decision?.status ?? .pending).rawValue), decision.map { .text($0.outcome.rawValue) } ?? .null,
                 decision == nil ? .blob(Self.codeHash(id: id, code: code)) : .null, .integer(Int64(app.codeLength)),
-                .integer(Int64(app.maxAttempts)), .integer(fee), .text(choice.language), .text(choice.body),
+                .integer(Int64(app.maxAttempts)), .integer(fee), .text(choice.language), .text(valid.template ?? choice.body),
                 choice.group.sqlValue, .boolean(choice.groupUsed), choice.fallbackReason.sqlValue,
                 autofill?.type.sqlValue ?? .null, autofill?.value.sqlValue ?? .null,
                 .integer(Int64(settings.interceptionTimeout)), now.sqlValue,

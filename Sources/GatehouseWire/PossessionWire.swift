@@ -147,12 +147,14 @@ public enum PossessionWire {
         case phoneNumberInvalid = 1009
         /// Test mode on a production tenant (403).
         case testModeRefused = 1010
-        /// No such flow for this client (404).
+        /// No such flow for this tenant's clients (404); another tenant's flow is no such flow.
         case notFound = 1011
-        /// Too many requests (429).
+        /// Too many requests, or too many codes or wrong codes for one number in the hour (429).
         case rateLimited = 1012
         /// A code went to this number moments ago (429).
         case otpSentRecently = 1013
+        /// No such operation (404).
+        case unknownOperation = 1014
         /// The service cannot answer now (503).
         case unavailable = 1500
     }

@@ -60,6 +60,20 @@ import FoundationNetworking
             #expect(missing == 400 && missingText == #"{"code":1001,"message":"field 'flowType' is missing"}"#)
             let (noBearer, _) = try await post(base.appendingPathComponent("v3/validate"), bearer: "ghpt_nope", json: #"{"correlationId":"\#(id)"}"#)
             #expect(noBearer == 401)
+            // The device API's own refusals, in the same envelope.
+            let begin = base.appendingPathComponent("api/possession/v1/begin")
+            #expect(try await post(begin, bearer: started.authToken, json: "{}") == (400, #"{"code":1001,"message":"field 'testMode' is missing"}"#))
+            #expect(try await post(begin, bearer: started.authToken, json: "[1]") == (400, #"{"code":1000,"message":"the body must be a JSON object"}"#))
+            #expect(try await post(base.appendingPathComponent("api/possession/v1/nothing"), bearer: nil, json: "{}").0 == 404)
+            // One way of sending client credentials per request (RFC 6749 §2.3).
+            let credentials = try #require(f.live.credentials.possession)
+            var both = URLRequest(url: base.appendingPathComponent("token"))
+            both.httpMethod = "POST"
+            both.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+            both.setValue("Basic " + Data("\(credentials.clientId):\(credentials.clientSecret)".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+            both.httpBody = Data("grant_type=client_credentials&client_id=\(credentials.clientId)".utf8)
+            let (bothData, bothResponse) = try await URLSession.shared.data(for: both)
+            #expect((bothResponse as? HTTPURLResponse)?.statusCode == 400 && String(decoding: bothData, as: UTF8.self).contains(#""code":1000"#))
 
             let steps = ScriptedSteps()
             let authId = try await f.sdk(testMode: true, steps: steps).authenticate(started.authToken)

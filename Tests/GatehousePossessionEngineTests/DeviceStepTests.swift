@@ -28,6 +28,7 @@ struct DeviceStepTests {
         #expect(sent.next == .otpFinish && sent.otpLength == 5)
         let code = try await h.code()
         #expect(code.count == 5 && h.delivery.messages.last?.to == "14165550172")
+        #expect(h.delivery.messages.last?.body == "Code: \(code)", "Start's smsMessage is the text sent")
         #expect(await refusal { try await h.engine.otpFinish(deviceToken: s.deviceToken, otp: "1x") }?.code == .otpInvalid)
         let done = try await h.engine.otpFinish(deviceToken: s.deviceToken, otp: code)
         #expect(done == DeviceProgress(next: .done, authId: s.authId))
@@ -122,6 +123,7 @@ struct DeviceStepTests {
             return await group.reduce(into: [DeviceProgress.Next?]()) { $0.append($1) }
         }
         #expect(answers.compactMap { $0 } == [.done], "one decision: \(answers)")
+        #expect(carrier.calls == 1, "duplicates call no operator")
 
         carrier.delay = 0
         for (result, next) in [(CarrierResult.notVerified, DeviceProgress.Next.otpStart), (.unavailable("operator down"), .otpStart), (.invalidNumber, .failed)] {

@@ -48,9 +48,7 @@ struct FlowBoundaryTests {
         let carrier = ScriptedCarrier()
         let h = try await PossessionHarness(kind, carriers: [carrier])
         defer { h.close() }
-        try await h.engine.saveSettings(tenantID: h.tenantID, PossessionSettings(carrier: CamaraSettings(
-            authorizationEndpoint: URL(string: "https://op.example/authorize")!, tokenEndpoint: URL(string: "https://op.example/token")!,
-            apiBase: URL(string: "https://op.example")!, clientId: "gh", redirectUri: URL(string: "https://gh.example/back")!)), carrierSecret: "s")
+        try await h.useCarrier()
         let s = try await h.engine.begin(authToken: try await h.start().authToken, testMode: false)
         let state = try #require(s.progress.carrierCheck?.url?.absoluteString.components(separatedBy: "state=").last)
         carrier.delay = 200_000_000
@@ -84,6 +82,62 @@ struct FlowBoundaryTests {
         var plain = local
         plain.development = false
         #expect(await refusal { try await h.engine.saveSettings(tenantID: h.tenantID, PossessionSettings(carrier: plain), carrierSecret: "s") }?.code == .fieldInvalid)
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func newFlowsBuyNoNewGuessesAtANumber(_ kind: TestDatabaseKind) async throws {
+        let h = try await PossessionHarness(kind)
+        defer { h.close() }
+        var exhausted = 0
+        var limited: PossessionError?
+        for _ in 0..<8 {
+            let s = try await h.engine.begin(
+                authToken: try await h.start(StartInput(flowType: "mobile", phoneNumber: PossessionHarness.number, allowOTPRetry: true)).authToken,
+                testMode: false)
+            do {
+                _ = try await h.engine.otpStart(deviceToken: s.deviceToken, phoneNumber: nil)
+            } catch let error as PossessionError {
+                limited = error
+                break
+            }
+            let code = try await h.code()
+            let wrong = code == "000000" ? "111111" : "000000"
+            for _ in 0..<3 {
+                if await refusal({ try await h.engine.otpFinish(deviceToken: s.deviceToken, otp: wrong) })?.code == .otpAttemptsExhausted { exhausted += 1 }
+            }
+            h.clock.advance(by: 31)
+        }
+        #expect(limited?.code == .rateLimited && (limited?.retryAfter ?? 0) > 0, "\(String(describing: limited))")
+        #expect(h.delivery.messages.count == 4, "10 wrong codes in the hour: the fifth flow gets no code")
+        #expect(exhausted == 4)
+        // An hour on, the number may try again; a right code clears its count.
+        h.clock.advance(by: 3600)
+        let s = try await h.engine.begin(authToken: try await h.start().authToken, testMode: false)
+        _ = try await h.engine.otpStart(deviceToken: s.deviceToken, phoneNumber: nil)
+        #expect(try await h.engine.otpFinish(deviceToken: s.deviceToken, otp: try await h.code()).next == .done)
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func aSandboxMadeProductionStopsItsOpenFlows(_ kind: TestDatabaseKind) async throws {
+        let h = try await PossessionHarness(kind, environment: .sandbox)
+        defer { h.close() }
+        let unbegun = try await h.start()
+        let begun = try await h.engine.begin(authToken: try await h.start().authToken, testMode: true)
+        try await h.engine.saveSettings(tenantID: h.tenantID, PossessionSettings(environment: .production), carrierSecret: nil)
+        #expect(await refusal { try await h.engine.begin(authToken: unbegun.authToken, testMode: true) }?.code == .unauthorized)
+        #expect(await refusal { try await h.engine.carrierEvidence(deviceToken: begun.deviceToken, CarrierEvidence(provider: "test")) }?.code == .unauthorized)
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func aSlowOperatorFallsToTheCodeAtTheDeadline(_ kind: TestDatabaseKind) async throws {
+        let carrier = ScriptedCarrier()
+        let h = try await PossessionHarness(kind, carriers: [carrier], carrierDeadline: 0.2)
+        defer { h.close() }
+        try await h.useCarrier()
+        let s = try await h.engine.begin(authToken: try await h.start().authToken, testMode: false)
+        let state = try #require(s.progress.carrierCheck?.url?.absoluteString.components(separatedBy: "state=").last)
+        carrier.delay = 5_000_000_000
+        #expect(try await h.engine.carrierEvidence(deviceToken: s.deviceToken, CarrierEvidence(provider: "camara", code: "c", state: state)).next == .otpStart)
     }
 
     @Test(arguments: TestDatabaseKind.available)

@@ -22,7 +22,10 @@ final class PossessionHarness: @unchecked Sendable {
     static let secret = [UInt8](repeating: 9, count: 32)
     static let number = "+14165550172"
 
-    init(_ kind: TestDatabaseKind, environment setting: PossessionSettings.Environment = .production, carriers: [any CarrierProvider] = []) async throws {
+    init(
+        _ kind: TestDatabaseKind, environment setting: PossessionSettings.Environment = .production, carriers: [any CarrierProvider] = [],
+        carrierDeadline: TimeInterval = 20
+    ) async throws {
         store = try TestDatabase(kind)
         let clock = self.clock
         _ = try DatabaseMigrator(migrations: GatehouseApp.migrations, now: { clock.now }).migrate(store.database)
@@ -32,7 +35,8 @@ final class PossessionHarness: @unchecked Sendable {
         otherTenantID = try await directory.createTenant(name: "Other").id
         let verification = VerificationEngine(environment: environment, delivery: delivery)
         dispatcher = DeliveryDispatcher(engine: verification)
-        engine = PossessionEngine(environment: environment, codes: verification, carriers: carriers, keys: try PossessionKeys(secret: Self.secret), allowsDevelopmentCarriers: false)
+        engine = PossessionEngine(environment: environment, codes: verification, carriers: carriers, keys: try PossessionKeys(secret: Self.secret), allowsDevelopmentCarriers: false,
+            carrierDeadline: carrierDeadline)
         try await engine.saveSettings(tenantID: tenantID, PossessionSettings(environment: setting), carrierSecret: nil)
         try await engine.saveSettings(tenantID: otherTenantID, PossessionSettings(environment: setting), carrierSecret: nil)
         caller = try await Self.caller(engine, tenantID)
@@ -53,6 +57,13 @@ final class PossessionHarness: @unchecked Sendable {
         try await dispatcher.drain()
         guard let message = delivery.messages.last else { throw TestSetupError("no code was delivered") }
         return String(message.body.filter(\.isNumber).suffix(6))
+    }
+
+    /// Makes the tenant's carrier a CAMARA one at `operator.example`.
+    func useCarrier() async throws {
+        try await engine.saveSettings(tenantID: tenantID, PossessionSettings(carrier: CamaraSettings(
+            authorizationEndpoint: URL(string: "https://op.example/authorize")!, tokenEndpoint: URL(string: "https://op.example/token")!,
+            apiBase: URL(string: "https://op.example")!, clientId: "gh", redirectUri: URL(string: "https://gh.example/back")!)), carrierSecret: "s")
     }
 
     func close() { store.close() }

@@ -8,11 +8,12 @@ import GatehouseDatabase
 /// together, and a check is decided in the transaction that also counts the caller's own caps.
 public protocol OneTimeCodes: Sendable {
     /// Queues a new code to `destination` (phone: E.164 digits; email: lower-cased), which
-    /// replaces any live one. Throws `OneTimeCodeSentRecently` when the last code went out
-    /// within `policy.resendSeconds`.
+    /// replaces any live one; `message` (with `{{CODE}}` once) is its text instead of the
+    /// purpose's own. Throws `OneTimeCodeSentRecently` when the last code went out within
+    /// `policy.resendSeconds`.
     func sendOneTimeCode(
         _ db: any DatabaseConnection, tenantID: String, purpose: String, policy: OneTimeCodePolicy, channel: OneTimeCodeChannel,
-        destination: String, now: Date) throws
+        destination: String, message: String?, now: Date) throws
 
     /// Checks `code` against the live code of `destination`, counting the attempt. A code
     /// works once.
@@ -28,6 +29,16 @@ public protocol OneTimeCodes: Sendable {
 /// Where a code goes: a phone gets it by SMS.
 public enum OneTimeCodeChannel: String, Sendable {
     case phone, email
+}
+
+extension OneTimeCodes {
+    /// A code in the purpose's own text.
+    public func sendOneTimeCode(
+        _ db: any DatabaseConnection, tenantID: String, purpose: String, policy: OneTimeCodePolicy, channel: OneTimeCodeChannel,
+        destination: String, now: Date
+    ) throws {
+        try sendOneTimeCode(db, tenantID: tenantID, purpose: purpose, policy: policy, channel: channel, destination: destination, message: nil, now: now)
+    }
 }
 
 /// How codes are made and limited; each purpose keeps one policy.

@@ -31,10 +31,14 @@ struct ProveError: Error, Equatable {
         case let error as CoreError where error.code == .notFound: self.init(404, .notFound, error.message)
         case let error as HTTPError:
             switch error.status {
-            case 404: self.init(404, .notFound, "no such operation")
+            case 404: self.init(404, .unknownOperation, "no such operation")
             case 405: self.init(405, .invalidRequest, error.message)
             case 413: self.init(413, .invalidRequest, "request body is too large")
             case 429: self.init(429, .rateLimited, error.message)
+            case 400 where error.code == "invalid_body" && error.message.hasPrefix("body:"):
+                self.init(400, .invalidRequest, "the body must be a JSON object")
+            case 400 where error.code == "invalid_body" && (error.message.hasSuffix(": required") || error.message.hasSuffix(": value missing")):
+                self.init(400, .fieldMissing, "field '\(error.message.split(separator: ":").first ?? "")' is missing")
             case 400 where error.code == "invalid_body" && error.message.hasSuffix("wrong type"):
                 self.init(400, .fieldInvalid, "field '\(error.message.split(separator: ":").first ?? "")' has the wrong type")
             case 400..<500: self.init(error.status, .invalidRequest, error.message)
@@ -61,6 +65,7 @@ struct ProveError: Error, Equatable {
         case .testModeRefused: (status, code) = (403, .testModeRefused)
         case .notFound: (status, code) = (404, .notFound)
         case .otpSentRecently: (status, code) = (429, .otpSentRecently)
+        case .rateLimited: (status, code) = (429, .rateLimited)
         case .notConfigured: (status, code) = (503, .unavailable)
         }
         self.init(status, code, error.message, retryAfter: error.retryAfter)

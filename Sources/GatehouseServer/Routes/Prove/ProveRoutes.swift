@@ -90,6 +90,10 @@ struct TokenForm {
             let decoded = Data(base64Encoded: String(basic.dropFirst(6)).trimmingCharacters(in: .whitespaces)).flatMap({ String(data: $0, encoding: .utf8) }),
             let colon = decoded.firstIndex(of: ":")
         {
+            // RFC 6749 §2.3: one way of authenticating per request.
+            guard fields["client_id"] == nil, fields["client_secret"] == nil else {
+                throw ProveError(400, .invalidRequest, "send the client credentials either with HTTP Basic or in the form, not both")
+            }
             clientID = Request.percentDecoded(String(decoded[..<colon]))
             clientSecret = Request.percentDecoded(String(decoded[decoded.index(after: colon)...]))
             return
