@@ -11,9 +11,11 @@ build:
 	swift build
 
 # exec: the server gets Ctrl-C and SIGTERM itself and shuts down gracefully.
+# gatehouse-cli too, so the README's `.build/release/gatehouse-cli …` works beside it.
 run:
 	scripts/install-deps.sh build
 	swift build -c release --product gatehouse
+	swift build -c release --product gatehouse-cli
 	exec .build/release/gatehouse serve
 
 # Starts and always stops a throwaway PostgreSQL; exits with swift test's status.

@@ -120,6 +120,7 @@ public final class GatehouseApp: @unchecked Sendable {
             return .empty()
         })
         VerificationRoutes.register(on: router, engine: verification, logger: logger)
+        if settings.mode == .development { DevelopmentCallbackRoutes.register(on: router, engine: verification) }
         DatacoveRoutes.register(
             on: router, accounts: accounts, commerce: commerce, directory: directory,
             appStoreAPI: settings.appstoreApiURL,

@@ -46,33 +46,33 @@ struct ApplicationValues {
         if let mode = input.minimumAuth { values.minimumAuth = mode }
         if let url = input.callbackURL { values.callbackURL = try url.map(Self.validCallbackURL) }
         if let domain = input.smsDomain {
-            if let domain, !MessageRenderer.isValidDomain(domain) { throw CoreError(.invalidArgument, "sms_domain is not a host name") }
+            if let domain, !MessageRenderer.isValidDomain(domain) { throw CoreError(.invalidArgument, "smsDomain is not a host name") }
             values.smsDomain = domain?.lowercased()
         }
         if let length = input.codeLength {
-            guard (4...8).contains(length) else { throw CoreError(.invalidArgument, "code_length must be 4 to 8") }
+            guard (4...8).contains(length) else { throw CoreError(.invalidArgument, "codeLength must be 4 to 8") }
             values.codeLength = length
         }
         if let lifetime = input.lifetimeSeconds {
-            guard (60...600).contains(lifetime) else { throw CoreError(.invalidArgument, "lifetime must be 60 to 600 seconds") }
+            guard (60...600).contains(lifetime) else { throw CoreError(.invalidArgument, "lifetimeSeconds must be 60 to 600") }
             values.lifetimeSeconds = lifetime
         }
         if let attempts = input.maxAttempts {
-            guard (1...10).contains(attempts) else { throw CoreError(.invalidArgument, "attempts must be 1 to 10") }
+            guard (1...10).contains(attempts) else { throw CoreError(.invalidArgument, "maxAttempts must be 1 to 10") }
             values.maxAttempts = attempts
         }
         if let paused = input.paused { values.paused = paused }
         if let countries = input.disabledCountries {
             let upper = countries.map { $0.uppercased() }
             guard upper.allSatisfy({ $0.count == 2 && $0.allSatisfy { ("A"..."Z").contains($0) } }) else {
-                throw CoreError(.invalidArgument, "disabled_countries must be ISO 3166 alpha-2 codes")
+                throw CoreError(.invalidArgument, "disabledCountries must be ISO 3166 alpha-2 codes")
             }
             values.disabledCountries = Array(Set(upper)).sorted()
         }
         if let limit = input.dailyLimit { values.dailyLimit = try limit.map(Self.positive) }
         if let limit = input.monthlyLimit { values.monthlyLimit = try limit.map(Self.positive) }
         if let cooldown = input.cooldownSeconds {
-            guard (0...86_400).contains(cooldown) else { throw CoreError(.invalidArgument, "cooldown must be 0 to 86400 seconds") }
+            guard (0...86_400).contains(cooldown) else { throw CoreError(.invalidArgument, "cooldownSeconds must be 0 to 86400") }
             values.cooldownSeconds = cooldown
         }
         if let fee = input.smsFee { values.smsFeeMicros = try Self.fee(fee) }
@@ -99,17 +99,17 @@ struct ApplicationValues {
     static func validCallbackURL(_ text: String) throws -> String {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
             url.host?.isEmpty == false, text.count <= 2000
-        else { throw CoreError(.invalidArgument, "callback_url must be an http or https URL") }
+        else { throw CoreError(.invalidArgument, "callbackUrl must be an http or https URL") }
         return text
     }
 
     static func positive(_ value: Int) throws -> Int {
-        guard value > 0 else { throw CoreError(.invalidArgument, "limits must be positive") }
+        guard value > 0 else { throw CoreError(.invalidArgument, "dailyLimit and monthlyLimit must be positive") }
         return value
     }
 
     static func fee(_ text: String) throws -> Int64 {
-        guard let micros = Money.micros(text) else { throw CoreError(.invalidArgument, "fee must be a decimal string such as 0.05") }
+        guard let micros = Money.micros(text) else { throw CoreError(.invalidArgument, "smsFee and calloutFee must be decimal strings such as 0.05") }
         return micros
     }
 }

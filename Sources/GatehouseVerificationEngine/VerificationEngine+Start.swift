@@ -28,10 +28,12 @@ extension VerificationEngine {
                 _ = try TemplateChoice.resolve(
                     db, applicationID: app.id, channel: valid.channel, languages: valid.languages, group: valid.templateGroup)
             }
-            decision = switch await callback(url: url, app: app, id: id, valid: valid) {
-            case .allow: nil
-            case .deny: (.denied, .deniedByCallback)
-            case .unusable: (.denied, .deniedInvalidCallbackResponse)
+            switch await callback(url: url, app: app, id: id, valid: valid) {
+            case .allow: decision = nil
+            case .deny: decision = (.denied, .deniedByCallback)
+            case .unusable(let reason):
+                decision = (.denied, .deniedInvalidCallbackResponse)
+                try await noteCallbackFailure(app, reason: reason, now: now)
             }
         }
         let code = environment.random.numericCode(digits: app.codeLength)

@@ -87,5 +87,15 @@ public enum VerificationMigrations {
                   WHERE status = 'pending' AND dispatched_at IS NULL;
                 """)
         },
+        // Why an application's request callback last failed, for the operator's view.
+        Migration(id: "verification.005_callback_failures") { db in
+            try db.executeScript("""
+                CREATE TABLE otp_callback_failures (
+                    application_id TEXT PRIMARY KEY,
+                    reason TEXT NOT NULL,
+                    failed_at \(db.dialect.bigint) NOT NULL
+                );
+                """)
+        },
     ]
 }

@@ -21,6 +21,9 @@ extension AdminWire {
         public let smsFee: String
         public let calloutFee: String
         public let createdAt: String
+        /// Why the request callback last failed (unreachable, timed out, a non-2xx, an unreadable
+        /// answer), when it has; only in answers about one application.
+        public var lastCallbackFailure: CallbackFailure?
 
         public init(
             id: String, tenantId: String, name: String, appKey: String, minimumAuth: String, callbackUrl: String?,
@@ -46,6 +49,16 @@ extension AdminWire {
             self.smsFee = smsFee
             self.calloutFee = calloutFee
             self.createdAt = createdAt
+        }
+    }
+
+    /// A request callback that failed, and when (RFC 3339).
+    public struct CallbackFailure: Codable, Sendable, Equatable {
+        public let reason: String
+        public let at: String
+        public init(reason: String, at: String) {
+            self.reason = reason
+            self.at = at
         }
     }
 
@@ -82,7 +95,7 @@ extension AdminWire {
 extension AdminWire.OTPApplication {
     private enum Keys: String, CodingKey {
         case id, tenantId, name, appKey, minimumAuth, callbackUrl, smsDomain, codeLength, lifetimeSeconds, maxAttempts
-        case paused, disabledCountries, dailyLimit, monthlyLimit, cooldownSeconds, smsFee, calloutFee, createdAt
+        case paused, disabledCountries, dailyLimit, monthlyLimit, cooldownSeconds, smsFee, calloutFee, createdAt, lastCallbackFailure
     }
 
     /// Every key is written, unset settings as `null`, so an operator sees what can be set.
@@ -106,5 +119,6 @@ extension AdminWire.OTPApplication {
         try container.encode(smsFee, forKey: .smsFee)
         try container.encode(calloutFee, forKey: .calloutFee)
         try container.encode(createdAt, forKey: .createdAt)
+        try container.encodeIfPresent(lastCallbackFailure, forKey: .lastCallbackFailure)
     }
 }

@@ -58,8 +58,13 @@ extension CLI {
         case "sessions":
             try output(try await client.sessions())
         case "logout":
-            if let id = options.positional.first { try await client.signOut(session: id) } else { try await client.signOut() }
-            print("signed out")
+            if let id = options.positional.first {
+                try await client.signOut(session: id)
+                print("ended session \(id); this device stays signed in unless that was its own session")
+            } else {
+                try await client.signOut()
+                print("signed out")
+            }
         case "delete":
             try await client.deleteAccount()
             print("account deleted")

@@ -55,16 +55,11 @@ extension CLI {
             case "never": fetch.prompt = .never
             default: fail("--prompt must be always, if-required or never")
             }
-            let response: ManagedApiFetchResponse
-            do {
-                response = try await service.fetch(name: arguments[0], relativeUrl: arguments[1], options: fetch)
-            } catch let error as ManagedAPIException {
-                fail("error: \(error.errorCode): \(error.message)")
-            }
+            let response = try await service.fetch(name: arguments[0], relativeUrl: arguments[1], options: fetch)
             FileHandle.standardError.write(Data("HTTP \(response.status)\n".utf8))
             for (name, value) in response.headers.sorted(by: { $0.key < $1.key }) { FileHandle.standardError.write(Data("\(name): \(value)\n".utf8)) }
             if let text = response.rawBody { print(text) }
-            if !response.ok { exit(1) }
+            if !response.ok { exit(response.status >= 500 ? ExitCode.unavailable.rawValue : ExitCode.refused.rawValue) }
         default:
             fail(managedAPIsUsage)
         }

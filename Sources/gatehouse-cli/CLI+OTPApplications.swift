@@ -5,7 +5,7 @@ import GatehouseWire
 /// `gatehouse-cli otp-apps …` and `balance …`: OTP applications through the admin API.
 extension CLI {
     static let otpUsage = """
-        usage: gatehouse-cli otp-apps list TENANT
+        usage: gatehouse-cli otp-apps list TENANT | otp-apps show TENANT APP   (show: with the last callback failure)
                gatehouse-cli otp-apps create TENANT [SETTINGS]       (prints the secret once)
                gatehouse-cli otp-apps update TENANT APP [SETTINGS]
                gatehouse-cli otp-apps template TENANT APP GROUP sms|callout LANGUAGE BODY   (GROUP _default: the app's own)
@@ -13,6 +13,9 @@ extension CLI {
         SETTINGS: --name N --min-auth public|basic|application --callback-url URL|none --sms-domain HOST|none
                   --code-length 4-8 --lifetime 60-600 --attempts N --paused true|false --disabled-countries GB,DE
                   --daily-limit N|none --monthly-limit N|none --cooldown SECONDS --sms-fee 0.05 --callout-fee 0.10
+        public mode (--min-auth public) asks --callback-url before each start: a signed POST that must answer 2xx
+        {"action":"allow"} or {"action":"deny"} within verification-callback-timeout; in development,
+        http://127.0.0.1:8080/dev/verification-callback checks the signature and allows every start
         """
 
     /// Flag name → (JSON key, kind).
@@ -37,6 +40,9 @@ extension CLI {
         case "list":
             try output(await admin.send(
                 "GET", "/admin/v1/tenants/\(arg(0))/otp-applications", as: AdminWire.List<AdminWire.OTPApplication>.self))
+        case "show":
+            try output(await admin.send(
+                "GET", "/admin/v1/tenants/\(arg(0))/otp-applications/\(arg(1))", as: AdminWire.OTPApplication.self))
         case "create":
             try output(await admin.send(
                 "POST", "/admin/v1/tenants/\(arg(0))/otp-applications", body: try settings(options), as: AdminWire.CreatedOTPApplication.self))

@@ -63,17 +63,13 @@ extension CLI {
         var builder = PossessionAuth.builder(authFinish: steps).withOtpFallback(otpStart: steps, otpFinish: steps).withBaseURL(url)
         if options.value("mode") ?? "test" == "test" { builder = builder.withMobileAuthTestMode() }
         if let logger { builder = builder.withLogger(logger) }
-        do {
-            let authId = try await builder.build().authenticate(started.authToken)
-            print("possession proved (\(steps.usedCode ? "by the code" : "by the carrier check")); AuthFinish got authId \(authId)")
-        } catch let error as PossessionAuthError {
-            fail("possession not proved: \(error.localizedDescription)")
-        }
+        let authId = try await builder.build().authenticate(started.authToken)
+        print("possession proved (\(steps.usedCode ? "by the code" : "by the carrier check")); AuthFinish got authId \(authId)")
         let validated = try await backend.validate(correlationId: started.correlationId)
         print("validate: success \(validated.success), challenge missing \(validated.challengeMissing)")
-        guard validated.success else { exit(1) }
+        guard validated.success else { refuse("validate: possession was not proved for this flow") }
         let challenged = try await backend.challenge(ProveWire.ChallengeRequest(correlationId: started.correlationId))
-        guard challenged.success, var person = challenged.individual else { fail("challenge: no identity matched (give --dob or --ssn)") }
+        guard challenged.success, var person = challenged.individual else { refuse("challenge: no identity matched (give --dob or --ssn)") }
         print("pre-fill:")
         try output(person)
         if let first = options.value("first-name") { person.firstName = first }
@@ -81,7 +77,7 @@ extension CLI {
         let completed = try await backend.complete(ProveWire.CompleteRequest(correlationId: started.correlationId, individual: person))
         print("complete:")
         try output(completed)
-        if !completed.success { exit(1) }
+        if !completed.success { refuse("complete: the individual was not verified") }
     }
 }
 

@@ -25,14 +25,38 @@ extension CLI {
         let options = Options(words)
         guard let tenant = options.value("tenant") ?? credentials?["tenantId"] as? String else { fail(storeUsage) }
         let base = "/api/tenants/v1/\(tenant)"
-        func send(_ method: String, _ path: String, _ body: [String: Any]? = nil) async throws {
+        /// Sends and prints the answer pretty, under `label` when given (as other commands print JSON).
+        func send(_ method: String, _ path: String, _ body: [String: Any]? = nil, label: String? = nil) async throws {
             let data = try body.map { try JSONSerialization.data(withJSONObject: $0) }
-            print(String(decoding: try await admin.sendRaw(method, base + path, body: data), as: UTF8.self))
+            if let label { print(label + ":") }
+            let answer: Data
+            do {
+                answer = try await admin.sendRaw(method, base + path, body: data)
+            } catch GatehouseClientError.api(404, _, _, _) where label != nil {
+                print("  (not configured yet)")
+                return
+            }
+            if let object = try? JSONSerialization.jsonObject(with: answer),
+                let pretty = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            {
+                print(String(decoding: pretty, as: UTF8.self))
+            } else {
+                print(String(decoding: answer, as: UTF8.self))
+            }
+        }
+        func count(_ text: String, _ what: String) -> Int {
+            guard let number = Int(text), number >= 0 else { fail("\(what) must be a whole number, not \(text)") }
+            return number
         }
         let words = options.positional
         switch words.first {
         case "show":
-            for path in ["/apple-config", "/pricing-config", "/service-entitlement-products", "/trial-config"] { try await send("GET", path) }
+            for (path, label) in [
+                ("/apple-config", "apple-config"), ("/pricing-config", "pricing-config (credit packages)"),
+                ("/service-entitlement-products", "service-entitlement-products (plans)"), ("/trial-config", "trial-config"),
+            ] {
+                try await send("GET", path, label: label)
+            }
         case "apple-config":
             var body: [String: Any] = [:]
             for (flag, field) in [("bundle-id", "bundleId"), ("issuer-id", "issuerId"), ("key-id", "keyId")] {
@@ -48,7 +72,7 @@ extension CLI {
         case "credits":
             let pairs = Array(words.dropFirst())
             guard !pairs.isEmpty, pairs.count.isMultiple(of: 2) else { fail(storeUsage) }
-            let packages = stride(from: 0, to: pairs.count, by: 2).map { ["platformProductId": pairs[$0], "credits": Int(pairs[$0 + 1]) ?? 0] }
+            let packages = stride(from: 0, to: pairs.count, by: 2).map { ["platformProductId": pairs[$0], "credits": count(pairs[$0 + 1], "the credits of \(pairs[$0])")] }
             try await send("PUT", "/pricing-config", ["provider": "apple", "iapCreditPackages": packages])
         case "plan":
             guard words.count >= 4 else { fail(storeUsage) }
@@ -57,7 +81,7 @@ extension CLI {
             try await send("POST", "/service-entitlement-products", body)
         case "trial":
             guard words.count == 2 else { fail(storeUsage) }
-            let ios: [String: Any] = words[1] == "off" ? ["enabled": false] : ["enabled": true, "durationDays": Int(words[1]) ?? 0]
+            let ios: [String: Any] = words[1] == "off" ? ["enabled": false] : ["enabled": true, "durationDays": count(words[1], "the trial's days")]
             try await send("PATCH", "/trial-config", ["ios": ios])
         default:
             fail(storeUsage)
@@ -80,7 +104,13 @@ extension CLI {
             let transaction = StoreTransaction(
                 id: options.positional[1], originalID: options.positional[1], productID: options.positional[0], productType: .consumable,
                 jwsRepresentation: jws ?? "", appAccountToken: nil)
-            print(await backend.report(transaction, transferToCurrentAccount: options.value("transfer") == "true"))
+            switch await backend.report(transaction, transferToCurrentAccount: options.value("transfer") == "true") {
+            case .accepted(let receipt): print("accepted: \(receipt.kind.rawValue)\(receipt.creditsGranted.map { ", \($0) credits added" } ?? "")")
+            case .transferOffered(let message): refuse("not linked: \(message) — run again with --transfer true to move it to this account")
+            case .refused(let status, let code, let message): throw api(status, code?.rawValue, message, retryAfter: nil)
+            case .retryLater(let reason, let retryAfter):
+                refuse("not confirmed (\(reason)) — retry after \(retryAfter.map { "\(Int($0.rounded(.up))) s" } ?? "a while")", exit: .unavailable)
+            }
         default:
             fail(purchasesUsage)
         }

@@ -11,11 +11,16 @@ extension CLI {
                                               [--template-group NAME] [--autofill domain|none]  (sent as sms.autofill {"type":…})
                gatehouse-cli verify status ID [--method sms|callout] | verify status --number NUMBER
                gatehouse-cli verify report ID CODE [--method sms|callout] | verify report --number NUMBER CODE [--method …]
-               gatehouse-cli outbox NUMBER_OR_EMAIL
+               gatehouse-cli outbox NUMBER_OR_EMAIL [--code yes]   (newest first; --code: just the newest code)
+        --custom: up to 4096 characters of your own, kept with the verification and passed to the
+                  application's request callback (DIDWW's `custom`); never sent to the phone
+        exit: 0 verified or sent, 1 refused or a code that did not verify, 3 server unreachable, 4 retry later
         environment: GATEHOUSE_URL (or BASE_URL), APP_KEY, SECRET (public authentication when SECRET is unset)
         """
 
-    static func verify(_ words: [String], url: URL, credentials: [String: Any]?, logger: (@Sendable (String) -> Void)?) async throws {
+    static func verify(
+        _ words: [String], url: URL, admin: APIClient? = nil, credentials: [String: Any]?, logger: (@Sendable (String) -> Void)?
+    ) async throws {
         let environment = ProcessInfo.processInfo.environment.filter { !$0.value.isEmpty }
         let development = credentials?["verification"] as? [String: String]
         guard let appKey = environment["APP_KEY"] ?? development?["appKey"] else { fail("set APP_KEY (and SECRET)\n\(verifyUsage)") }
@@ -37,6 +42,11 @@ extension CLI {
             let started = try await client.start(destination: number, method: method, sms: sms, callout: callout, custom: options.value("custom"))
             print("id: \(started.id)\nstatus: \(started.status)\nexpires: \(started.expiresAt)")
             if let reason = started.errorDetail { print("reason: \(reason)") }
+            if started.errorCode == "denied_invalid_callback_response" {
+                refuse("denied: the application's request callback failed: " + (await callbackFailure(appKey: appKey, admin: admin, credentials: credentials)
+                    ?? "its reason is in the server's log, and in gatehouse-cli otp-apps show TENANT APP"))
+            }
+            if started.status == .denied { refuse("denied (\(started.errorCode ?? "no reason given"))") }
             if case .sms(let details)? = started.details {
                 print("template: \(details.template ?? "-") (\(details.language ?? "-"))")
                 // The stored marker, as `sms.autofill` {"type", "value"} came back.
@@ -59,9 +69,21 @@ extension CLI {
                 result = try await client.verify(handle, code: options.positional[1])
             } else { fail(verifyUsage) }
             show(result)
+            // A code that did not verify is a refusal, for scripts as for people.
+            if result.status != .verified { refuse("the code did not verify (\(result.status))") }
         default:
             fail(verifyUsage)
         }
+    }
+
+    /// Why the callback of the application with `appKey` last failed, through the admin API when it answers.
+    static func callbackFailure(appKey: String, admin: APIClient?, credentials: [String: Any]?) async -> String? {
+        guard let admin, let tenant = credentials?["tenantId"] as? String,
+            let apps = try? await admin.send("GET", "/admin/v1/tenants/\(tenant)/otp-applications", as: AdminWire.List<AdminWire.OTPApplication>.self),
+            let app = apps.data.first(where: { $0.appKey == appKey }),
+            let shown = try? await admin.send("GET", "/admin/v1/tenants/\(tenant)/otp-applications/\(app.id)", as: AdminWire.OTPApplication.self)
+        else { return nil }
+        return shown.lastCallbackFailure?.reason
     }
 
     static func show(_ result: VerificationResult) {
@@ -69,22 +91,22 @@ extension CLI {
         if let detail = result.errorDetail { print("reason: \(detail)") }
     }
 
-    /// Prints what the development outbox holds for a recipient, newest first.
-    static func outbox(_ recipient: String, admin: APIClient) async throws {
+    /// Prints what the development outbox holds for a recipient, newest first; with `--code`,
+    /// only the code in the newest message.
+    static func outbox(_ words: [String], admin: APIClient) async throws {
+        let options = Options(words)
+        guard let recipient = options.positional.first else { fail("usage: gatehouse-cli outbox NUMBER_OR_EMAIL [--code yes]") }
         let encoded = recipient.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? recipient
         let messages = try await admin.send("GET", "/admin/v1/outbox?to=\(encoded)", as: AdminWire.List<AdminWire.OutboxMessage>.self)
+        if options.value("code") != nil || words.contains("--code") {
+            guard let newest = messages.data.first, let range = newest.body.range(of: #"\d{4,10}"#, options: .regularExpression) else {
+                refuse("no code in the outbox for \(recipient)")
+            }
+            print(newest.body[range])
+            return
+        }
         for message in messages.data { print("\(message.createdAt) \(message.channel) to \(message.to): \(message.body)") }
         if messages.data.isEmpty { print("no messages") }
-    }
-
-    static func describe(_ error: APIError) -> String {
-        switch error {
-        case .invalidParameters(let items), .validationFailed(let items), .unexpectedStatus(_, let items):
-            return "error: " + items.map { "\($0.code): \($0.detail)" + ($0.retryAfter.map { " (retry after \(Int($0)) s)" } ?? "") }
-                .joined(separator: "; ")
-        default:
-            return "error: \(error)"
-        }
     }
 }
 

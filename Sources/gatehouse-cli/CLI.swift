@@ -13,9 +13,10 @@ enum CLI {
     static let usage = """
         usage: gatehouse-cli [--credentials PATH] [--verbose] <command>
           status                               health and readiness of the server
-          tenants list | tenants create NAME
+          tenants list | tenants create NAME | tenants disable ID | tenants enable ID
           apps list TENANT | apps create TENANT NAME
-          keys list TENANT | keys create TENANT LABEL [APP] | keys revoke TENANT KEY
+          keys list TENANT | keys create TENANT LABEL [APP] [--platform IOS|ANDROID|WEB] | keys revoke TENANT KEY
+                                               (--platform: a key apps send as x-api-key, which sign-in needs)
           auth request-otp|verify|activate|profile|sessions|logout|delete ...   sign-in (gatehouse-cli auth for details)
           verify start|status|report ...       phone verification (gatehouse-cli verify for details)
           otp-apps list|create|update|template ...   OTP applications (gatehouse-cli otp-apps for details)
@@ -25,26 +26,19 @@ enum CLI {
           managed-apis list|show|fetch ...     third-party APIs by name (gatehouse-cli managed-apis for details)
           possession run PHONE ...             a whole possession check with pre-fill (gatehouse-cli possession for details)
           balance TENANT [AMOUNT]              a tenant's verification balance, or credit it
-          outbox NUMBER_OR_EMAIL               messages held by the development outbox
+          outbox NUMBER_OR_EMAIL [--code yes]  messages held by the development outbox, newest first (--code: the newest code only)
         """
 
     static func main(_ arguments: [String]) -> Never {
         Task {
             do {
                 try await run(arguments)
-                exit(0)
-            } catch let error as GatehouseClientError {
-                fail(describe(error))
-            } catch let error as APIError {
-                fail(describe(error))
-            } catch let error as VerificationError {
-                fail("error: \(error)")
-            } catch let error as AuthError {
-                fail("error: \(error)")
-            } catch WorkflowsError.api(let status, let code, let message, _) {
-                fail("error: \(message) (\(status)\(code.map { " \($0)" } ?? ""))")
+                exit(ExitCode.ok.rawValue)
             } catch {
-                fail("\(error)")
+                let failure = failure(for: error)
+                fflush(stdout)  // what was printed before comes before the refusal
+                FileHandle.standardError.write(Data((failure.line + "\n").utf8))
+                exit(failure.exit.rawValue)
             }
         }
         dispatchMain()
@@ -71,7 +65,7 @@ enum CLI {
         case ("auth", _):
             try await auth(Array(words.dropFirst()), url: url, credentials: credentials, logger: verbose ? logToStandardError : nil)
         case ("verify", _):
-            try await verify(Array(words.dropFirst()), url: url, credentials: credentials, logger: verbose ? logToStandardError : nil)
+            try await verify(Array(words.dropFirst()), url: url, admin: token == nil ? nil : admin, credentials: credentials, logger: verbose ? logToStandardError : nil)
         case ("purchases", _):
             try await purchases(Array(words.dropFirst()), url: url, credentials: credentials, logger: verbose ? logToStandardError : nil)
         case ("workflows", _):
@@ -86,14 +80,26 @@ enum CLI {
             try await otpApps(Array(words.dropFirst()), admin: admin)
         case ("balance", _):
             try await balance(Array(words.dropFirst()), admin: admin)
-        case ("outbox", let recipient?):
-            try await outbox(recipient, admin: admin)
+        case ("outbox", _?):
+            try await outbox(Array(words.dropFirst()), admin: admin)
         case ("status", _):
             print("healthz: \(String(decoding: try await client.sendRaw("GET", "/healthz"), as: UTF8.self))")
             print("readyz:  \(String(decoding: try await client.sendRaw("GET", "/readyz"), as: UTF8.self))")
         case ("tenants", "list"): try output(await admin.send("GET", "/admin/v1/tenants", as: AdminWire.List<AdminWire.Tenant>.self))
         case ("tenants", "create"):
-            try output(await admin.send("POST", "/admin/v1/tenants", body: AdminWire.CreateTenant(name: word(words, 2)), as: AdminWire.Tenant.self))
+            let tenant = try await admin.send("POST", "/admin/v1/tenants", body: AdminWire.CreateTenant(name: word(words, 2)), as: AdminWire.Tenant.self)
+            try output(tenant)
+            FileHandle.standardError.write(Data("""
+                next: its verification balance is 0.00, so a start is refused (402) until you credit it:
+                  gatehouse-cli balance \(tenant.id) 10.00
+                and sign-in needs a platform key: gatehouse-cli keys create \(tenant.id) "iOS app" --platform IOS
+
+                """.utf8))
+        case ("tenants", "enable"):
+            try output(await admin.send("POST", "/admin/v1/tenants/\(word(words, 2))/enable", as: AdminWire.Tenant.self))
+        case ("tenants", "disable"):
+            try await admin.sendRaw("POST", "/admin/v1/tenants/\(word(words, 2))/disable")
+            print("disabled; gatehouse-cli tenants enable \(word(words, 2)) turns it back on")
         case ("apps", "list"):
             try output(await admin.send("GET", "/admin/v1/tenants/\(word(words, 2))/applications", as: AdminWire.List<AdminWire.Application>.self))
         case ("apps", "create"):
@@ -103,7 +109,12 @@ enum CLI {
         case ("keys", "list"):
             try output(await admin.send("GET", "/admin/v1/tenants/\(word(words, 2))/keys", as: AdminWire.List<AdminWire.Key>.self))
         case ("keys", "create"):
-            let body = AdminWire.CreateKey(label: word(words, 3), applicationId: words.count > 4 ? words[4] : nil)
+            let options = Options(Array(words.dropFirst(2)))
+            guard options.positional.count >= 2 else { fail(usage) }
+            let platform = options.value("platform")?.uppercased()
+            if let platform, !["IOS", "ANDROID", "WEB"].contains(platform) { fail("--platform must be IOS, ANDROID or WEB") }
+            let body = AdminWire.CreateKey(
+                label: options.positional[1], applicationId: options.positional.count > 2 ? options.positional[2] : nil, platform: platform)
             try output(await admin.send("POST", "/admin/v1/tenants/\(word(words, 2))/keys", body: body, as: AdminWire.IssuedKey.self))
         case ("keys", "revoke"):
             try await admin.sendRaw("DELETE", "/admin/v1/tenants/\(word(words, 2))/keys/\(word(words, 3))")
@@ -139,17 +150,17 @@ enum CLI {
         print(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 
-    static func describe(_ error: GatehouseClientError) -> String {
-        switch error {
-        case .api(let status, let code, let message, let requestId):
-            return "error \(status) \(code): \(message)" + (requestId.map { " (request \($0))" } ?? "")
-        case .unexpectedResponse(let detail): return "unexpected response: \(detail)"
-        case .invalidRequest(let detail): return "invalid request: \(detail)"
-        }
+    /// A usage error: the message on standard error, exit 2.
+    static func fail(_ message: String) -> Never {
+        fflush(stdout)
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        exit(ExitCode.usage.rawValue)
     }
 
-    static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
-        exit(2)
+    /// A refusal the CLI itself decides (a wrong code, a refused purchase): exit 1 unless told otherwise.
+    static func refuse(_ line: String, exit code: ExitCode = .refused) -> Never {
+        fflush(stdout)
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+        exit(code.rawValue)
     }
 }

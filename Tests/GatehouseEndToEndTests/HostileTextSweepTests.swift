@@ -18,6 +18,8 @@ import FoundationNetworking
     static let samples: [String: [String: Any]] = [
         "POST /admin/v1/tenants": ["name": "probe"],
         "POST /admin/v1/tenants/:tenantId/disable": [:],
+        "POST /admin/v1/tenants/:tenantId/enable": [:],
+        "POST /dev/verification-callback": ["event": "verification_request", "data": ["id": "x", "destination": "14165550123", "delivery_method": "sms"]],
         "POST /admin/v1/tenants/:tenantId/applications": ["name": "probe"],
         "POST /admin/v1/tenants/:tenantId/keys": ["label": "probe", "platform": "IOS"],
         "POST /admin/v1/tenants/:tenantId/token-keys/rotate": [:],

@@ -58,6 +58,20 @@ public final class TenantDirectory: Sendable {
         if changed == 0 { _ = try await tenant(id: id) }
     }
 
+    /// Enables a disabled tenant again: its keys authenticate from now on. Enabling an enabled one changes nothing.
+    @discardableResult
+    public func enableTenant(id: String) async throws -> Tenant {
+        let invalidations = environment.invalidations
+        let changed = try await database.write { db in
+            let changed = try db.execute("UPDATE tenants SET disabled_at = NULL WHERE id = ? AND disabled_at IS NOT NULL", id)
+            // A cache may hold "this tenant is disabled": every one forgets it.
+            if changed > 0 { try invalidations.announce(db, cache: CacheInvalidations.everyCache, key: nil) }
+            return changed
+        }
+        if changed > 0 { invalidations.drop(cache: CacheInvalidations.everyCache, key: nil) }
+        return try await tenant(id: id)
+    }
+
     public func createApplication(tenantID: String, name: String) async throws -> Application {
         let name = try Self.validName(name, field: "name")
         let id = environment.ids.next().lowercased

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseWire
 
 /// One JSON line per request: method, route template, status, duration and request id.
 /// Never the path's values, the query, headers or bodies, which may carry secrets.
@@ -13,11 +14,12 @@ public struct AccessLog: Sendable {
 
     func record(method: HTTPMethod, route: String, status: Int, seconds: Double, requestID: String, client: String) {
         let millis = (seconds * 1_000_000).rounded() / 1_000
-        let time = Int64((now().timeIntervalSince1970 * 1000).rounded())
+        // ISO-8601 with milliseconds, like every other log line (`WireDate` does it without a formatter).
+        let time = WireDate.string(now())
         // Built by hand: every field is ours and needs only the quote escaping below,
         // and this runs once per request on the hot path.
         sink.write(
-            "{\"ts\":\(time),\"type\":\"access\",\"method\":\"\(method.rawValue.jsonEscaped)\",\"route\":\"\(route.jsonEscaped)\","
+            "{\"ts\":\"\(time)\",\"type\":\"access\",\"method\":\"\(method.rawValue.jsonEscaped)\",\"route\":\"\(route.jsonEscaped)\","
                 + "\"status\":\(status),\"ms\":\(millis),\"requestId\":\"\(requestID.jsonEscaped)\",\"client\":\"\(client.jsonEscaped)\"}")
     }
 }

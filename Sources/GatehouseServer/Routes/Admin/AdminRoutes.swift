@@ -25,6 +25,9 @@ enum AdminRoutes {
                 try await directory.disableTenant(id: context.parameter("tenantId"))
                 return .empty()
             })
+            admin.post("/tenants/:tenantId/enable", .async { _, context in
+                try .json(AdminWire.Tenant(try await directory.enableTenant(id: context.parameter("tenantId"))))
+            })
             admin.post("/tenants/:tenantId/applications", .async { request, context in
                 let body = try StrictJSON.decode(AdminWire.CreateApplication.self, from: request, fields: ["name"])
                 let app = try await directory.createApplication(tenantID: context.parameter("tenantId"), name: body.name)

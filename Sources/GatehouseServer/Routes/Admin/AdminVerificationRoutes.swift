@@ -18,7 +18,11 @@ enum AdminVerificationRoutes {
             return try .json(AdminWire.List(data: apps.map(AdminWire.OTPApplication.init)))
         })
         admin.get("/tenants/:tenantId/otp-applications/:appId", .async { _, context in
-            try .json(AdminWire.OTPApplication(try await engine.application(tenantID: context.parameter("tenantId"), id: context.parameter("appId"))))
+            var shown = AdminWire.OTPApplication(try await engine.application(tenantID: context.parameter("tenantId"), id: context.parameter("appId")))
+            shown.lastCallbackFailure = try await engine.lastCallbackFailure(applicationID: shown.id).map {
+                AdminWire.CallbackFailure(reason: $0.reason, at: WireDate.string($0.at))
+            }
+            return try .json(shown)
         })
         admin.patch("/tenants/:tenantId/otp-applications/:appId", .async { request, context in
             let settings = try OTPApplicationSettingsBody.decode(request)

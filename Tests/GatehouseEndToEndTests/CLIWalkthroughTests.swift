@@ -1,0 +1,126 @@
+import Foundation
+import GatehouseServer
+import GatehouseServerTesting
+import GatehouseTesting
+import GatehouseWire
+import Testing
+
+/// The README's `gatehouse-cli` commands, run as a newcomer runs them against a development
+/// server: each one's exit code and what it prints, and one line with the server's code and
+/// the next step when it is refused.
+@Suite(.serialized) struct CLIWalkthroughTests {
+    /// The `gatehouse-cli` built beside this test bundle.
+    static var binary: String { (ExecutableTests.binary as NSString).deletingLastPathComponent + "/gatehouse-cli" }
+
+    struct CLI {
+        let live: LiveServer
+        let home: String
+
+        func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> (status: Int32, output: String) {
+            var environment = ["PATH": "/usr/bin:/bin", "GATEHOUSE_TOKEN_FILE": home + "/tokens.json", "GATEHOUSE_MANAGED_API_DIR": home + "/managed"]
+            environment.merge(extra) { $1 }
+            let child = try ChildProcess(
+                path: CLIWalkthroughTests.binary, arguments: ["--credentials", live.dataDir + "/dev-credentials.json"] + arguments,
+                environment: environment)
+            let status = await child.wait(seconds: 60) ?? -1
+            return (status, child.text)
+        }
+
+        @discardableResult
+        func ok(_ arguments: [String], contains: String? = nil, environment: [String: String] = [:]) async throws -> String {
+            let (status, output) = try await run(arguments, environment: environment)
+            #expect(status == 0, "\(arguments): \(output)")
+            if let contains { #expect(output.contains(contains), "\(arguments): \(output)") }
+            return output
+        }
+
+        /// A refusal: the exit code, and one line naming what went wrong.
+        func refused(_ arguments: [String], exit: Int32, line: String, environment: [String: String] = [:]) async throws {
+            let (status, output) = try await run(arguments, environment: environment)
+            #expect(status == exit, "\(arguments): \(output)")
+            // The refusal is the last line: what was printed before it is flushed first.
+            let last = output.split(separator: "\n").last.map(String.init) ?? ""
+            #expect(last.contains(line), "\(arguments): \(output)")
+            #expect(!output.contains("Optional(") && !output.contains("api(status:"), "no Swift dumps: \(output)")
+        }
+    }
+
+    /// The JSON document in what a command printed (standard error, unbuffered, may come first).
+    static func json(_ output: String) throws -> Data {
+        guard let start = output.firstIndex(of: "{"), let end = output.lastIndex(of: "}") else { throw TestSetupError("no JSON in \(output)") }
+        return Data(output[start...end].utf8)
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func theReadmesCommandsWorkAsWritten(_ kind: TestDatabaseKind) async throws {
+        let live = try await LiveServer.start(kind)
+        let home = NSTemporaryDirectory() + "gatehouse-cli-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let cli = CLI(live: live, home: home)
+        do {
+            let tenant = live.credentials.tenantId
+            try await cli.ok(["status"], contains: "readyz")
+            let created = try await cli.ok(["tenants", "create", "Acme"], contains: "gatehouse-cli balance")
+            let acme = try JSONDecoder().decode(AdminWire.Tenant.self, from: Self.json(created)).id
+            try await cli.ok(["tenants", "list"], contains: "Acme")
+            try await cli.ok(["apps", "create", acme, "iOS app"], contains: "iOS app")
+            let key = try await cli.ok(["keys", "create", acme, "iOS app", "--platform", "IOS"], contains: "\"platform\" : \"IOS\"")
+            #expect(key.contains("secret"))
+            try await cli.ok(["keys", "list", acme], contains: "IOS")
+            try await cli.ok(["tenants", "disable", acme], contains: "tenants enable")
+            try await cli.ok(["tenants", "enable", acme], contains: "Acme")
+            try await cli.refused(["keys", "list", "no-such-tenant"], exit: 1, line: "error 404")
+            try await cli.refused(["keys", "create", acme, "x", "--platform", "TV"], exit: 2, line: "--platform must be")
+
+            // Verification with the development application, the outbox and its newest code.
+            try await cli.ok(["verify", "start", "+447400123456"], contains: "status: pending")
+            let code = try await cli.ok(["outbox", "+447400123456", "--code", "yes"]).trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(code.count == 6 && code.allSatisfy(\.isNumber), "\(code)")
+            let wrong = code == "000000" ? "111111" : "000000"
+            try await cli.refused(["verify", "report", "--number", "+447400123456", wrong], exit: 1, line: "code_invalid")
+            try await cli.ok(["verify", "report", "--number", "+447400123456", code], contains: "status: verified")
+
+            // Public mode with the development callback, then with one that cannot be reached.
+            let port = live.port
+            let app = try await cli.ok([
+                "otp-apps", "create", tenant, "--name", "Shop", "--min-auth", "public", "--callback-url", "http://127.0.0.1:\(port)/dev/verification-callback",
+            ], contains: "secret")
+            let appKey = try JSONDecoder().decode(AdminWire.CreatedOTPApplication.self, from: Self.json(app)).application.appKey
+            try await cli.ok(["verify", "start", "+447400123457"], contains: "status: pending", environment: ["APP_KEY": appKey])
+            let broken = try await cli.ok([
+                "otp-apps", "create", tenant, "--name", "Broken", "--min-auth", "public", "--callback-url", "http://callback.invalid/cb",
+            ])
+            let brokenApp = try JSONDecoder().decode(AdminWire.CreatedOTPApplication.self, from: Self.json(broken)).application
+            try await cli.refused(
+                ["verify", "start", "+447400123458"], exit: 1, line: "its host name does not resolve", environment: ["APP_KEY": brokenApp.appKey])
+            try await cli.ok(["otp-apps", "show", tenant, brokenApp.id], contains: "lastCallbackFailure")
+            try await cli.ok(["otp-apps", "list", tenant], contains: "Shop")
+            try await cli.ok(["balance", tenant, "25.00"], contains: "balance")
+
+            // Sign-in, as the README walks it.
+            try await cli.ok(["auth", "request-otp", "--phone", "+14165550199", "--name", "Jane Doe"], contains: "code sent")
+            let signIn = try await cli.ok(["outbox", "14165550199", "--code", "yes"]).trimmingCharacters(in: .whitespacesAndNewlines)
+            try await cli.refused(["auth", "verify", "--phone", "+14165550199", "000001"], exit: 1, line: "error 400")
+            try await cli.ok(["auth", "verify", "--phone", "+14165550199", signIn], contains: "signed in")
+            try await cli.ok(["auth", "profile", "--timezone", "America/Toronto"], contains: "America/Toronto")
+            try await cli.ok(["auth", "sessions"])
+            try await cli.ok(["auth", "logout"], contains: "signed out")
+            try await cli.refused(["auth", "profile"], exit: 5, line: "sign in again")
+
+            // The store, pretty and labelled; a count that is not a number is refused.
+            try await cli.ok(["store", "show"], contains: "pricing-config (credit packages):")
+            try await cli.refused(["store", "credits", "com.example.credits500", "lots"], exit: 2, line: "must be a whole number")
+
+            // Possession in test mode, end to end.
+            try await cli.ok(["possession", "run", "+12025550142", "--ssn", "6789"], contains: "\"success\" : true")
+            try await cli.ok(["possession", "run", "+12025550143", "--dob", "1976-12-09", "--otp", "1234"], contains: "by the code")
+            try await cli.refused(["possession", "run", "+12025550143", "--otp", "9999"], exit: 1, line: "possession not proved")
+
+            // No server at all: exit 3 and what to do.
+            let (status, output) = try await cli.run(["status"], environment: ["GATEHOUSE_URL": "http://127.0.0.1:\(try freeLoopbackPort())"])
+            #expect(status == 3 && output.contains("is it running?"), "\(output)")
+        } catch { Issue.record(error) }
+        await live.stop()
+        try? FileManager.default.removeItem(atPath: home)
+    }
+}
