@@ -20,22 +20,22 @@ enum BoundedProcess {
     /// The running child, so that cancellation can kill it from another thread.
     final class Child: @unchecked Sendable {
         private let lock = NSLock()
-        private var process: Process?
+        private var pid: pid_t?
         private var killed = false
-        func started(_ process: Process) -> Bool {
+        func started(_ pid: pid_t) -> Bool {
             lock.withLock {
-                self.process = process
+                self.pid = pid
                 return !killed
             }
         }
-        /// Only a child still running is signalled, never a process id reused after it.
+        /// Only a child not yet reaped is signalled, never a process id reused after it.
         func kill() {
             lock.withLock {
                 killed = true
-                if let process, process.isRunning { _ = Glibc.kill(process.processIdentifier, SIGKILL) }
+                if let pid { _ = Glibc.kill(pid, SIGKILL) }
             }
         }
-        func finished() { lock.withLock { process = nil } }
+        func reaped() { lock.withLock { pid = nil } }
         var wasKilled: Bool { lock.withLock { killed } }
     }
 
@@ -55,43 +55,70 @@ enum BoundedProcess {
         }
     }
 
+    // posix_spawn rather than Foundation's Process: on Linux, Process.run corrupts memory once
+    // the server holds more than 1024 descriptors (it builds an fd_set of them), which a busy
+    // server with thousands of connections does. The child gets /dev/null for stdin and stderr
+    // and the pipe for stdout; the server's own descriptors are close-on-exec (sockets, SQLite,
+    // libpq), so they stay behind.
     private static func runBlocking(
         _ executable: String, _ arguments: [String], timeout: TimeInterval, maxOutput: Int, child: Child
     ) throws -> Output {
         guard let path = locate(executable) else { throw Failure(description: "\(executable) is not installed") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        guard child.started(process) else {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw Failure(description: "cannot make a pipe for \(executable)") }
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        // Neither end leaks into other children; dup2 gives this child its stdout without the flag.
+        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        close(writeEnd)
+        guard spawned == 0 else {
+            close(readEnd)
+            throw Failure(description: "\(executable) could not be started (\(String(cString: strerror(spawned))))")
+        }
+        func reap() -> Int32 {
+            var raw: Int32 = 0
+            while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
+            child.reaped()
+            return (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+        }
+        guard child.started(pid) else {
             child.kill()
-            process.waitUntilExit()
+            close(readEnd)
+            _ = reap()
             throw CancellationError()
         }
         let timer = DispatchWorkItem { child.kill() }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
         var collected = Data()
         var truncated = false
-        let reader = stdout.fileHandleForReading
-        while let piece = try? reader.read(upToCount: 64 * 1024), !piece.isEmpty {
-            if collected.count + piece.count > maxOutput {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = read(readEnd, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { break }
+            if collected.count + count > maxOutput {
                 truncated = true
                 child.kill()
                 break
             }
-            collected.append(piece)
+            collected.append(buffer, count: count)
         }
         // Closing the read end also ends a writer that is still blocked on a full pipe.
-        try? reader.close()
-        process.waitUntilExit()
-        child.finished()
+        close(readEnd)
+        let status = reap()
         timer.cancel()
         if child.wasKilled, !truncated { throw Failure(description: "\(executable) took longer than \(Int(timeout)) s") }
-        return Output(status: process.terminationStatus, stdout: collected, truncated: truncated)
+        return Output(status: status, stdout: collected, truncated: truncated)
     }
 
     private static func locate(_ name: String) -> String? {
