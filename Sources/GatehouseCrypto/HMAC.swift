@@ -1,8 +1,14 @@
 import COpenSSL
 import Foundation
 
-/// HMAC (RFC 2104) over SHA-2, computed by OpenSSL's `HMAC()`.
+/// HMAC (RFC 2104) over SHA-2 (and SHA-1 for vendor protocols), computed by OpenSSL's `HMAC()`.
 public enum HMAC {
+    /// Returns HMAC-SHA-1 of `message` under `key` (20 bytes). Only for vendor protocols
+    /// that fixed it on the wire (Twilio's `X-Twilio-Signature`); new designs use SHA-256.
+    public static func sha1(key: some DataProtocol, message: some DataProtocol) -> [UInt8] {
+        authenticate(key: key, message: message, algorithm: EVP_sha1(), name: "HMAC-SHA-1")
+    }
+
     /// Returns HMAC-SHA-256 of `message` under `key` (32 bytes).
     public static func sha256(key: some DataProtocol, message: some DataProtocol) -> [UInt8] {
         authenticate(key: key, message: message, algorithm: EVP_sha256(), name: "HMAC-SHA-256")
