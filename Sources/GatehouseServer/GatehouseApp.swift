@@ -112,9 +112,9 @@ public final class GatehouseApp: @unchecked Sendable {
         let proxyMetrics = HTTPMetrics(
             family: "gatehouse_managed_api_request", routeLabel: "api",
             help: ("Proxied managed API calls, by tenant/name and the status passed back.", "Time until the upstream's answer began."))
-        SystemRoutes.register(on: router, database: database, metrics: [metrics, proxyMetrics])
+        SystemRoutes.register(on: router, database: database, metrics: [metrics, proxyMetrics], counters: [verification.testNumberUses])
         let admin = AdminRoutes.register(on: router, directory: directory, configuredToken: settings.adminToken, logger: logger)
-        AdminVerificationRoutes.register(on: admin, engine: verification, database: database)
+        AdminVerificationRoutes.register(on: admin, engine: verification, database: database, directory: directory)
         admin.post("/tenants/:tenantId/token-keys/rotate", .async { [accounts] _, context in
             try await accounts.sessions.rotateSigningKey(tenantID: context.parameter("tenantId"))
             return .empty()

@@ -48,10 +48,14 @@ extension VerificationEngine {
     /// (unless this start sends nothing), stores the hashed code and queues its delivery, all
     /// inside the caller's transaction.
     func create(
-        _ db: any DatabaseConnection, caller: VerificationCaller, valid: ValidStart, decision: StartDecision?, id: String, code: String,
-        fee: Int64, now: Date
+        _ db: any DatabaseConnection, caller: VerificationCaller, valid: ValidStart, decision: StartDecision?, id: String, code generated: String,
+        fee quoted: Int64, now: Date
     ) throws -> VerificationRecord {
         let app = caller.application
+        // A test number's start sends nothing and costs nothing; its fixed code verifies it.
+        let testCode = decision == nil ? try testCode(db, tenantID: app.tenantId, destination: valid.destination) : nil
+        let code = testCode ?? generated
+        let fee = testCode == nil ? quoted : 0
         try checkLimits(db, caller: caller, destination: valid.destination, fee: fee, now: now, counting: true)
         let choice = try TemplateChoice.resolve(
             db, applicationID: app.id, channel: valid.channel, languages: valid.languages, group: valid.templateGroup)
@@ -71,21 +75,22 @@ extension VerificationEngine {
               code_length, attempts, max_attempts, fee_micros, language, template, template_group, template_group_used,
               template_fallback_reason, autofill_type, autofill_value, interception_timeout, created_at, expires_at,
               dispatched_at, dispatch_claimed_at, finished_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(id), .text(app.tenantId), .text(app.id), .text(valid.destination), .text(valid.channel.rawValue),
                 .text((decision?.status ?? .pending).rawValue), decision.map { .text($0.outcome.rawValue) } ?? .null,
-                decision == nil ? .blob(Self.codeHash(id: id, code: code)) : .null, .integer(Int64(app.codeLength)),
+                decision == nil ? .blob(Self.codeHash(id: id, code: code)) : .null, .integer(Int64(code.count)),
                 .integer(Int64(app.maxAttempts)), .integer(fee), .text(choice.language), .text(valid.template ?? choice.body),
                 choice.group.sqlValue, .boolean(choice.groupUsed), choice.fallbackReason.sqlValue,
                 autofill?.type.sqlValue ?? .null, autofill?.value.sqlValue ?? .null,
                 .integer(Int64(settings.interceptionTimeout)), now.sqlValue,
                 now.addingTimeInterval(TimeInterval(app.lifetimeSeconds)).sqlValue,
-                decision == nil ? now.sqlValue : .null, decision == nil ? .null : now.sqlValue,
+                testCode != nil ? now.sqlValue : .null, decision == nil && testCode == nil ? now.sqlValue : .null,
+                decision == nil ? .null : now.sqlValue,
             ])
         let record = try Self.reload(db, id)
-        if decision == nil { try Self.enqueueDelivery(db, record: record, code: code, appHash: valid.appHash, now: now) }
+        if decision == nil, testCode == nil { try Self.enqueueDelivery(db, record: record, code: code, appHash: valid.appHash, now: now) }
         return record
     }
 

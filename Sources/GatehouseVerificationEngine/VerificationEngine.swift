@@ -18,6 +18,8 @@ public final class VerificationEngine: Sendable {
     let failedAuthCache: NodeCache<WindowCount>
     /// Rung after a start queues a delivery, so this node's dispatcher sends it at once.
     let doorbell = Doorbell()
+    /// Starts to test numbers, by tenant, for `/metrics`.
+    public let testNumberUses = Counters(name: "gatehouse_verification_test_number_uses_total", help: "Starts to a tenant's test numbers (nothing sent).")
 
     public init(environment: Environment, delivery: any MessageDelivery, settings: VerificationSettings = VerificationSettings()) {
         self.environment = environment

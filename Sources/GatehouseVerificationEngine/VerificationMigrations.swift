@@ -97,5 +97,18 @@ public enum VerificationMigrations {
                 );
                 """)
         },
+        // A tenant's test numbers and emails with their fixed codes (App Review, CI).
+        Migration(id: "verification.006_test_numbers") { db in
+            try db.executeScript("""
+                CREATE TABLE verification_test_numbers (
+                    tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                    destination TEXT NOT NULL,
+                    code TEXT NOT NULL,
+                    confirmed \(db.dialect.boolean) NOT NULL,
+                    created_at \(db.dialect.bigint) NOT NULL,
+                    PRIMARY KEY (tenant_id, destination)
+                );
+                """)
+        },
     ]
 }

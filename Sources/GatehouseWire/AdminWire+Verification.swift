@@ -122,3 +122,25 @@ extension AdminWire.OTPApplication {
         try container.encodeIfPresent(lastCallbackFailure, forKey: .lastCallbackFailure)
     }
 }
+
+extension AdminWire {
+    /// A test number or email (`/admin/v1/tenants/:id/test-numbers`): a start to it sends
+    /// nothing and costs nothing, and `code` verifies it.
+    public struct TestNumber: Codable, Sendable, Equatable {
+        /// `+` and E.164 digits, or an email address.
+        public let destination: String
+        /// 4 to 8 digits (6 for sign-in, whose codes have 6).
+        public let code: String
+        /// Required for a number outside the reserved ranges: the operator says it is theirs.
+        public let confirmed: Bool?
+        /// In answers.
+        public let createdAt: String?
+
+        public init(destination: String, code: String, confirmed: Bool? = nil, createdAt: String? = nil) {
+            self.destination = destination
+            self.code = code
+            self.confirmed = confirmed
+            self.createdAt = createdAt
+        }
+    }
+}

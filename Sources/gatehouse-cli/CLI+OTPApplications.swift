@@ -93,3 +93,34 @@ extension CLI {
         return .object(object)
     }
 }
+
+/// `gatehouse-cli test-numbers …`: a tenant's test numbers and emails (App Review, CI).
+extension CLI {
+    static let testNumbersUsage = """
+        usage: gatehouse-cli test-numbers list TENANT
+               gatehouse-cli test-numbers add TENANT DESTINATION CODE [--confirmed yes]
+               gatehouse-cli test-numbers remove TENANT DESTINATION
+        a start to a test number sends nothing and costs nothing, and CODE (4 to 8 digits; 6 for sign-in) verifies it;
+        numbers outside the reserved ranges (555-01xx, +44 7700 900xxx, +61 491 57x xxx, example.com, .test) need --confirmed yes
+        """
+
+    static func testNumbers(_ words: [String], admin: APIClient) async throws {
+        let options = Options(Array(words.dropFirst()))
+        let args = options.positional
+        guard let tenant = args.first else { fail(testNumbersUsage) }
+        let base = "/admin/v1/tenants/\(tenant)/test-numbers"
+        switch words.first {
+        case "list": try output(await admin.send("GET", base, as: AdminWire.List<AdminWire.TestNumber>.self))
+        case "add":
+            guard args.count == 3 else { fail(testNumbersUsage) }
+            let body = AdminWire.TestNumber(destination: args[1], code: args[2], confirmed: options.value("confirmed") == "yes")
+            try output(await admin.send("POST", base, body: body, as: AdminWire.TestNumber.self))
+        case "remove":
+            guard args.count == 2 else { fail(testNumbersUsage) }
+            let encoded = args[1].addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? args[1]
+            try await admin.sendRaw("DELETE", "\(base)/\(encoded)")
+            print("removed")
+        default: fail(testNumbersUsage)
+        }
+    }
+}

@@ -26,6 +26,7 @@ enum CLI {
           managed-apis list|show|fetch ...     third-party APIs by name (gatehouse-cli managed-apis for details)
           possession run PHONE ...             a whole possession check with pre-fill (gatehouse-cli possession for details)
           balance TENANT [AMOUNT]              a tenant's verification balance, or credit it
+          test-numbers list|add|remove TENANT ...   numbers and emails whose fixed code verifies them (App Review, CI)
           outbox NUMBER_OR_EMAIL [--code yes]  messages held by the development outbox, newest first (--code: the newest code only)
         """
 
@@ -78,6 +79,8 @@ enum CLI {
             try await store(Array(words.dropFirst()), admin: admin, credentials: credentials)
         case ("otp-apps", _):
             try await otpApps(Array(words.dropFirst()), admin: admin)
+        case ("test-numbers", _):
+            try await testNumbers(Array(words.dropFirst()), admin: admin)
         case ("balance", _):
             try await balance(Array(words.dropFirst()), admin: admin)
         case ("outbox", _?):

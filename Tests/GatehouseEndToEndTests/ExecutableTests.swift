@@ -8,8 +8,8 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// Drives the built `gatehouse` binary as an operator would.
-@Suite struct ExecutableTests {
+/// Drives the built `gatehouse` and `gatehouse-cli` binaries as an operator would, one test at a time.
+@Suite(.serialized) struct ExecutableTests {
     /// The `gatehouse` executable built beside this test bundle.
     static var binary: String {
         let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
@@ -27,7 +27,7 @@ import FoundationNetworking
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
         let process = try ChildProcess(
             path: Self.binary, arguments: ["serve", "--port", "0", "--host", "127.0.0.1"],
-            environment: ["GATEHOUSE_DATA_DIR": dataDir, "GATEHOUSE_ACCESS_LOG": "off", "GATEHOUSE_SHUTDOWN_GRACE": "5"])
+            environment: ["GATEHOUSE_DATA_DIR": dataDir, "GATEHOUSE_ACCESS_LOG": "off", "GATEHOUSE_SHUTDOWN_GRACE": "15"])
 
         // The banner's last line is printed once the credentials are saved.
         _ = await process.line(within: 20) { $0.contains("These are saved in") }
@@ -55,7 +55,7 @@ import FoundationNetworking
             #expect(reply?.status == 201)
             #expect(reply?.headers["connection"]?.lowercased() == "close")
         }
-        let status = await process.wait(seconds: 15)
+        let status = await process.wait(seconds: 30)
         #expect(status == 0)
         let log = process.text
         #expect(log.contains("shutting down") && log.contains("\"stopped\""))

@@ -7,7 +7,7 @@ import GatehouseWire
 
 /// Operator API for verification: OTP applications, their templates, balances, the outbox.
 enum AdminVerificationRoutes {
-    static func register(on admin: RouteGroup, engine: VerificationEngine, database: any Database) {
+    static func register(on admin: RouteGroup, engine: VerificationEngine, database: any Database, directory: TenantDirectory) {
         admin.post("/tenants/:tenantId/otp-applications", .async { request, context in
             let settings = try OTPApplicationSettingsBody.decode(request)
             let (app, secret) = try await engine.createApplication(tenantID: context.parameter("tenantId"), settings: settings)
@@ -16,6 +16,20 @@ enum AdminVerificationRoutes {
         admin.get("/tenants/:tenantId/otp-applications", .async { _, context in
             let apps = try await engine.applications(tenantID: context.parameter("tenantId"))
             return try .json(AdminWire.List(data: apps.map(AdminWire.OTPApplication.init)))
+        })
+        admin.get("/tenants/:tenantId/test-numbers", .async { _, context in
+            try .json(AdminWire.List(data: try await engine.testNumbers(tenantID: context.parameter("tenantId")).map(AdminWire.TestNumber.init)))
+        })
+        admin.post("/tenants/:tenantId/test-numbers", .async { request, context in
+            let body = try StrictJSON.decode(AdminWire.TestNumber.self, from: request, fields: ["destination", "code", "confirmed"])
+            let tenantID = context.parameter("tenantId")
+            _ = try await directory.tenant(id: tenantID)
+            let saved = try await engine.saveTestNumber(tenantID: tenantID, destination: body.destination, code: body.code, confirmed: body.confirmed ?? false)
+            return try .json(AdminWire.TestNumber(saved), status: 201)
+        })
+        admin.delete("/tenants/:tenantId/test-numbers/:destination", .async { _, context in
+            try await engine.removeTestNumber(tenantID: context.parameter("tenantId"), destination: context.parameter("destination"))
+            return .empty()
         })
         admin.get("/tenants/:tenantId/otp-applications/:appId", .async { _, context in
             var shown = AdminWire.OTPApplication(try await engine.application(tenantID: context.parameter("tenantId"), id: context.parameter("appId")))
@@ -66,5 +80,13 @@ enum AdminVerificationRoutes {
                 AdminWire.OutboxMessage(to: $0.to, channel: $0.channel.rawValue, body: $0.body, createdAt: WireDate.string($0.createdAt))
             }))
         })
+    }
+}
+
+extension AdminWire.TestNumber {
+    init(_ number: TestNumber) {
+        self.init(
+            destination: number.destination.contains("@") ? number.destination : "+" + number.destination, code: number.code,
+            confirmed: number.confirmed, createdAt: WireDate.string(number.createdAt))
     }
 }
