@@ -182,22 +182,32 @@ public final class GatehouseApp: @unchecked Sendable {
     /// outbox also prints each message, unredacted, so a developer can read the code.
     static func delivery(_ settings: Settings, environment: Environment, sink: any LogSink) throws -> any MessageDelivery {
         let phone = try phoneDelivery(settings, environment: environment, sink: sink)
-        guard let host = settings.smtpHost else { return phone }
+        guard let host = settings.smtpHost else {
+            // SMS providers send no email: without an SMTP server, email stays in the outbox.
+            return settings.deliveryProviders == nil ? phone : ChannelDelivery(phone: phone, email: outbox(settings, environment: environment, sink: sink))
+        }
         let email = SMTPDelivery(
             host: host, port: settings.smtpPort, from: settings.smtpFrom, username: settings.smtpUsername, password: settings.smtpPassword,
             security: settings.smtpSecurity, timeout: 15, clock: environment.clock, subject: settings.smtpSubject)
         return ChannelDelivery(phone: phone, email: email)
     }
 
-    /// SMS and voice: the provider bridge if configured, else the outbox (which also takes
+    /// SMS and voice: the providers `delivery-providers` names, else the provider bridge if
+    /// configured, else the outbox (which also takes
     /// email while no SMTP server is configured).
     static func phoneDelivery(_ settings: Settings, environment: Environment, sink: any LogSink) throws -> any MessageDelivery {
+        if let providers = try providerDelivery(settings, environment: environment) { return providers }
         if let url = settings.deliveryWebhookURL {
             guard let target = URL(string: url), let secret = settings.deliveryWebhookSecret else {
                 throw SettingsError("delivery-webhook-url needs a valid URL and delivery-webhook-secret")
             }
             return WebhookDelivery(url: target, secret: secret, http: environment.http, clock: environment.clock)
         }
+        return outbox(settings, environment: environment, sink: sink)
+    }
+
+    /// The development outbox; in development it also prints each message, unredacted.
+    static func outbox(_ settings: Settings, environment: Environment, sink: any LogSink) -> any MessageDelivery {
         guard settings.mode == .development else { return DevelopmentOutbox(database: environment.database) }
         return DevelopmentOutbox(database: environment.database) { message in
             sink.write("outbox: \(message.channel.rawValue) to \(message.to): \(message.body)")

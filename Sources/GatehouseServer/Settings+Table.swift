@@ -77,6 +77,19 @@ extension Settings {
         .number("managed-api-rate-per-minute", \.managedApiRatePerMinute, example: "30"),
         .optional("possession-secret-key", \.possessionSecretKey, example: "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9"),
         .number("possession-rate-per-minute", \.possessionRatePerMinute, example: "60"),
+        .optional("delivery-providers", \.deliveryProviders, example: "twilio,vonage"),
+        .optional("twilio-account-sid", \.twilioAccountSid, example: "AC0123456789abcdef0123456789abcdef"),
+        .optional("twilio-auth-token", \.twilioAuthToken, example: "twilio-token"),
+        .optional("twilio-from", \.twilioFrom, example: "+15005550006"),
+        .optional("twilio-messaging-service-sid", \.twilioMessagingServiceSid, example: "MG0123456789abcdef0123456789abcdef"),
+        .url("twilio-api-url", \.twilioApiURL, example: "http://127.0.0.1:9/twilio"),
+        .optional("vonage-api-key", \.vonageApiKey, example: "a1b2c3d4"),
+        .optional("vonage-api-secret", \.vonageApiSecret, example: "vonage-secret"),
+        .optional("vonage-from", \.vonageFrom, example: "Gatehouse"),
+        .optional("vonage-application-id", \.vonageApplicationId, example: "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee"),
+        .optional("vonage-private-key-file", \.vonagePrivateKeyFile, example: "/etc/gatehouse/vonage.key"),
+        .url("vonage-sms-url", \.vonageSmsURL, example: "http://127.0.0.1:9/vonage-sms"),
+        .url("vonage-voice-url", \.vonageVoiceURL, example: "http://127.0.0.1:9/vonage-voice"),
     ]
 
     /// The row of each name, for lookups while parsing.

@@ -93,6 +93,27 @@ public struct Settings: Sendable {
     /// digits or base64 of 32 bytes. Unset in development: a key is made once in
     /// `<dataDir>/possession-secret.key`; unset in production: possession flows are refused.
     public var possessionSecretKey: String?
+    /// SMS and voice providers in failover order, comma-separated (`twilio`, `vonage`); unset:
+    /// the delivery webhook bridge if set, else the development outbox.
+    public var deliveryProviders: String?
+    public var twilioAccountSid: String?
+    public var twilioAuthToken: String?
+    /// The sender of SMS and the caller id of calls (a Twilio number, or an alphanumeric sender for SMS).
+    public var twilioFrom: String?
+    /// Sends SMS through this Messaging Service instead of `twilioFrom`.
+    public var twilioMessagingServiceSid: String?
+    /// Twilio's API root (tests, regions).
+    public var twilioApiURL: URL?
+    public var vonageApiKey: String?
+    public var vonageApiSecret: String?
+    /// The sender of SMS and the caller id of calls (digits, or an alphanumeric sender for SMS).
+    public var vonageFrom: String?
+    /// Voice calls need a Vonage application and its private key (PEM file).
+    public var vonageApplicationId: String?
+    public var vonagePrivateKeyFile: String?
+    /// Vonage's SMS and Voice API roots (tests).
+    public var vonageSmsURL: URL?
+    public var vonageVoiceURL: URL?
     /// Device API calls per client address per minute on this node.
     public var possessionRatePerMinute = 120
 

@@ -25,7 +25,7 @@ extension VerificationEngine {
         }
         return OutboundMessage(
             id: Self.messageID(of: record.id), tenantId: record.tenantId, channel: channel,
-            to: record.destination, body: body, createdAt: now)
+            to: record.destination, body: body, createdAt: now, language: record.language)
     }
 
     /// A message id of its own, but the same for every send of one verification's code: a
@@ -45,18 +45,17 @@ extension VerificationEngine {
     /// outcome cannot be recorded, the lease runs out and the delivery is claimed again.
     func deliver(_ job: DeliveryJob) async {
         let message = render(job.record, code: job.code, appHash: job.appHash)
-        let delivered: Bool
+        let receipt: DeliveryReceipt?
         do {
-            try await delivery.deliver(message)
-            delivered = true
+            receipt = try await delivery.send(message)
         } catch {
-            delivered = false
+            receipt = nil
             environment.logger.warning("verification delivery failed", ["verification": job.record.id, "error": "\(error)"])
         }
         let finishedAt = now
         let id = job.record.id
         do {
-            try await database.write { db in try Self.recordDelivery(db, id, delivered: delivered, now: finishedAt) }
+            try await database.write { db in try Self.recordDelivery(db, id, receipt: receipt, now: finishedAt) }
         } catch {
             environment.logger.error("could not record dispatch", ["verification": id, "error": "\(error)"])
         }

@@ -52,7 +52,7 @@ extension VerificationEngine {
                     continue
                 }
                 guard try row.get("attempts", as: Int.self) < attempts else {
-                    try Self.recordDelivery(db, id, delivered: false, now: now)
+                    try Self.recordDelivery(db, id, receipt: nil, now: now)
                     settled += 1
                     continue
                 }
@@ -66,9 +66,12 @@ extension VerificationEngine {
 
     /// The outcome of a delivery, and its row off the queue. Until this runs the
     /// verification answers reports with `not_ready_to_report`.
-    static func recordDelivery(_ db: any DatabaseConnection, _ id: String, delivered: Bool, now: Date) throws {
-        if delivered {
-            try db.execute("UPDATE verifications SET dispatched_at = ? WHERE id = ? AND dispatched_at IS NULL", now, id)
+    /// A delivery's outcome: dispatched with the provider's message id (`receipt`), or failed (nil).
+    static func recordDelivery(_ db: any DatabaseConnection, _ id: String, receipt: DeliveryReceipt?, now: Date) throws {
+        if let receipt {
+            try db.execute(
+                "UPDATE verifications SET dispatched_at = ?, provider = ?, provider_message_id = ? WHERE id = ? AND dispatched_at IS NULL",
+                now, receipt.provider, receipt.messageId, id)
         } else {
             try db.execute(
                 """

@@ -110,5 +110,13 @@ public enum VerificationMigrations {
                 );
                 """)
         },
+        // The provider that took each code and its message id, for its delivery receipts.
+        Migration(id: "verification.007_provider_message_ids") { db in
+            try db.executeScript("""
+                ALTER TABLE verifications ADD COLUMN provider TEXT;
+                ALTER TABLE verifications ADD COLUMN provider_message_id TEXT;
+                CREATE INDEX verifications_provider_message ON verifications(provider, provider_message_id) WHERE provider_message_id IS NOT NULL;
+                """)
+        },
     ]
 }

@@ -21,6 +21,10 @@ public struct VerificationRecord: Sendable, Equatable {
     public let maxAttempts: Int
     public let feeMicros: Int64
     public let language: String?
+    /// The provider that took the code (`twilio`, `vonage`), and its id for the message; nil
+    /// for the outbox, the webhook bridge, or before dispatch.
+    public let provider: String?
+    public let providerMessageId: String?
     public let template: String?
     public let templateGroup: String?
     public let templateGroupUsed: Bool
@@ -57,6 +61,8 @@ public struct VerificationRecord: Sendable, Equatable {
         expiresAt = try row.get("expires_at")
         dispatchedAt = try row.get("dispatched_at")
         finishedAt = try row.get("finished_at")
+        provider = try row.get("provider")
+        providerMessageId = try row.get("provider_message_id")
     }
 
     /// The status at `now`: a pending verification past its deadline reads as expired

@@ -10,9 +10,14 @@ public struct ChannelDelivery: MessageDelivery {
     }
 
     public func deliver(_ message: OutboundMessage) async throws {
+        _ = try await send(message)
+    }
+
+    /// The receipt of the provider that took it (a provider's message id survives the routing).
+    public func send(_ message: OutboundMessage) async throws -> DeliveryReceipt {
         switch message.channel {
-        case .email: try await email.deliver(message)
-        case .sms, .voice: try await phone.deliver(message)
+        case .email: try await email.send(message)
+        case .sms, .voice: try await phone.send(message)
         }
     }
 }

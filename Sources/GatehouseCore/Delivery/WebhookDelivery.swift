@@ -24,7 +24,8 @@ public struct WebhookDelivery: MessageDelivery {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        let body = try encoder.encode(message)
+        // The bridge's body is the one it has always been (no `language`, which the providers' adapters use).
+        let body = try encoder.encode(Payload(message))
         let timestamp = String(Int64(clock.now.timeIntervalSince1970))
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
@@ -41,5 +42,19 @@ public struct WebhookDelivery: MessageDelivery {
     /// The signature a receiver recomputes to trust a message.
     public static func signature(secret: [UInt8], timestamp: String, body: Data) -> String {
         Base64.encode(HMAC.sha256(key: secret, message: Array(timestamp.utf8) + [UInt8(ascii: ".")] + Array(body)))
+    }
+}
+
+/// The webhook bridge's JSON, field for field as it was before messages carried a language.
+private struct Payload: Encodable {
+    let id: String
+    let tenantId: String
+    let channel: OutboundMessage.Channel
+    let to: String
+    let body: String
+    let createdAt: Date
+
+    init(_ message: OutboundMessage) {
+        (id, tenantId, channel, to, body, createdAt) = (message.id, message.tenantId, message.channel, message.to, message.body, message.createdAt)
     }
 }

@@ -1,0 +1,68 @@
+import Foundation
+import GatehouseCore
+
+/// SMS and voice through the providers `delivery-providers` names, in failover order: each
+/// one's SMS and voice adapter with its credentials from the settings (never logged).
+extension GatehouseApp {
+    static func providerDelivery(_ settings: Settings, environment: Environment) throws -> (any MessageDelivery)? {
+        guard let list = settings.deliveryProviders else { return nil }
+        let names = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        guard !names.isEmpty else { return nil }
+        let providers = try names.map { name -> any MessageDelivery in
+            switch name {
+            case "twilio": return try twilio(settings, environment: environment)
+            case "vonage": return try vonage(settings, environment: environment)
+            default: throw SettingsError("delivery-providers: unknown provider \(name) (twilio, vonage)")
+            }
+        }
+        return providers.count == 1 ? providers[0] : FailoverDelivery(providers)
+    }
+
+    static func twilio(_ settings: Settings, environment: Environment) throws -> any MessageDelivery {
+        guard let sid = settings.twilioAccountSid, let token = settings.twilioAuthToken else {
+            throw SettingsError("delivery-providers names twilio, which needs twilio-account-sid and twilio-auth-token")
+        }
+        let account = TwilioAccount(accountSid: sid, authToken: token, baseURL: settings.twilioApiURL ?? TwilioAccount.defaultBaseURL)
+        let sender: TwilioSMSDelivery.Sender
+        if let service = settings.twilioMessagingServiceSid {
+            sender = .messagingService(sid: service)
+        } else if let from = settings.twilioFrom {
+            sender = .from(from)
+        } else {
+            throw SettingsError("twilio needs twilio-from (or twilio-messaging-service-sid for SMS)")
+        }
+        let sms = TwilioSMSDelivery(account: account, sender: sender, http: environment.http, clock: environment.clock)
+        guard let from = settings.twilioFrom else { return SMSVoiceDelivery(sms: sms, voice: NoVoice(provider: "twilio")) }
+        return SMSVoiceDelivery(sms: sms, voice: TwilioVoiceDelivery(account: account, from: from, http: environment.http, clock: environment.clock))
+    }
+
+    static func vonage(_ settings: Settings, environment: Environment) throws -> any MessageDelivery {
+        guard let key = settings.vonageApiKey, let secret = settings.vonageApiSecret, let from = settings.vonageFrom else {
+            throw SettingsError("delivery-providers names vonage, which needs vonage-api-key, vonage-api-secret and vonage-from")
+        }
+        let sms = VonageSMSDelivery(
+            apiKey: key, apiSecret: secret, from: from, baseURL: settings.vonageSmsURL ?? VonageSMSDelivery.defaultBaseURL, http: environment.http,
+            clock: environment.clock)
+        guard let application = settings.vonageApplicationId, let keyFile = settings.vonagePrivateKeyFile else {
+            return SMSVoiceDelivery(sms: sms, voice: NoVoice(provider: "vonage"))
+        }
+        guard let pem = try? String(contentsOfFile: keyFile, encoding: .utf8) else { throw SettingsError("cannot read vonage-private-key-file \(keyFile)") }
+        let voice: VonageVoiceDelivery
+        do {
+            voice = try VonageVoiceDelivery(
+                applicationId: application, privateKeyPEM: pem, from: from.filter(\.isNumber), baseURL: settings.vonageVoiceURL ?? VonageVoiceDelivery.defaultBaseURL,
+                http: environment.http, clock: environment.clock, random: environment.random)
+        } catch {
+            throw SettingsError("vonage-private-key-file must hold an RSA private key of 2048 bits or more (PEM)")
+        }
+        return SMSVoiceDelivery(sms: sms, voice: voice)
+    }
+}
+
+/// A provider configured for SMS only: a call is refused, so failover moves to the next provider.
+struct NoVoice: MessageDelivery {
+    let provider: String
+    func deliver(_ message: OutboundMessage) async throws {
+        throw DeliveryError("\(provider) is configured for SMS only (voice needs its settings)")
+    }
+}
