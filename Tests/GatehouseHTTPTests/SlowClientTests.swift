@@ -70,9 +70,12 @@ import GatehouseTesting
         let connection = try RawConnection(port: test.port)
         connection.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 10000\r\n\r\n")
         #expect(try await Self.trickle([connection], "z", every: 0.2, for: 12) == 1)
-        // A body that keeps the rate (ten times the minimum, so a loaded machine's stalls do
-        // not matter) is read in full.
-        let steady = try RawConnection(port: test.port)
+        // A body that keeps the rate (twenty times the minimum) is read in full. On a server of
+        // its own with a longer connection timeout, so a loaded machine's stall of a second
+        // between two pieces does not cut it.
+        let patient = try Self.server { $0.connectionTimeout = 5; $0.minBodyBytesPerSecond = 100 }
+        defer { patient.stop() }
+        let steady = try RawConnection(port: patient.port)
         steady.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 2000\r\n\r\n" + String(repeating: "y", count: 200))
         for _ in 0..<9 {
             try await Task.sleep(nanoseconds: 100_000_000)
