@@ -31,9 +31,14 @@ extension GatehouseApp {
         } else {
             throw SettingsError("twilio needs twilio-from (or twilio-messaging-service-sid for SMS)")
         }
-        let sms = TwilioSMSDelivery(account: account, sender: sender, http: environment.http, clock: environment.clock)
+        // Receipts come back to /webhooks/delivery/twilio when the server knows its public address.
+        let callback = settings.publicURL.flatMap { base in
+            URL(string: (base.hasSuffix("/") ? String(base.dropLast()) : base) + DeliveryReceiptRoutes.twilioPath)
+        }
+        let sms = TwilioSMSDelivery(account: account, sender: sender, statusCallback: callback, http: environment.http, clock: environment.clock)
         guard let from = settings.twilioFrom else { return SMSVoiceDelivery(sms: sms, voice: NoVoice(provider: "twilio")) }
-        return SMSVoiceDelivery(sms: sms, voice: TwilioVoiceDelivery(account: account, from: from, http: environment.http, clock: environment.clock))
+        return SMSVoiceDelivery(
+            sms: sms, voice: TwilioVoiceDelivery(account: account, from: from, statusCallback: callback, http: environment.http, clock: environment.clock))
     }
 
     static func vonage(_ settings: Settings, environment: Environment) throws -> any MessageDelivery {

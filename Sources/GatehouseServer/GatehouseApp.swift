@@ -112,7 +112,7 @@ public final class GatehouseApp: @unchecked Sendable {
         let proxyMetrics = HTTPMetrics(
             family: "gatehouse_managed_api_request", routeLabel: "api",
             help: ("Proxied managed API calls, by tenant/name and the status passed back.", "Time until the upstream's answer began."))
-        SystemRoutes.register(on: router, database: database, metrics: [metrics, proxyMetrics], counters: [verification.testNumberUses])
+        SystemRoutes.register(on: router, database: database, metrics: [metrics, proxyMetrics], counters: [verification.testNumberUses, verification.deliveryReceipts])
         let admin = AdminRoutes.register(on: router, directory: directory, configuredToken: settings.adminToken, logger: logger)
         AdminVerificationRoutes.register(on: admin, engine: verification, database: database, directory: directory)
         admin.post("/tenants/:tenantId/token-keys/rotate", .async { [accounts] _, context in
@@ -121,6 +121,10 @@ public final class GatehouseApp: @unchecked Sendable {
         })
         VerificationRoutes.register(on: router, engine: verification, logger: logger)
         if settings.mode == .development { DevelopmentCallbackRoutes.register(on: router, engine: verification) }
+        DeliveryReceiptRoutes.register(on: router, engine: verification, twilioAuthToken: settings.deliveryProviders == nil ? nil : settings.twilioAuthToken) {
+            let base = publicURL?.absoluteString ?? ownURL.withLock { $0?.absoluteString } ?? "http://127.0.0.1"
+            return base.hasSuffix("/") ? String(base.dropLast()) : base
+        }
         DatacoveRoutes.register(
             on: router, accounts: accounts, commerce: commerce, directory: directory,
             appStoreAPI: settings.appstoreApiURL,

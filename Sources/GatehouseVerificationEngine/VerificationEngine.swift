@@ -20,6 +20,8 @@ public final class VerificationEngine: Sendable {
     let doorbell = Doorbell()
     /// Starts to test numbers, by tenant, for `/metrics`.
     public let testNumberUses = Counters(name: "gatehouse_verification_test_number_uses_total", help: "Starts to a tenant's test numbers (nothing sent).")
+    /// Providers' delivery receipts, by provider and outcome, for `/metrics`.
+    public let deliveryReceipts = Counters(name: "gatehouse_delivery_receipts_total", help: "Delivery receipts from SMS and voice providers, by outcome.")
 
     public init(environment: Environment, delivery: any MessageDelivery, settings: VerificationSettings = VerificationSettings()) {
         self.environment = environment

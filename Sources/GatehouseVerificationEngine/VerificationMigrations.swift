@@ -118,5 +118,12 @@ public enum VerificationMigrations {
                 CREATE INDEX verifications_provider_message ON verifications(provider, provider_message_id) WHERE provider_message_id IS NOT NULL;
                 """)
         },
+        // What the provider's delivery receipt said, and when.
+        Migration(id: "verification.008_delivery_status") { db in
+            try db.executeScript("""
+                ALTER TABLE verifications ADD COLUMN delivery_status TEXT;
+                ALTER TABLE verifications ADD COLUMN delivery_status_at \(db.dialect.bigint);
+                """)
+        },
     ]
 }

@@ -4,6 +4,9 @@ import GatehouseServerTesting
 import GatehouseTesting
 import GatehouseVerification
 import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Codes sent through the providers `delivery-providers` names, against local stand-ins of
 /// Twilio's and Vonage's APIs (Tests/Fixtures/provider-apis): the provider's message id kept on
@@ -31,6 +34,15 @@ import Testing
         }
     }
 
+    /// Posts a provider's callback as it came; the status of the answer.
+    func post(_ url: String, _ body: String, _ headers: [String: String]) async throws -> Int {
+        var request = URLRequest(url: URL(string: url)!)
+        request.httpMethod = "POST"
+        request.httpBody = Data(body.utf8)
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        return (try await URLSession.shared.data(for: request).1 as! HTTPURLResponse).statusCode
+    }
+
     @Test(arguments: TestDatabaseKind.available)
     func codesGoThroughTwilioAndFailOverToVonage(_ kind: TestDatabaseKind) async throws {
         let apis = try await ProviderAPIs.start()
@@ -43,6 +55,18 @@ import Testing
             #expect(sent.field("To") == "+447400123456" && sent.field("From") == "+15005550006")
             #expect(sent.field("Body")?.contains(where: \.isNumber) == true)
             #expect(twilio.provider == "twilio" && twilio.id?.hasPrefix("SM") == true, "\(twilio)")
+
+            // Twilio's signed status callback marks it delivered; a tampered one is refused and records nothing.
+            let receiptURL = harness.live.baseURL.absoluteString + "/webhooks/delivery/twilio"
+            let signed = try await apis.statusCallback(kind: "twilio-message", url: receiptURL, id: try #require(twilio.id), status: "delivered")
+            #expect(try await post(receiptURL, signed.body.replacingOccurrences(of: "delivered", with: "undelivered"), signed.headers) == 403)
+            #expect(try await post(receiptURL, signed.body, signed.headers) == 204)
+            let status = try await harness.live.app.environment.database.read { db in
+                try db.queryOne("SELECT delivery_status FROM verifications WHERE provider_message_id = ?", twilio.id!)?.get("delivery_status", as: String?.self)
+            }
+            #expect(status == "delivered")
+            let metrics = String(decoding: try await URLSession.shared.data(from: harness.live.baseURL.appendingPathComponent("metrics")).0, as: UTF8.self)
+            #expect(metrics.contains(#"gatehouse_delivery_receipts_total{provider="twilio",status="delivered"} 1"#))
 
             // Twilio refuses the number (a 400 is not retried): Vonage takes it.
             try await apis.script(.twilioMessages, [.status(400)])
