@@ -36,8 +36,8 @@ extension GatehouseApp {
             URL(string: (base.hasSuffix("/") ? String(base.dropLast()) : base) + DeliveryReceiptRoutes.twilioPath)
         }
         let sms = TwilioSMSDelivery(account: account, sender: sender, statusCallback: callback, http: environment.http, clock: environment.clock)
-        guard let from = settings.twilioFrom else { return SMSVoiceDelivery(sms: sms, voice: NoVoice(provider: "twilio")) }
-        return SMSVoiceDelivery(
+        guard let from = settings.twilioFrom else { return ChannelDelivery(sms: sms, voice: NoVoice(provider: "twilio")) }
+        return ChannelDelivery(
             sms: sms, voice: TwilioVoiceDelivery(account: account, from: from, statusCallback: callback, http: environment.http, clock: environment.clock))
     }
 
@@ -49,7 +49,7 @@ extension GatehouseApp {
             apiKey: key, apiSecret: secret, from: from, baseURL: settings.vonageSmsURL ?? VonageSMSDelivery.defaultBaseURL, http: environment.http,
             clock: environment.clock)
         guard let application = settings.vonageApplicationId, let keyFile = settings.vonagePrivateKeyFile else {
-            return SMSVoiceDelivery(sms: sms, voice: NoVoice(provider: "vonage"))
+            return ChannelDelivery(sms: sms, voice: NoVoice(provider: "vonage"))
         }
         guard let pem = try? String(contentsOfFile: keyFile, encoding: .utf8) else { throw SettingsError("cannot read vonage-private-key-file \(keyFile)") }
         let voice: VonageVoiceDelivery
@@ -60,7 +60,7 @@ extension GatehouseApp {
         } catch {
             throw SettingsError("vonage-private-key-file must hold an RSA private key of 2048 bits or more (PEM)")
         }
-        return SMSVoiceDelivery(sms: sms, voice: voice)
+        return ChannelDelivery(sms: sms, voice: voice)
     }
 }
 

@@ -112,7 +112,7 @@ import FoundationNetworking
         let sms = ScriptedHTTP([Self.created])
         let calls = ScriptedHTTP([(201, [:], #"{"sid":"CA1"}"#)])
         let account = TwilioAccount(accountSid: "AC1", authToken: "token")
-        let router = SMSVoiceDelivery(
+        let router = ChannelDelivery(
             sms: TwilioSMSDelivery(account: account, sender: .from("+15005550006"), http: sms, clock: ManualClock()),
             voice: TwilioVoiceDelivery(account: account, from: "+15005550006", http: calls, clock: ManualClock()))
         #expect(try await router.send(DeliveryFixtures.message(.voice)).messageId == "CA1")

@@ -1,11 +1,20 @@
-/// Sends each message through the provider of its channel: email through one (SMTP),
-/// SMS and voice through another.
+/// Sends each message through the delivery of its channel: email through one (SMTP), SMS and
+/// voice through others (each provider, or failover list, of its own). A channel with no
+/// delivery is refused, so a failover list moves on to a provider that has one.
 public struct ChannelDelivery: MessageDelivery {
-    let phone: any MessageDelivery
-    let email: any MessageDelivery
+    let sms: any MessageDelivery
+    let voice: any MessageDelivery
+    let email: (any MessageDelivery)?
 
+    /// SMS and voice through `phone`, email through `email`.
     public init(phone: any MessageDelivery, email: any MessageDelivery) {
-        self.phone = phone
+        self.init(sms: phone, voice: phone, email: email)
+    }
+
+    /// Each channel through its own delivery; without `email`, email is refused.
+    public init(sms: any MessageDelivery, voice: any MessageDelivery, email: (any MessageDelivery)? = nil) {
+        self.sms = sms
+        self.voice = voice
         self.email = email
     }
 
@@ -13,11 +22,14 @@ public struct ChannelDelivery: MessageDelivery {
         _ = try await send(message)
     }
 
-    /// The receipt of the provider that took it (a provider's message id survives the routing).
+    /// The receipt of the delivery that took it (a provider's message id survives the routing).
     public func send(_ message: OutboundMessage) async throws -> DeliveryReceipt {
         switch message.channel {
-        case .email: try await email.send(message)
-        case .sms, .voice: try await phone.send(message)
+        case .sms: return try await sms.send(message)
+        case .voice: return try await voice.send(message)
+        case .email:
+            guard let email else { throw DeliveryError("no email delivery behind the SMS and voice providers") }
+            return try await email.send(message)
         }
     }
 }
