@@ -42,6 +42,11 @@ extension VerificationEngine {
         let now = self.now
         let limit = Self.maxTestNumbers
         return try await database.write { db in
+            // Saves of one tenant's test numbers take turns on its row (an operator's rare
+            // call, never a request path), so two at once cannot both take the last place.
+            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?" + db.dialect.forUpdate, tenantID) != nil else {
+                throw CoreError(.notFound, "no such tenant")
+            }
             let count: Int = try db.queryOne(
                 "SELECT COUNT(*) AS n FROM verification_test_numbers WHERE tenant_id = ? AND destination <> ?", tenantID, destination)!.get("n")
             guard count < limit else { throw CoreError(.conflict, "a tenant may hold at most \(limit) test numbers") }

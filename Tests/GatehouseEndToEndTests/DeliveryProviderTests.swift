@@ -61,12 +61,22 @@ import FoundationNetworking
             let signed = try await apis.statusCallback(kind: "twilio-message", url: receiptURL, id: try #require(twilio.id), status: "delivered")
             #expect(try await post(receiptURL, signed.body.replacingOccurrences(of: "delivered", with: "undelivered"), signed.headers) == 403)
             #expect(try await post(receiptURL, signed.body, signed.headers) == 204)
+            // Hostile receipts are refused before anything is read from them; duplicates of a signed one all pass.
+            for hostile in ["MessageSid=SM\u{0}x&MessageStatus=delivered", String(repeating: "a=b&", count: 3000), "%zz=%00", "MessageSid=" + String(repeating: "9", count: 40)] {
+                #expect(try await post(receiptURL, hostile, signed.headers) == 403)
+                #expect(try await post(receiptURL, hostile, [:]) == 403)
+            }
+            let duplicates = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<8 { group.addTask { try await self.post(receiptURL, signed.body, signed.headers) } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(duplicates.allSatisfy { $0 == 204 })
             let status = try await harness.live.app.environment.database.read { db in
                 try db.queryOne("SELECT delivery_status FROM verifications WHERE provider_message_id = ?", twilio.id!)?.get("delivery_status", as: String?.self)
             }
             #expect(status == "delivered")
             let metrics = String(decoding: try await URLSession.shared.data(from: harness.live.baseURL.appendingPathComponent("metrics")).0, as: UTF8.self)
-            #expect(metrics.contains(#"gatehouse_delivery_receipts_total{provider="twilio",status="delivered"} 1"#))
+            #expect(metrics.contains(#"gatehouse_delivery_receipts_total{provider="twilio",status="delivered"} 9"#))
 
             // Twilio refuses the number (a 400 is not retried): Vonage takes it.
             try await apis.script(.twilioMessages, [.status(400)])

@@ -49,4 +49,27 @@ struct TestNumberTests {
         try await h.engine.removeTestNumber(tenantID: h.tenantID, destination: "+14165550100")
         await #expect(throws: CoreError.self) { try await h.engine.removeTestNumber(tenantID: h.tenantID, destination: "+14165550100") }
     }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func concurrentSavesNeverPassTheLimit(_ kind: TestDatabaseKind) async throws {
+        let h = try await EngineHarness(kind)
+        defer { h.close() }
+        let saved = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<16 {
+                group.addTask {
+                    (try? await h.engine.saveTestNumber(tenantID: h.tenantID, destination: "+141655502\(10 + index)", code: "123456", confirmed: true)) != nil
+                }
+            }
+            // The same number twice at once is one number.
+            for _ in 0..<2 {
+                group.addTask {
+                    (try? await h.engine.saveTestNumber(tenantID: h.tenantID, destination: "+14165550100", code: "123456", confirmed: false)) != nil
+                }
+            }
+            return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+        }
+        #expect(try await h.engine.testNumbers(tenantID: h.tenantID).count == 10)
+        #expect(saved >= 10)
+        await #expect(throws: CoreError.self) { try await h.engine.saveTestNumber(tenantID: "no-such-tenant", destination: "+14165550101", code: "123456", confirmed: false) }
+    }
 }
