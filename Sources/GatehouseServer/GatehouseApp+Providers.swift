@@ -19,10 +19,15 @@ extension GatehouseApp {
     }
 
     static func twilio(_ settings: Settings, environment: Environment) throws -> any MessageDelivery {
-        guard let sid = settings.twilioAccountSid, let token = settings.twilioAuthToken else {
-            throw SettingsError("delivery-providers names twilio, which needs twilio-account-sid and twilio-auth-token")
+        let base = settings.twilioApiURL ?? TwilioAccount.defaultBaseURL
+        let account: TwilioAccount
+        switch (settings.twilioAccountSid, settings.twilioApiKeySid, settings.twilioApiKeySecret, settings.twilioAuthToken) {
+        case (let sid?, let key?, let secret?, _): account = TwilioAccount(accountSid: sid, apiKeySid: key, apiKeySecret: secret, baseURL: base)
+        case (_, .some, nil, _), (_, nil, .some, _): throw SettingsError("twilio-api-key-sid and twilio-api-key-secret go together")
+        case (let sid?, nil, nil, let token?): account = TwilioAccount(accountSid: sid, authToken: token, baseURL: base)
+        default:
+            throw SettingsError("delivery-providers names twilio, which needs twilio-account-sid and twilio-auth-token (or an API key)")
         }
-        let account = TwilioAccount(accountSid: sid, authToken: token, baseURL: settings.twilioApiURL ?? TwilioAccount.defaultBaseURL)
         let sender: TwilioSMSDelivery.Sender
         if let service = settings.twilioMessagingServiceSid {
             sender = .messagingService(sid: service)
@@ -32,9 +37,7 @@ extension GatehouseApp {
             throw SettingsError("twilio needs twilio-from (or twilio-messaging-service-sid for SMS)")
         }
         // Receipts come back to /webhooks/delivery/twilio when the server knows its public address.
-        let callback = settings.publicURL.flatMap { base in
-            URL(string: (base.hasSuffix("/") ? String(base.dropLast()) : base) + DeliveryReceiptRoutes.twilioPath)
-        }
+        let callback = receiptURL(settings, DeliveryReceiptRoutes.twilioPath)
         let sms = TwilioSMSDelivery(account: account, sender: sender, statusCallback: callback, http: environment.http, clock: environment.clock)
         guard let from = settings.twilioFrom else { return ChannelDelivery(sms: sms, voice: NoVoice(provider: "twilio")) }
         return ChannelDelivery(
@@ -45,8 +48,10 @@ extension GatehouseApp {
         guard let key = settings.vonageApiKey, let secret = settings.vonageApiSecret, let from = settings.vonageFrom else {
             throw SettingsError("delivery-providers names vonage, which needs vonage-api-key, vonage-api-secret and vonage-from")
         }
+        // Receipts come back to /webhooks/delivery/vonage when they can be checked there.
+        let callback = settings.vonageSignatureSecret == nil ? nil : receiptURL(settings, DeliveryReceiptRoutes.vonagePath)
         let sms = VonageSMSDelivery(
-            apiKey: key, apiSecret: secret, from: from, baseURL: settings.vonageSmsURL ?? VonageSMSDelivery.defaultBaseURL, http: environment.http,
+            apiKey: key, apiSecret: secret, from: from, callback: callback, baseURL: settings.vonageSmsURL ?? VonageSMSDelivery.defaultBaseURL, http: environment.http,
             clock: environment.clock)
         guard let application = settings.vonageApplicationId, let keyFile = settings.vonagePrivateKeyFile else {
             return ChannelDelivery(sms: sms, voice: NoVoice(provider: "vonage"))
@@ -55,12 +60,19 @@ extension GatehouseApp {
         let voice: VonageVoiceDelivery
         do {
             voice = try VonageVoiceDelivery(
-                applicationId: application, privateKeyPEM: pem, from: from.filter(\.isNumber), baseURL: settings.vonageVoiceURL ?? VonageVoiceDelivery.defaultBaseURL,
+                applicationId: application, privateKeyPEM: pem, from: from.filter(\.isNumber), eventURL: callback, baseURL: settings.vonageVoiceURL ?? VonageVoiceDelivery.defaultBaseURL,
                 http: environment.http, clock: environment.clock, random: environment.random)
         } catch {
             throw SettingsError("vonage-private-key-file must hold an RSA private key of 2048 bits or more (PEM)")
         }
         return ChannelDelivery(sms: sms, voice: voice)
+    }
+}
+
+extension GatehouseApp {
+    /// `path` under `public-url`; nil when the server does not know its public address.
+    static func receiptURL(_ settings: Settings, _ path: String) -> URL? {
+        settings.publicURL.flatMap { base in URL(string: (base.hasSuffix("/") ? String(base.dropLast()) : base) + path) }
     }
 }
 

@@ -121,7 +121,14 @@ public final class GatehouseApp: @unchecked Sendable {
         })
         VerificationRoutes.register(on: router, engine: verification, logger: logger)
         if settings.mode == .development { DevelopmentCallbackRoutes.register(on: router, engine: verification) }
-        DeliveryReceiptRoutes.register(on: router, engine: verification, twilioAuthToken: settings.deliveryProviders == nil ? nil : settings.twilioAuthToken) {
+        let providersOn = settings.deliveryProviders != nil
+        DeliveryReceiptRoutes.register(
+            on: router, engine: verification, twilioAuthToken: providersOn ? settings.twilioAuthToken : nil,
+            vonage: providersOn ? settings.vonageSignatureSecret.map {
+                .init(secret: $0, method: settings.vonageSignatureMethod, applicationId: settings.vonageApplicationId)
+            } : nil,
+            clock: environment.clock
+        ) {
             let base = publicURL?.absoluteString ?? ownURL.withLock { $0?.absoluteString } ?? "http://127.0.0.1"
             return base.hasSuffix("/") ? String(base.dropLast()) : base
         }

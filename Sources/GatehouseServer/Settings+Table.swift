@@ -80,6 +80,8 @@ extension Settings {
         .optional("delivery-providers", \.deliveryProviders, example: "twilio,vonage"),
         .optional("twilio-account-sid", \.twilioAccountSid, example: "AC0123456789abcdef0123456789abcdef"),
         .optional("twilio-auth-token", \.twilioAuthToken, example: "twilio-token"),
+        .optional("twilio-api-key-sid", \.twilioApiKeySid, example: "SK0123456789abcdef0123456789abcdef"),
+        .optional("twilio-api-key-secret", \.twilioApiKeySecret, example: "twilio-key-secret"),
         .optional("twilio-from", \.twilioFrom, example: "+15005550006"),
         .optional("twilio-messaging-service-sid", \.twilioMessagingServiceSid, example: "MG0123456789abcdef0123456789abcdef"),
         .url("twilio-api-url", \.twilioApiURL, example: "http://127.0.0.1:9/twilio"),
@@ -90,6 +92,10 @@ extension Settings {
         .optional("vonage-private-key-file", \.vonagePrivateKeyFile, example: "/etc/gatehouse/vonage.key"),
         .url("vonage-sms-url", \.vonageSmsURL, example: "http://127.0.0.1:9/vonage-sms"),
         .url("vonage-voice-url", \.vonageVoiceURL, example: "http://127.0.0.1:9/vonage-voice"),
+        .optional("vonage-signature-secret", \.vonageSignatureSecret, example: "vonage-signature-secret"),
+        .choice(
+            "vonage-signature-method", \.vonageSignatureMethod,
+            [("md5hash", .md5Hash), ("sha1", .hmacSHA1), ("sha256", .hmacSHA256), ("sha512", .hmacSHA512)], example: "sha256"),
     ]
 
     /// The row of each name, for lookups while parsing.

@@ -97,7 +97,11 @@ public struct Settings: Sendable {
     /// the delivery webhook bridge if set, else the development outbox.
     public var deliveryProviders: String?
     public var twilioAccountSid: String?
+    /// Signs Twilio's status callbacks; also the REST credential unless an API key is given.
     public var twilioAuthToken: String?
+    /// An API key (`SK…`) and its secret for Twilio's REST API, instead of the auth token.
+    public var twilioApiKeySid: String?
+    public var twilioApiKeySecret: String?
     /// The sender of SMS and the caller id of calls (a Twilio number, or an alphanumeric sender for SMS).
     public var twilioFrom: String?
     /// Sends SMS through this Messaging Service instead of `twilioFrom`.
@@ -114,6 +118,10 @@ public struct Settings: Sendable {
     /// Vonage's SMS and Voice API roots (tests).
     public var vonageSmsURL: URL?
     public var vonageVoiceURL: URL?
+    /// The account's signature secret: checks signed call events and SMS receipts.
+    public var vonageSignatureSecret: String?
+    /// How signed SMS receipts' `sig` is made, as chosen in the Vonage dashboard.
+    public var vonageSignatureMethod = VonageSMSSignature.Method.md5Hash
     /// Device API calls per client address per minute on this node.
     public var possessionRatePerMinute = 120
 

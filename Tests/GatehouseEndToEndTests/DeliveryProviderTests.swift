@@ -96,4 +96,130 @@ import FoundationNetworking
         await harness.stop()
         await apis.shutdown()
     }
+
+    /// Vonage first, with signed receipts at /webhooks/delivery/vonage (JWT-signed call events
+    /// and JSON receipts, `sig`-signed SMS receipts by POST or GET); Twilio behind it through an API key.
+    @Test(arguments: TestDatabaseKind.available)
+    func vonageReceiptsAreCheckedAndRecorded(_ kind: TestDatabaseKind) async throws {
+        let apis = try await ProviderAPIs.start()
+        let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("vonage-\(UUID().uuidString).key")
+        try Data(try await apis.vonagePrivateKeyPEM().utf8).write(to: keyFile)
+        // The callbacks name the public address, so the server gets a port known beforehand.
+        let port = try unusedLoopbackPort()
+        let publicURL = "http://127.0.0.1:\(port)"
+        let harness = try await VerificationHarness.start(kind, settings: ["minimumAuth": "basic"]) { settings in
+            settings.port = port
+            settings.publicURL = publicURL
+            settings.deliveryProviders = "vonage,twilio"
+            settings.vonageApiKey = ProviderAPIs.vonageAPIKey
+            settings.vonageApiSecret = ProviderAPIs.vonageAPISecret
+            settings.vonageFrom = "+15005550006"
+            settings.vonageSmsURL = apis.baseURL
+            settings.vonageVoiceURL = apis.baseURL
+            settings.vonageApplicationId = ProviderAPIs.vonageApplicationId
+            settings.vonagePrivateKeyFile = keyFile.path
+            settings.vonageSignatureSecret = ProviderAPIs.vonageSignatureSecret
+            settings.vonageSignatureMethod = .hmacSHA256
+            settings.twilioAccountSid = ProviderAPIs.twilioAccountSid
+            settings.twilioApiKeySid = ProviderAPIs.twilioAPIKeySid
+            settings.twilioApiKeySecret = ProviderAPIs.twilioAPIKeySecret
+            settings.twilioFrom = "+15005550006"
+            settings.twilioApiURL = apis.baseURL
+        }
+        do {
+            let client = harness.sdkClient(.basic)
+            let receiptURL = harness.live.baseURL.absoluteString + "/webhooks/delivery/vonage"
+            func status(_ id: String) async throws -> String? {
+                try await harness.live.app.environment.database.read { db in
+                    try db.queryOne("SELECT delivery_status FROM verifications WHERE provider_message_id = ?", id)?.get("delivery_status", as: String?.self)
+                }
+            }
+
+            // An SMS: Vonage is told where its receipt goes; a signed form receipt marks it failed.
+            _ = try await client.start(destination: "+447400123460", method: .sms)
+            let sms = try await stored(harness, "447400123460")
+            let smsID = try #require(sms.id)
+            #expect(sms.provider == "vonage")
+            #expect(try await apis.requests(.vonageSMS).last?.field("callback") == publicURL + "/webhooks/delivery/vonage")
+            let form = try await apis.statusCallback(kind: "vonage-sms-sig", url: receiptURL, id: smsID, status: "failed", extra: ["method": "sha256"])
+            #expect(try await post(receiptURL, form.body.replacingOccurrences(of: "failed", with: "delivered"), form.headers) == 403)
+            let stale = try await apis.statusCallback(
+                kind: "vonage-sms-sig", url: receiptURL, id: smsID, status: "delivered", extra: ["method": "sha256", "timestamp": "1000000000"])
+            #expect(try await post(receiptURL, stale.body, stale.headers) == 403)
+            let wrongSecret = try await apis.statusCallback(
+                kind: "vonage-sms-sig", url: receiptURL, id: smsID, status: "delivered", extra: ["method": "sha256", "secret": "other"])
+            #expect(try await post(receiptURL, wrongSecret.body, wrongSecret.headers) == 403)
+            #expect(try await status(smsID) == nil)
+            #expect(try await post(receiptURL, form.body, form.headers) == 204)
+            #expect(try await status(smsID) == "failed")
+
+            // The same receipt by GET, as Vonage sends it by default; a buffered one changes nothing.
+            _ = try await client.start(destination: "+447400123461", method: .sms)
+            let second = try #require(try await stored(harness, "447400123461").id)
+            let buffered = try await apis.statusCallback(kind: "vonage-sms-sig", url: receiptURL, id: second, status: "buffered", extra: ["method": "sha256"])
+            let (_, bufferedAnswer) = try await URLSession.shared.data(from: URL(string: receiptURL + "?" + buffered.body)!)
+            #expect((bufferedAnswer as! HTTPURLResponse).statusCode == 204)
+            #expect(try await status(second) == nil)
+            let delivered = try await apis.statusCallback(kind: "vonage-sms-sig", url: receiptURL, id: second, status: "delivered", extra: ["method": "sha256"])
+            let (_, deliveredAnswer) = try await URLSession.shared.data(from: URL(string: receiptURL + "?" + delivered.body)!)
+            #expect((deliveredAnswer as! HTTPURLResponse).statusCode == 204)
+            #expect(try await status(second) == "delivered")
+
+            // A JSON receipt signed with a JWT; its body tampered after signing is refused.
+            _ = try await client.start(destination: "+447400123462", method: .sms)
+            let third = try #require(try await stored(harness, "447400123462").id)
+            let json = try await apis.statusCallback(kind: "vonage-sms-jwt", url: receiptURL, id: third, status: "delivered")
+            #expect(try await post(receiptURL, json.body.replacingOccurrences(of: "delivered", with: "rejected"), json.headers) == 403)
+            #expect(try await post(receiptURL, json.body, json.headers) == 204)
+            #expect(try await status(third) == "delivered")
+
+            // A call: its events come to the same route, signed; the call's end is its receipt.
+            _ = try await client.start(destination: "+447400123463", method: .callout)
+            let call = try await stored(harness, "447400123463")
+            let callID = try #require(call.id)
+            #expect(call.provider == "vonage")
+            let event = try #require(try await apis.requests(.vonageCalls).last?.jsonText)
+            #expect(event.contains(#""event_url": [""# + publicURL + #"/webhooks/delivery/vonage"]"#), "\(event)")
+            let ringing = try await apis.statusCallback(kind: "vonage-call", url: receiptURL, id: callID, status: "ringing")
+            #expect(try await post(receiptURL, ringing.body, ringing.headers) == 204)
+            #expect(try await status(callID) == nil)
+            let unanswered = try await apis.statusCallback(kind: "vonage-call", url: receiptURL, id: callID, status: "unanswered")
+            var unsigned = unanswered.headers
+            unsigned["Authorization"] = nil
+            #expect(try await post(receiptURL, unanswered.body, unsigned) == 403)
+            #expect(try await post(receiptURL, unanswered.body, unanswered.headers) == 204)
+            #expect(try await status(callID) == "failed")
+            for hostile in ["messageId=x\u{0}&status=delivered&sig=00", String(repeating: "a=b&", count: 3000), "%zz=%00", "{\"uuid\":"] {
+                #expect(try await post(receiptURL, hostile, [:]) == 403)
+                #expect(try await post(receiptURL, hostile, unanswered.headers) == 403)
+            }
+            let metrics = String(decoding: try await URLSession.shared.data(from: harness.live.baseURL.appendingPathComponent("metrics")).0, as: UTF8.self)
+            #expect(metrics.contains(#"gatehouse_delivery_receipts_total{provider="vonage",status="delivered"} 2"#), "\(metrics)")
+            #expect(metrics.contains(#"gatehouse_delivery_receipts_total{provider="vonage",status="failed"} 2"#))
+
+            // Vonage refuses (a 4xx, not retried): Twilio takes it, authenticated with the API key.
+            try await apis.script(.vonageSMS, [.status(400)])
+            _ = try await client.start(destination: "+447400123464", method: .sms)
+            #expect(try await stored(harness, "447400123464").provider == "twilio")
+            #expect(try await apis.requests(.twilioMessages).last?.authorization == "basic \(ProviderAPIs.twilioAPIKeySid)")
+        } catch { Issue.record(error) }
+        await harness.stop()
+        await apis.shutdown()
+        try? FileManager.default.removeItem(at: keyFile)
+    }
+}
+
+/// A loopback port nothing listens on now (bound, read, released).
+func unusedLoopbackPort() throws -> UInt16 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+    }
+    guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
+    return UInt16(bigEndian: address.sin_port)
 }
