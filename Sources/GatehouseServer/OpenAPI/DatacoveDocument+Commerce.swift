@@ -5,7 +5,7 @@ extension DatacoveDocument {
     static var commerce: [Operation] {
         let summary = Example.wire(DatacoveWire.EntitlementSummary(
             trial: .init(status: "available"), trialOffer: .init(available: true, durationDays: 7), entitlement: .init(status: "none"),
-            plans: [.init(productId: "pro", platformProductId: "com.example.pro.monthly", displayName: "Pro", interval: "month")],
+            plans: [.init(productId: "pro", platformProductId: "com.example.pro.monthly", displayName: "Pro", interval: "monthly")],
             canExecuteGatedWorkflow: false, serverTime: at))
         return [
             post("/api/purchases/v1/verify-purchase", "verifyPurchase", "Grant a credit package or a plan for an App Store transaction",
@@ -24,7 +24,7 @@ extension DatacoveDocument {
             bundleId: "com.example.app", issuerId: nil, keyId: nil, appAppleId: nil, hasPrivateKey: false, production: false,
             extraTrustedRootPEM: nil, xcodeCertificatePEM: nil, claimUntaggedPurchases: false))
         let pricing = Example.wire(DatacoveWire.PricingConfig(iapCreditPackages: [.init(platformProductId: "com.example.credits.10", credits: 10, displayName: "10 credits")]))
-        let plan = DatacoveWire.StorePlan(productId: "pro", displayName: "Pro", interval: "month", platformProductIds: ["apple": "com.example.pro.monthly"], gatedWorkflowId: nil)
+        let plan = DatacoveWire.StorePlan(productId: "pro", displayName: "Pro", interval: "monthly", platformProductIds: ["apple": "com.example.pro.monthly"], gatedWorkflowId: nil)
         let trial = Example.wire(DatacoveWire.TrialConfig(ios: .init(enabled: true, durationDays: 7)))
         func operation(_ method: HTTPMethodName, _ path: String, _ id: String, _ summary: String, body: Content? = nil, _ reply: Reply) -> Operation {
             Operation(method: method.method, path: base + path, id: id, summary: summary, security: admin, body: body, replies: [reply])
@@ -38,7 +38,9 @@ extension DatacoveDocument {
                 .ok(.ref("PricingConfig"), pricing)),
             operation(.get, "/pricing-config", "getPricingConfig", "The credit packages", .ok(.ref("PricingConfig"), pricing)),
             operation(.post, "/service-entitlement-products", "createPlan", "Add a plan",
-                body: .json(.ref("StorePlanRequest"), example: .wire(plan)), .ok(.ref("StorePlan"), .wire(plan), status: 201)),
+                body: .json(.ref("StorePlanRequest"), example: .literal([
+                    "displayName": .string("Pro"), "interval": .string("monthly"), "platformProductIds": .object(["apple": .string("com.example.pro.monthly")]),
+                ])), .ok(.ref("StorePlan"), .wire(plan), status: 201)),
             operation(.get, "/service-entitlement-products", "listPlans", "The plans", .ok(.ref("StorePlans"), .wire(DatacoveWire.StorePlans(data: [plan])))),
             operation(.delete, "/service-entitlement-products/:productId", "deletePlan", "Remove a plan", .empty()),
             operation(.patch, "/trial-config", "updateTrialConfig", "Switch the server trial on or off", body: .json(.ref("TrialConfig"), example: trial),

@@ -1,3 +1,4 @@
+import GatehouseCommerceEngine
 import GatehouseWire
 
 /// The Datacove dialect's shapes (`DatacoveWire`), by component name.
@@ -62,7 +63,7 @@ enum DatacoveSchemas {
         "PricingConfig": .object(["provider": .oneOf(["apple"]), "iapCreditPackages": .array(.ref("CreditPackage"))]),
         "PricingConfigUpdate": .object(["provider": .oneOf(["apple"]), "iapCreditPackages": .array(.ref("CreditPackage"))], optional: ["provider"]),
         "StorePlanRequest": .object([
-            "productId": .string, "displayName": .string, "interval": .string, "platformProductIds": .map(.string), "gatedWorkflowId": nullableString,
+            "displayName": .string, "interval": .oneOf(Plan.Interval.allCases.map(\.rawValue)), "platformProductIds": .map(.string), "gatedWorkflowId": nullableString,
         ], optional: ["gatedWorkflowId"]),
         "StorePlan": .object([
             "productId": .string, "displayName": .string, "interval": .string, "platformProductIds": .map(.string), "gatedWorkflowId": nullableString,

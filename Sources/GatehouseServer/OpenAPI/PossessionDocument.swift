@@ -75,6 +75,8 @@ enum PossessionDocument {
 
     static let correlationId = "01a2333c-6f4d-75c7-83ec-66d7ecb17cd1"
 
+    /// The requests that name a flow carry no example: a made-up `correlationId` names no flow,
+    /// and a fuzzer would send it as it is. The links from start carry the real one.
     static var prove: [Operation] {
         var token = Operation(
             method: .POST, path: "/token", id: "getAccessToken", summary: "An access token for the client's credentials (form or HTTP Basic)",
@@ -98,15 +100,15 @@ enum PossessionDocument {
                     ])]),
             Operation(
                 method: .POST, path: "/v3/validate", id: "validate", summary: "Whether the device proved possession",
-                body: .json(.ref("ValidateRequest"), example: .wire(ProveWire.ValidateRequest(correlationId: correlationId))),
+                body: .json(.ref("ValidateRequest")),
                 replies: [.ok(.ref("ValidateResponse"), .wire(ProveWire.ValidateResponse(success: true, challengeMissing: false, phoneNumber: "+12025550142", next: ProveWire.Step.challenge.next)))]),
             Operation(
                 method: .POST, path: "/v3/challenge", id: "challenge", summary: "Pre-fill: the identity behind the number, asked with a date of birth or SSN",
-                body: .json(.ref("ChallengeRequest"), example: .wire(ProveWire.ChallengeRequest(correlationId: correlationId, dob: "1985-12-10"))),
+                body: .json(.ref("ChallengeRequest")),
                 replies: [.ok(.ref("ChallengeResponse"), .wire(ProveWire.ChallengeResponse(success: true, individual: individual, next: ProveWire.Step.complete.next)))]),
             Operation(
                 method: .POST, path: "/v3/complete", id: "complete", summary: "Compare the identity the user confirmed, field by field",
-                body: .json(.ref("CompleteRequest"), example: .wire(ProveWire.CompleteRequest(correlationId: correlationId, individual: individual))),
+                body: .json(.ref("CompleteRequest")),
                 replies: [.ok(.ref("CompleteResponse"), .wire(ProveWire.CompleteResponse(success: true, next: ProveWire.Step.done.next, idv: nil, changeDetected: false)))]),
         ]
     }
