@@ -38,9 +38,9 @@ basic="Authorization: Basic $(printf '%s:%s' "$(field verification.appKey <"$cre
 export FUZZ_VERIFICATION; FUZZ_VERIFICATION=$(call POST /api/v1/verifications "$basic" \
     '{"data":{"destination":"+14155550123","delivery_method":"sms"}}' | field data.id)
 
-# Datacove: a session for the runs, one to refresh, another account to sign out and delete
-# (sign-in codes go once a minute per number, hence three test numbers); a finished run to
-# report; a plan to delete. A session id of another account is refused like a stale one.
+# Datacove: a session for the runs, one to refresh, one to sign out by id, another account to
+# sign out and delete (sign-in codes go once a minute per number, hence a test number each); a
+# finished run to report; a plan to delete.
 sign_in() {
     call POST "$tenant/test-numbers" "$admin" "{\"destination\":\"$1\",\"code\":\"246810\"}" >/dev/null
     call POST /api/auth/v1/mobile/request-otp "$ios" "{\"phoneNumber\":\"$1\"}" >/dev/null
@@ -51,6 +51,8 @@ export FUZZ_ACCOUNT FUZZ_REFRESH FUZZ_EVENT
 FUZZ_ACCOUNT=$(claim "$session" sub)
 FUZZ_REFRESH=$(sign_in +14155550125 | field refreshToken)
 doomed=$(sign_in +14155550124 | field accessToken)
+signed_out=$(sign_in +14155550127 | field accessToken)
+export FUZZ_SESSION; FUZZ_SESSION=$(claim "$signed_out" sid)
 bearer="Authorization: Bearer $session"
 curl -sS --fail-with-body -H "$bearer" -H 'X-App-Version: 1.0' -H 'Content-Type: application/json' "$base/api/workflows/v1/execute" \
     -d "{\"id\":\"wf-url-001\",\"input\":{\"url\":\"$base/healthz\"}}" >/dev/null
@@ -89,7 +91,10 @@ run() { # document, then schemathesis options
 unlinked=examples,coverage,fuzzing
 run verification --auth "$(field verification.appKey <"$creds"):$(field verification.secret <"$creds")"
 run datacove -H "$bearer" -H "$ios" -H 'X-App-Version: 1.0' \
-    --exclude-path-regex '^/api/tenants/|/reports/v1/stream$|/callbacks/|/files/|/logout$|/users/v1/account$'
+    --exclude-path-regex '^/api/tenants/|/reports/v1/stream$|/callbacks/|/files/|/logout$|/users/v1/account$|/sessions/'
+# What ends a session, on sessions of their own: once ended, the rest of each run meets a
+# closed session.
+run datacove -H "Authorization: Bearer $signed_out" --phases "$unlinked" --include-path-regex '/sessions/'
 run datacove -H "Authorization: Bearer $doomed" --phases "$unlinked" --include-path-regex '/logout$|/users/v1/account$'
 run datacove -H "$admin" --phases "$unlinked" --include-path-regex '^/api/tenants/'
 run subscriptionflow -H "$server" -H "X-SF-Account-Token: $(field data.account_token <<<"$account")" \
