@@ -5,13 +5,16 @@ import GatehouseWire
 enum DatacoveSchemas {
     static let nullableString = Schema.string.orNull
 
+    /// `DatacoveWire.ErrorEnvelope`, which managed APIs answer too.
+    static let error = Schema.object([
+        "statusCode": .integer, "timestamp": .dateTime, "path": .string,
+        "error": .object([
+            "statusCode": .integer, "error": .string, "message": .string, "code": .string, "canTransfer": .boolean, "balance": .integer,
+        ], optional: ["statusCode", "error", "message", "code", "canTransfer", "balance"]),
+    ], optional: ["statusCode", "timestamp", "path"])
+
     static let sessions: [String: Schema] = [
-        "Error": .object([
-            "statusCode": .integer, "timestamp": .dateTime, "path": .string,
-            "error": .object([
-                "statusCode": .integer, "error": .string, "message": .string, "code": .string, "canTransfer": .boolean, "balance": .integer,
-            ], optional: ["statusCode", "error", "message", "code", "canTransfer", "balance"]),
-        ], optional: ["statusCode", "timestamp", "path"]),
+        "Error": error,
         "PhoneCodeRequest": .object(["phoneNumber": .string, "name": .string, "channel": .oneOf(["sms"])], optional: ["name", "channel"]),
         "PhoneCodeCheck": .object(["phoneNumber": .string, "otp": .string, "channel": .oneOf(["sms"])], optional: ["channel"]),
         "EmailCodeRequest": .object(["email": .string, "name": .string], optional: ["name"]),

@@ -15,7 +15,7 @@ enum ManagedAPIsDocument {
             securitySchemes: ["accessToken": .object(["type": .string("http"), "scheme": .string("bearer")])],
             security: [["accessToken"]], error: .ref("Error"),
             schemas: [
-                "Error": DatacoveSchemas.sessions["Error"]!,
+                "Error": DatacoveSchemas.error,
                 "Definition": .object([
                     "name": .string, "displayName": .string, "baseUrl": .string, "authType": .oneOf(ManagedAPIDefinition.AuthType.allCases.map(\.rawValue)),
                     "mode": .oneOf(ManagedAPIDefinition.Mode.allCases.map(\.rawValue)), "metadata": .map(.string),

@@ -23,6 +23,10 @@ enum PossessionDocument {
     }
 
     static let next = Schema.map(.string).described("The step allowed next, by name, with its path (`{\"v3-validate\": \"/v3/validate\"}`)")
+    /// `ProveWire.Address`, which the admin API's identities use too.
+    static let address = Schema.object(
+        ["address": .string, "extendedAddress": .string, "city": .string, "region": .string, "postalCode": .string],
+        optional: ["address", "extendedAddress", "city", "region", "postalCode"])
     static let individual = Schema.object([
         "firstName": .string, "lastName": .string, "addresses": .array(.ref("Address")), "emailAddresses": .array(.string),
         "dob": .string, "ssn": .string,
@@ -35,8 +39,7 @@ enum PossessionDocument {
         "TokenResponse": .object([
             "access_token": .string, "token_type": .string, "expires_in": .integer, "refresh_token": .string, "refresh_expires_in": .integer,
         ], optional: ["refresh_token", "refresh_expires_in"]),
-        "Address": .object(["address": .string, "extendedAddress": .string, "city": .string, "region": .string, "postalCode": .string],
-            optional: ["address", "extendedAddress", "city", "region", "postalCode"]),
+        "Address": address,
         "Individual": individual,
         "StartRequest": .object([
             "flowType": .oneOf(["mobile", "desktop"]), "phoneNumber": .string, "finalTargetUrl": .string, "ssn": .string, "dob": .string,

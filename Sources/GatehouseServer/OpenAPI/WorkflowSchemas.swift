@@ -68,8 +68,7 @@ extension AdminSchemas {
         "CreatePossessionClient": .object(["label": .string]),
         "IdentityImport": .object(["identities": .array(.ref("Identity"))]),
         "IdentityImported": .object(["imported": .integer]),
-        "Address": .object(["address": .string, "extendedAddress": .string, "city": .string, "region": .string, "postalCode": .string],
-            optional: ["address", "extendedAddress", "city", "region", "postalCode"]),
+        "Address": PossessionDocument.address,
         "Identity": .object([
             "phoneNumber": .string, "firstName": .string, "lastName": .string, "addresses": .array(.ref("Address")),
             "emailAddresses": .array(.string), "dob": .string, "ssn": .string,
