@@ -29,21 +29,22 @@ enum VerificationDocument {
         "ErrorEnvelope": .object(["errors": .array(.object([
             "code": .oneOf(DIDWWErrorCode.allCases.map(\.rawValue)), "detail": .string,
         ]))]),
-        "StartEnvelope": .object(["data": .ref("StartRequest")]),
+        // Like the vendor's API, unknown keys are dropped and a null reads as absent.
+        "StartEnvelope": .object(["data": .ref("StartRequest")], open: true),
         "StartRequest": .object([
             "destination": .string.described("E.164 number, with or without +"),
             "delivery_method": .oneOf(VerificationChannel.allCases.filter { $0 != .email }.map(\.rawValue)),
-            "sms": .object([
+            "sms": Schema.object([
                 "languages": .array(.string), "app_hash": .string, "template_group": .string,
                 "autofill": .anyOf([
                     .object(["type": .oneOf(["app_hash", "domain", "none"]), "value": .string], optional: ["value"]),
                     .oneOf(["domain", "none"]),
                 ]),
-            ], optional: ["languages", "app_hash", "template_group", "autofill"]),
-            "callout": .object(["languages": .array(.string), "template_group": .string], optional: ["languages", "template_group"]),
-            "custom": .string,
+            ], optional: ["languages", "app_hash", "template_group", "autofill"]).orNull,
+            "callout": Schema.object(["languages": .array(.string), "template_group": .string], optional: ["languages", "template_group"]).orNull,
+            "custom": Schema.string.orNull,
         ], optional: ["sms", "callout", "custom"], open: true),
-        "ReportEnvelope": .object(["data": .ref("ReportRequest")]),
+        "ReportEnvelope": .object(["data": .ref("ReportRequest")], open: true),
         "ReportRequest": .object(["code": .string, "delivery_method": .oneOf(["sms", "callout"])], optional: ["delivery_method"], open: true),
         "VerificationEnvelope": .object(["data": .ref("Verification")]),
         "Verification": .object([
