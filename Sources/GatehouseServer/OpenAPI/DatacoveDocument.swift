@@ -58,7 +58,8 @@ enum DatacoveDocument {
                 replies: [.ok(.ref("Sessions"), .wire(DatacoveWire.Sessions(data: [session])), links: [
                     Link(name: "signOut", operationId: "signOutSession", parameters: ["id": "$response.body#/data/0/id"]),
                 ])]),
-            Operation(method: .DELETE, path: "/api/auth/v1/sessions/:id", id: "signOutSession", summary: "Sign one device out", replies: [.empty()]),
+            Operation(method: .DELETE, path: "/api/auth/v1/sessions/:id", id: "signOutSession", summary: "Sign one device out",
+                replies: [.empty(), Reply(status: "404", description: "No such session of this account", content: .json(.ref("Error")))]),
             Operation(method: .GET, path: "/api/users/v1/profile", id: "getProfile", summary: "The profile, with the wallet", replies: [.ok(.ref("Profile"), profile)]),
             Operation(method: .PATCH, path: "/api/users/v1/profile", id: "updateProfile", summary: "Change the name or time zone",
                 body: .json(.ref("ProfileUpdate"), example: .wire(DatacoveWire.ProfileUpdate(name: "Ada", timezone: "Europe/London"))),
