@@ -18,8 +18,8 @@ struct ApplicationValues {
     var cooldownSeconds = 30
     var smsFeeMicros: Int64 = 50_000
     var calloutFeeMicros: Int64 = 100_000
-    var prefixHourlyLimit: Int? = 300
-    var prefixDailyLimit: Int? = 3000
+    var prefixHourlyLimit: Int?
+    var prefixDailyLimit: Int?
     var countryHourlyLimit: Int?
     var countryDailyLimit: Int?
     var autoBlockPrefixes = true
@@ -135,8 +135,9 @@ struct ApplicationValues {
         return text
     }
 
+    /// Above zero, and within the 32-bit INTEGER columns of PostgreSQL.
     static func positive(_ value: Int) throws -> Int {
-        guard value > 0 else { throw CoreError(.invalidArgument, "limits (dailyLimit, monthlyLimit, prefixHourlyLimit…) must be positive") }
+        guard value > 0, value <= Int(Int32.max) else { throw CoreError(.invalidArgument, "limits (dailyLimit, monthlyLimit, prefixHourlyLimit…) must be 1 to 2147483647") }
         return value
     }
 

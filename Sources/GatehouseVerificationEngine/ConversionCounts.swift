@@ -32,22 +32,45 @@ enum ConversionCounts {
     /// The sliding hour before `now`: this hour's counts and the previous hour's, weighted by
     /// the part of it still inside the hour.
     static func lastHour(_ db: any DatabaseConnection, applicationID: String, scope: String, value: String, now: Date) throws -> Window {
+        try lastHour(db, applicationID: applicationID, now: now, only: (scope, value))[Key(scope: scope, value: value)] ?? Window(sent: 0, verified: 0)
+    }
+
+    struct Key: Hashable {
+        let scope: String
+        let value: String
+    }
+
+    /// ``lastHour(_:applicationID:scope:value:now:)`` of every prefix and country at once, or of `only` one.
+    static func lastHour(_ db: any DatabaseConnection, applicationID: String, now: Date, only: (scope: String, value: String)? = nil) throws -> [Key: Window] {
         let hour = hourStart(now)
-        let previous = hour.addingTimeInterval(-3600)
         let weight = 1 - now.timeIntervalSince(hour) / 3600
-        var window = Window(sent: 0, verified: 0)
-        for row in try db.query(
+        var sql = """
+            SELECT scope, value, hour_start, SUM(sent) AS sent, SUM(verified) AS verified FROM verification_conversion_counts
+            WHERE application_id = ? AND hour_start >= ?
             """
-            SELECT hour_start, SUM(sent) AS sent, SUM(verified) AS verified FROM verification_conversion_counts
-            WHERE application_id = ? AND scope = ? AND value = ? AND hour_start >= ? GROUP BY hour_start
-            """, applicationID, scope, value, previous)
-        {
+        var arguments: [SQLValue] = [.text(applicationID), hour.addingTimeInterval(-3600).sqlValue]
+        if let only {
+            sql += " AND scope = ? AND value = ?"
+            arguments += [.text(only.scope), .text(only.value)]
+        }
+        var windows: [Key: Window] = [:]
+        for row in try db.query(sql + " GROUP BY scope, value, hour_start", arguments) {
             let start: Date = try row.get("hour_start")
             let share = start < hour ? weight : 1
+            let key = Key(scope: try row.get("scope"), value: try row.get("value"))
+            var window = windows[key] ?? Window(sent: 0, verified: 0)
             window.sent += Double(try row.get("sent", as: Int.self)) * share
             window.verified += Double(try row.get("verified", as: Int.self)) * share
+            windows[key] = window
         }
-        return window
+        return windows
+    }
+
+    /// The first hour the application's codes were counted in, if any.
+    static func firstHour(_ db: any DatabaseConnection, applicationID: String) throws -> Date? {
+        try db.queryOne(
+            "SELECT MIN(hour_start) AS first FROM verification_conversion_counts WHERE application_id = ? AND scope = 'country'", applicationID)?
+            .get("first", as: Date?.self)
     }
 
     /// Totals over the `days` before the hour preceding `hour`; of one value, or (nil) of all.

@@ -25,7 +25,9 @@ public final class VerificationEngine: Sendable {
     /// Prefixes blocked by the SMS-pumping guard (`conversion`) or an operator (`operator`), for `/metrics`.
     public let prefixBlocksImposed = Counters(name: "gatehouse_verification_prefix_blocks_total", help: "Prefixes blocked against SMS pumping, by reason.")
     /// Each application's conversion over the days before the last hour, per node for 10 minutes.
-    let baselines: NodeCache<Double>
+    let baselines: NodeCache<Baseline>
+    /// Codes sent to a prefix over those days, by application, prefix and hour.
+    let prefixHistories: NodeCache<Double>
 
     public init(environment: Environment, delivery: any MessageDelivery, settings: VerificationSettings = VerificationSettings()) {
         self.environment = environment
@@ -35,6 +37,7 @@ public final class VerificationEngine: Sendable {
         environment.invalidations.register(applicationCache)
         failedAuthCache = NodeCache(name: "verify-failed-auth", clock: environment.clock)
         baselines = NodeCache(name: "verify-conversion-baselines", clock: environment.clock, lifetime: 600)
+        prefixHistories = NodeCache(name: "verify-prefix-histories", clock: environment.clock, lifetime: 600)
     }
 
     var database: any Database { environment.database }

@@ -167,8 +167,9 @@ extension AdminWire {
 extension AdminWire {
     /// A prefix held back from SMS codes (`/admin/v1/tenants/:id/prefix-blocks`).
     public struct PrefixBlock: Codable, Sendable, Equatable {
-        public let applicationId: String
-        public let applicationName: String
+        /// `null` for a pin on the whole tenant (every application, later ones too).
+        public let applicationId: String?
+        public let applicationName: String?
         /// `+`, the country code and the destination code, e.g. `+447400`.
         public let prefix: String
         public let country: String?
@@ -185,7 +186,7 @@ extension AdminWire {
         public let active: Bool
 
         public init(
-            applicationId: String, applicationName: String, prefix: String, country: String?, reason: String, sent: Int, verified: Int,
+            applicationId: String?, applicationName: String?, prefix: String, country: String?, reason: String, sent: Int, verified: Int,
             baseline: Double?, blockedAt: String, blockedUntil: String?, liftedAt: String?, active: Bool
         ) {
             self.applicationId = applicationId
@@ -225,7 +226,7 @@ extension AdminWire {
     }
 
     /// Pins a block (`POST …/prefix-blocks`): on one application, or without `applicationId`
-    /// on every application of the tenant.
+    /// on every application of the tenant, those made later included.
     public struct PrefixBlockRequest: Codable, Sendable, Equatable {
         public let prefix: String
         public let applicationId: String?

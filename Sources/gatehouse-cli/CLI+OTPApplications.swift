@@ -138,7 +138,7 @@ extension CLI {
 extension CLI {
     static let prefixBlocksUsage = """
         usage: gatehouse-cli prefix-blocks list TENANT           active blocks first, then ended ones
-               gatehouse-cli prefix-blocks pin TENANT PREFIX [--app APP]    block until lifted (all the tenant's apps without --app)
+               gatehouse-cli prefix-blocks pin TENANT PREFIX [--app APP]    block until lifted (the whole tenant, later apps too, without --app)
                gatehouse-cli prefix-blocks lift TENANT PREFIX [--app APP]   let codes through again
         PREFIX: + country code and destination code, such as +447400 (gatehouse-cli otp-apps conversion shows them)
         """
@@ -153,7 +153,7 @@ extension CLI {
             try output(await admin.send("GET", base, as: AdminWire.List<AdminWire.PrefixBlock>.self))
         case "pin" where args.count == 2:
             let body = AdminWire.PrefixBlockRequest(prefix: args[1], applicationId: options.value("app"))
-            try output(await admin.send("POST", base, body: body, as: AdminWire.List<AdminWire.PrefixBlock>.self))
+            try output(await admin.send("POST", base, body: body, as: AdminWire.PrefixBlock.self))
         case "lift" where args.count == 2:
             let encoded = args[1].addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? args[1]
             let app = options.value("app").map { "?applicationId=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0) } ?? ""

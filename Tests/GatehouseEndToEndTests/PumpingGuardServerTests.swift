@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseClientCore
+import GatehouseCore
 import GatehouseServer
 import GatehouseServerTesting
 import GatehouseTesting
@@ -22,7 +23,7 @@ import FoundationNetworking
     func aSpentPrefixBudgetIsTheDialectsVolumeLimit(_ kind: TestDatabaseKind) async throws {
         let harness = try await VerificationHarness.start(kind, settings: ["minimumAuth": "basic", "prefixHourlyLimit": 2, "autoBlockPrefixes": false])
         do {
-            #expect(harness.app.prefixHourlyLimit == 2 && harness.app.prefixDailyLimit == 3000 && !harness.app.autoBlockPrefixes)
+            #expect(harness.app.prefixHourlyLimit == 2 && harness.app.prefixDailyLimit == nil && !harness.app.autoBlockPrefixes)
             #expect(try await start(harness, "447400123401").status == 201)
             #expect(try await start(harness, "447400123402").status == 201)
             let refused = try await start(harness, "447400123403")
@@ -48,9 +49,11 @@ import FoundationNetworking
 
     @Test(arguments: TestDatabaseKind.available)
     func aBurstIsBlockedLoggedCountedAndLifted(_ kind: TestDatabaseKind) async throws {
-        let harness = try await VerificationHarness.start(kind, settings: ["minimumAuth": "basic"])
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let harness = try await VerificationHarness.start(kind, settings: ["minimumAuth": "basic"], clock: clock)
         do {
-            // Ordinary traffic that converts, then 25 codes to 447400 that nobody enters.
+            // Ordinary traffic that converts, then codes to 447400 every 5 seconds that nobody enters:
+            // the 32nd finds 20 of them a minute old, and blocks the prefix.
             for index in 0..<4 {
                 let number = "44780012340\(index)"
                 let started = try await start(harness, number)
@@ -62,12 +65,15 @@ import FoundationNetworking
                 #expect(report.status == 200, "\(report.json)")
             }
             var statuses: [Int] = []
-            for index in 0..<25 { statuses.append(try await start(harness, "4474001234" + String(format: "%02d", index)).status) }
-            #expect(statuses.prefix(20).allSatisfy { $0 == 201 } && statuses.dropFirst(20).allSatisfy { $0 == 429 }, "\(statuses)")
+            for index in 0..<36 {
+                statuses.append(try await start(harness, "4474001234" + String(format: "%02d", index)).status)
+                clock.advance(by: 5)
+            }
+            #expect(statuses.prefix(32).allSatisfy { $0 == 201 } && statuses.dropFirst(32).allSatisfy { $0 == 429 }, "\(statuses)")
             #expect(try await start(harness, "447800123499").status == 201)
 
             let line = try #require(harness.live.logs.lines.first { $0.contains("SMS pumping suspected") })
-            #expect(line.contains(#""level":"warning""#) && line.contains(#""country":"GB""#) && line.contains(#""sent":"20""#), "\(line)")
+            #expect(line.contains(#""level":"warning""#) && line.contains(#""country":"GB""#) && line.contains(#""sent":"20""#) && line.contains(#""prefix":"+447400""#), "\(line)")
             let metrics = String(decoding: try await URLSession.shared.data(from: harness.live.baseURL.appendingPathComponent("metrics")).0, as: UTF8.self)
             #expect(metrics.contains(#"gatehouse_verification_prefix_blocks_total{reason="conversion"} 1"#))
 
@@ -81,9 +87,9 @@ import FoundationNetworking
             let conversion = try JSONSerialization.jsonObject(with: try await admin.sendRaw(
                 "GET", "/admin/v1/tenants/\(harness.live.credentials.tenantId)/otp-applications/\(harness.app.id)/conversion")) as? [String: Any]
             let prefixes = try #require(conversion?["prefixes"] as? [[String: Any]])
-            #expect(prefixes.contains { $0["value"] as? String == "+447400" && $0["sent"] as? Int == 20 && $0["verified"] as? Int == 0 }, "\(prefixes)")
+            #expect(prefixes.contains { $0["value"] as? String == "+447400" && $0["sent"] as? Int == 32 && $0["verified"] as? Int == 0 }, "\(prefixes)")
             let countries = try #require(conversion?["countries"] as? [[String: Any]])
-            #expect(countries.contains { $0["value"] as? String == "GB" && $0["sent"] as? Int == 25 && $0["verified"] as? Int == 4 }, "\(countries)")
+            #expect(countries.contains { $0["value"] as? String == "GB" && $0["sent"] as? Int == 37 && $0["verified"] as? Int == 4 }, "\(countries)")
             #expect(conversion?["baseline"] as? Double == 0.5)
 
             try await admin.sendRaw("DELETE", base + "/%2B447400?applicationId=\(harness.app.id)")

@@ -6,7 +6,7 @@ import GatehouseWire
 
 /// The SMS-pumping guard's blocks and what it compares:
 /// `GET|POST /admin/v1/tenants/:tenantId/prefix-blocks` (list; pin a prefix on one
-/// application or all), `DELETE …/prefix-blocks/:prefix[?applicationId=…]` (lift), and
+/// application or the whole tenant), `DELETE …/prefix-blocks/:prefix[?applicationId=…]` (lift), and
 /// `GET …/otp-applications/:appId/conversion` (the last hour per prefix and country).
 enum PrefixBlockRoutes {
     static func register(on admin: RouteGroup, engine: VerificationEngine, directory: TenantDirectory) {
@@ -20,7 +20,7 @@ enum PrefixBlockRoutes {
             let tenantID = context.parameter("tenantId")
             _ = try await directory.tenant(id: tenantID)
             let pinned = try await engine.pinPrefixBlock(tenantID: tenantID, applicationID: body.applicationId, prefix: body.prefix)
-            return try .json(AdminWire.List(data: pinned.map(AdminWire.PrefixBlock.init)), status: 201)
+            return try .json(AdminWire.PrefixBlock(pinned), status: 201)
         })
         admin.delete("/tenants/:tenantId/prefix-blocks/:prefix", .async { request, context in
             try await engine.liftPrefixBlock(
