@@ -85,6 +85,7 @@ int parseInto(const char *input, size_t input_len, const char *default_region, c
     out->line_type = lineTypeFor(util.GetNumberType(number));
     out->is_valid = util.IsValidNumber(number);
     out->is_possible = util.IsPossibleNumber(number);
+    out->destination_code_length = util.GetLengthOfNationalDestinationCode(number);
     return CPN_OK;
 }
 

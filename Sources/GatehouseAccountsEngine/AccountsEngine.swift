@@ -48,6 +48,8 @@ public final class AccountsEngine: Sendable {
             }
         } catch let recent as OneTimeCodeSentRecently {
             throw AccountsError(.codeSentRecently, retryAfter: recent.retryAfter)
+        } catch let refused as OneTimeCodeRefused {
+            throw AccountsError(.sendingLimited, retryAfter: refused.retryAfter)
         }
         codes.wakeDelivery()
     }

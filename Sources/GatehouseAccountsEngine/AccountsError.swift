@@ -12,6 +12,8 @@ public struct AccountsError: Error, Equatable, Sendable {
         case tooManyWrongCodes
         /// A code was sent moments ago; `retryAfter` says how long to wait.
         case codeSentRecently
+        /// Codes to numbers like this one are held back (SMS-pumping guard); `retryAfter` may say how long.
+        case sendingLimited
         /// The phone number is not a possible international number.
         case phoneNumberInvalid
         /// The email address is not one.

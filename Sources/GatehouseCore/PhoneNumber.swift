@@ -43,6 +43,11 @@ public struct PhoneNumber: Sendable, Hashable {
     public let isValid: Bool
     /// True if the number has a plausible length for its country (weaker than `isValid`).
     public let isPossible: Bool
+    /// The number's prefix: its country code and the national destination code (the area or
+    /// mobile network code) as libphonenumber splits them, e.g. "447400" for +44 7400 123456
+    /// and "1650" for +1 650 253 0000. Where the plan names no destination code, the first
+    /// three digits of the national number stand in.
+    public let prefix: String
 
     /// E.164 caps a number at 15 digits; the library alone would accept up to 20.
     static let maxE164Digits = 15
@@ -109,6 +114,8 @@ public struct PhoneNumber: Sendable, Hashable {
         lineType = PhoneLineType(bridgeCode: raw.line_type)
         isValid = raw.is_valid
         isPossible = raw.is_possible
+        let destinationCode = raw.destination_code_length > 0 ? Int(raw.destination_code_length) : 3
+        prefix = String(countryCode) + nationalNumber.prefix(destinationCode)
     }
 
     /// Keeps only two-letter codes: the library's "ZZ" (unknown) and "001" (non-geographic) are not regions.

@@ -60,6 +60,8 @@ extension PossessionEngine {
                         channel: .phone, destination: String(number.dropFirst()), message: flow.details.smsMessage.map(Self.template), now: now)
                 } catch let recent as OneTimeCodeSentRecently {
                     throw PossessionError(.otpSentRecently, "a code went to this number moments ago", retryAfter: recent.retryAfter)
+                } catch let refused as OneTimeCodeRefused {
+                    throw PossessionError(.rateLimited, "codes to numbers like this one are held back for now; try later", retryAfter: refused.retryAfter)
                 }
             }
             flow.phoneNumber = number

@@ -36,8 +36,9 @@ extension GatehouseApp {
         } else {
             throw SettingsError("twilio needs twilio-from (or twilio-messaging-service-sid for SMS)")
         }
-        // Receipts come back to /webhooks/delivery/twilio when the server knows its public address.
-        let callback = receiptURL(settings, DeliveryReceiptRoutes.twilioPath)
+        // Receipts come back to /webhooks/delivery/twilio when the server knows its public address
+        // and holds the auth token, which checks their signature (an API key cannot).
+        let callback = settings.twilioAuthToken == nil ? nil : receiptURL(settings, DeliveryReceiptRoutes.twilioPath)
         let sms = TwilioSMSDelivery(account: account, sender: sender, statusCallback: callback, http: environment.http, clock: environment.clock)
         guard let from = settings.twilioFrom else { return ChannelDelivery(sms: sms, voice: NoVoice(provider: "twilio")) }
         return ChannelDelivery(

@@ -112,7 +112,7 @@ public final class GatehouseApp: @unchecked Sendable {
         let proxyMetrics = HTTPMetrics(
             family: "gatehouse_managed_api_request", routeLabel: "api",
             help: ("Proxied managed API calls, by tenant/name and the status passed back.", "Time until the upstream's answer began."))
-        SystemRoutes.register(on: router, database: database, metrics: [metrics, proxyMetrics], counters: [verification.testNumberUses, verification.deliveryReceipts])
+        SystemRoutes.register(on: router, database: database, metrics: [metrics, proxyMetrics], counters: [verification.testNumberUses, verification.deliveryReceipts, verification.prefixBlocksImposed])
         let admin = AdminRoutes.register(on: router, directory: directory, configuredToken: settings.adminToken, logger: logger)
         AdminVerificationRoutes.register(on: admin, engine: verification, database: database, directory: directory)
         admin.post("/tenants/:tenantId/token-keys/rotate", .async { [accounts] _, context in

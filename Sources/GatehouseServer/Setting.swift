@@ -39,6 +39,28 @@ struct Setting: Sendable {
             read: { String(describing: $0[keyPath: path]) })
     }
 
+    /// A finite number above zero.
+    static func positive<T: LosslessStringConvertible & BinaryFloatingPoint>(_ name: String, _ path: Path<T>, example: String) -> Setting {
+        Setting(
+            name: name, example: example,
+            apply: { settings, value in
+                guard let parsed = T(value), parsed.isFinite, parsed > 0 else { throw SettingsError("\(name) must be a number above 0, got \(value)") }
+                settings[keyPath: path] = parsed
+            },
+            read: { String(describing: $0[keyPath: path]) })
+    }
+
+    /// A whole number above zero.
+    static func positive<T: LosslessStringConvertible & BinaryInteger>(_ name: String, _ path: Path<T>, example: String) -> Setting {
+        Setting(
+            name: name, example: example,
+            apply: { settings, value in
+                guard let parsed = T(value), parsed > 0 else { throw SettingsError("\(name) must be a whole number above 0, got \(value)") }
+                settings[keyPath: path] = parsed
+            },
+            read: { String(describing: $0[keyPath: path]) })
+    }
+
     /// One of a fixed list of words, each standing for a value.
     static func choice<T: Equatable>(_ name: String, _ path: Path<T>, _ words: [(String, T)], example: String) -> Setting {
         Setting(

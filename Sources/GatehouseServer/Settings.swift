@@ -124,6 +124,13 @@ public struct Settings: Sendable {
     public var vonageSignatureMethod = VonageSMSSignature.Method.md5Hash
     /// Device API calls per client address per minute on this node.
     public var possessionRatePerMinute = 120
+    /// The SMS-pumping guard blocks a prefix once its last hour holds this many codes, at least
+    /// `pumpingSpikeFactor` times its usual hourly count, verified at under
+    /// `pumpingConversionRatio` times the application's usual share; for `pumpingCoolOffHours`.
+    public var pumpingMinimumVolume = 20
+    public var pumpingSpikeFactor = 3.0
+    public var pumpingConversionRatio = 0.25
+    public var pumpingCoolOffHours = 12
 
     public init() {}
 
@@ -172,6 +179,10 @@ public struct Settings: Sendable {
         settings.failedAuthPerIP = verificationRateFailedAuth
         settings.perAccount = verificationRatePerAccount
         settings.publicPerAccount = verificationRatePublicPerAccount
+        settings.pumping.minimumVolume = pumpingMinimumVolume
+        settings.pumping.spikeFactor = pumpingSpikeFactor
+        settings.pumping.conversionRatio = pumpingConversionRatio
+        settings.pumping.coolOff = TimeInterval(pumpingCoolOffHours) * 3600
         return settings
     }
 

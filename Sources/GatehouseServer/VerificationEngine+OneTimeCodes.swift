@@ -19,6 +19,8 @@ extension VerificationEngine: OneTimeCodes {
         } catch let failure as VerificationFailure where failure.codes.first == .destinationInCooldown {
             // The cooldown always says how long; the whole window is the safe answer if not.
             throw OneTimeCodeSentRecently(retryAfter: failure.retryAfter ?? policy.resendSeconds)
+        } catch let failure as VerificationFailure where failure.codes.first == .volumeLimitReached {
+            throw OneTimeCodeRefused(retryAfter: failure.retryAfter)
         }
     }
 

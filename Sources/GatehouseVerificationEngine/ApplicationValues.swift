@@ -18,6 +18,11 @@ struct ApplicationValues {
     var cooldownSeconds = 30
     var smsFeeMicros: Int64 = 50_000
     var calloutFeeMicros: Int64 = 100_000
+    var prefixHourlyLimit: Int?
+    var prefixDailyLimit: Int?
+    var countryHourlyLimit: Int?
+    var countryDailyLimit: Int?
+    var autoBlockPrefixes = true
 
     static let defaults = ApplicationValues()
 
@@ -38,6 +43,11 @@ struct ApplicationValues {
         cooldownSeconds = app.cooldownSeconds
         smsFeeMicros = app.smsFeeMicros
         calloutFeeMicros = app.calloutFeeMicros
+        prefixHourlyLimit = app.prefixHourlyLimit
+        prefixDailyLimit = app.prefixDailyLimit
+        countryHourlyLimit = app.countryHourlyLimit
+        countryDailyLimit = app.countryDailyLimit
+        autoBlockPrefixes = app.autoBlockPrefixes
     }
 
     func applying(_ input: OTPApplicationSettings) throws -> ApplicationValues {
@@ -71,6 +81,11 @@ struct ApplicationValues {
         }
         if let limit = input.dailyLimit { values.dailyLimit = try limit.map(Self.positive) }
         if let limit = input.monthlyLimit { values.monthlyLimit = try limit.map(Self.positive) }
+        if let limit = input.prefixHourlyLimit { values.prefixHourlyLimit = try limit.map(Self.positive) }
+        if let limit = input.prefixDailyLimit { values.prefixDailyLimit = try limit.map(Self.positive) }
+        if let limit = input.countryHourlyLimit { values.countryHourlyLimit = try limit.map(Self.positive) }
+        if let limit = input.countryDailyLimit { values.countryDailyLimit = try limit.map(Self.positive) }
+        if let on = input.autoBlockPrefixes { values.autoBlockPrefixes = on }
         if let cooldown = input.cooldownSeconds {
             guard (0...86_400).contains(cooldown) else { throw CoreError(.invalidArgument, "cooldownSeconds must be 0 to 86400") }
             values.cooldownSeconds = cooldown
@@ -86,13 +101,30 @@ struct ApplicationValues {
         return trimmed
     }
 
+    /// The columns of ``columns``, in order.
+    static let columnNames = [
+        "min_auth", "callback_url", "sms_domain", "code_length", "lifetime_seconds", "max_attempts", "paused", "disabled_countries",
+        "daily_limit", "monthly_limit", "cooldown_seconds", "fee_sms_micros", "fee_callout_micros", "prefix_hourly_limit",
+        "prefix_daily_limit", "country_hourly_limit", "country_daily_limit", "auto_block_prefixes",
+    ]
+
+    /// `INSERT INTO otp_applications` of id, tenant, name, key, secret, ``columns``, created_at and `extra`.
+    static func insertSQL(extra: [String] = []) -> String {
+        let names = ["id", "tenant_id", "name", "app_key", "secret"] + columnNames + ["created_at"] + extra
+        return "INSERT INTO otp_applications (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+    }
+
+    /// `UPDATE otp_applications` of name and ``columns``, for the id bound last.
+    static let updateSQL = "UPDATE otp_applications SET " + (["name"] + columnNames).map { "\($0) = ?" }.joined(separator: ", ") + " WHERE id = ?"
+
     /// Bound after id, tenant, name, key and secret on insert, after name on update.
     var columns: [SQLValue] {
         [
             .text(minimumAuth.rawValue), callbackURL.sqlValue, smsDomain.sqlValue, .integer(Int64(codeLength)),
             .integer(Int64(lifetimeSeconds)), .integer(Int64(maxAttempts)), .boolean(paused),
             .text(disabledCountries.joined(separator: ",")), dailyLimit.sqlValue, monthlyLimit.sqlValue,
-            .integer(Int64(cooldownSeconds)), .integer(smsFeeMicros), .integer(calloutFeeMicros),
+            .integer(Int64(cooldownSeconds)), .integer(smsFeeMicros), .integer(calloutFeeMicros), prefixHourlyLimit.sqlValue,
+            prefixDailyLimit.sqlValue, countryHourlyLimit.sqlValue, countryDailyLimit.sqlValue, .boolean(autoBlockPrefixes),
         ]
     }
 
@@ -103,8 +135,9 @@ struct ApplicationValues {
         return text
     }
 
+    /// Above zero, and within the 32-bit INTEGER columns of PostgreSQL.
     static func positive(_ value: Int) throws -> Int {
-        guard value > 0 else { throw CoreError(.invalidArgument, "dailyLimit and monthlyLimit must be positive") }
+        guard value > 0, value <= Int(Int32.max) else { throw CoreError(.invalidArgument, "limits (dailyLimit, monthlyLimit, prefixHourlyLimit…) must be 1 to 2147483647") }
         return value
     }
 

@@ -31,6 +31,14 @@ public struct OTPApplication: Sendable, Equatable {
     public var cooldownSeconds: Int
     public var smsFeeMicros: Int64
     public var calloutFeeMicros: Int64
+    /// SMS-pumping budgets: codes sent to one prefix (``PhoneNumber/prefix``) or one country
+    /// per UTC hour and day; nil is no budget.
+    public var prefixHourlyLimit: Int?
+    public var prefixDailyLimit: Int?
+    public var countryHourlyLimit: Int?
+    public var countryDailyLimit: Int?
+    /// Whether a prefix whose conversion collapses while its volume spikes is blocked.
+    public var autoBlockPrefixes: Bool
     public let createdAt: Date
 
     init(row: Row) throws {
@@ -53,6 +61,11 @@ public struct OTPApplication: Sendable, Equatable {
         cooldownSeconds = try row.get("cooldown_seconds")
         smsFeeMicros = try row.get("fee_sms_micros")
         calloutFeeMicros = try row.get("fee_callout_micros")
+        prefixHourlyLimit = try row.get("prefix_hourly_limit")
+        prefixDailyLimit = try row.get("prefix_daily_limit")
+        countryHourlyLimit = try row.get("country_hourly_limit")
+        countryDailyLimit = try row.get("country_daily_limit")
+        autoBlockPrefixes = try row.get("auto_block_prefixes")
         createdAt = try row.get("created_at")
     }
 
@@ -83,6 +96,11 @@ public struct OTPApplicationSettings: Sendable, Equatable {
     public var cooldownSeconds: Int?
     public var smsFee: String?
     public var calloutFee: String?
+    public var prefixHourlyLimit: Int??
+    public var prefixDailyLimit: Int??
+    public var countryHourlyLimit: Int??
+    public var countryDailyLimit: Int??
+    public var autoBlockPrefixes: Bool?
 
     public init() {}
 }

@@ -68,6 +68,7 @@ extension VerificationEngine {
         let now = self.now
         let staleClaim = now.addingTimeInterval(-settings.dispatchRetryAfter)
         let cutoff = now.addingTimeInterval(-settings.retention)
+        let countsCutoff = now.addingTimeInterval(-Double(settings.pumping.baselineDays + 1) * 86_400)
         try await database.write { db in
             try db.execute(
                 """
@@ -91,6 +92,11 @@ extension VerificationEngine {
                 """,
                 now)
             try db.execute("DELETE FROM verification_volume_shards WHERE period_end < ?", now)
+            // The pumping guard reads its counts back `baselineDays` and keeps ended blocks 30 days.
+            try db.execute(
+                "DELETE FROM verification_conversion_counts WHERE hour_start < ?", countsCutoff)
+            try db.execute(
+                "DELETE FROM verification_prefix_blocks WHERE COALESCE(lifted_at, blocked_until) < ?", now.addingTimeInterval(-30 * 86_400))
             try RateCounter.prune(db, before: now.addingTimeInterval(-2 * 86_400))
         }
     }

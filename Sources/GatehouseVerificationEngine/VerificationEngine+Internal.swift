@@ -45,13 +45,7 @@ extension VerificationEngine {
         settings.calloutFee = "0"
         let values = try ApplicationValues.defaults.applying(settings)
         try db.execute(
-            """
-            INSERT INTO otp_applications (id, tenant_id, name, app_key, secret, min_auth, callback_url, sms_domain,
-              code_length, lifetime_seconds, max_attempts, paused, disabled_countries, daily_limit, monthly_limit,
-              cooldown_seconds, fee_sms_micros, fee_callout_micros, created_at, internal_purpose)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (app_key) DO NOTHING
-            """,
+            ApplicationValues.insertSQL(extra: ["internal_purpose"]) + " ON CONFLICT (app_key) DO NOTHING",
             [
                 .text(environment.ids.next().lowercased), .text(tenantID), .text(values.name), .text(appKey),
                 .text(environment.random.token(byteCount: 32)),

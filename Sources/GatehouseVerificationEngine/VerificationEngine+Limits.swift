@@ -3,19 +3,21 @@ import GatehouseCore
 import GatehouseCrypto
 import GatehouseDatabase
 
-// The 429s and the 402 of a start, in the order of §6: cooldown, volume, public per
-// account, balance.
+// The 429s and the 402 of a start, in the order of §6: cooldown, volume (with the pumping
+// guard's blocks and budgets), public per account, balance.
 extension VerificationEngine {
     /// With `counting`, inside the start's write transaction: takes the number's lock first
     /// and counts the public start. Without, in a read before the request callback: the same
     /// checks, writing nothing, so a start that would be refused never calls the customer.
+    /// `range` is the phone range a code would go to (nil for email and test numbers).
     func checkLimits(
-        _ db: any DatabaseConnection, caller: VerificationCaller, destination: String, fee: Int64, now: Date, counting: Bool
+        _ db: any DatabaseConnection, caller: VerificationCaller, destination: String, range: PhoneRange?, fee: Int64, now: Date, counting: Bool
     ) throws {
         let app = caller.application
         if counting { try Self.lockDestination(db, applicationID: app.id, destination: destination) }
         try Self.checkCooldown(db, app: app, destination: destination, now: now)
-        try Self.checkVolume(db, app: app, now: now)
+        try Self.checkBlock(db, app: app, range: range, now: now)
+        try Self.checkVolume(db, app: app, range: range, now: now)
         let publicKey = caller.mode == .public ? "verify:public:\(app.tenantId)" : nil
         let limiter = environment.rateLimiter
         // A request rate limit, counted in this node's memory rather than in a row every

@@ -7,17 +7,29 @@ import GatehouseDatabase
 /// names, and counted by provider and outcome for `/metrics`.
 extension VerificationEngine {
     /// Records a final status; false when no verification has that provider message id
-    /// (it was swept, or never ours), which the caller answers like any other receipt.
+    /// (it was swept, or never ours) or it already had that status (a repeated receipt),
+    /// which the caller answers like any other receipt. Only a change is counted. A code
+    /// that was not delivered is taken out of the pumping guard's sent count (it could not be
+    /// entered), and put back if a later receipt says it arrived after all.
     @discardableResult
     public func recordDeliveryReceipt(provider: String, messageId: String, delivered: Bool) async throws -> Bool {
         let now = self.now
-        let changed = try await database.write { db in
-            try db.execute(
-                "UPDATE verifications SET delivery_status = ?, delivery_status_at = ? WHERE provider = ? AND provider_message_id = ?",
-                delivered ? "delivered" : "failed", now, provider, messageId)
+        let status = delivered ? "delivered" : "failed"
+        let changed = try await database.write { db -> Bool in
+            guard let row = try db.queryOne(
+                "SELECT id, delivery_status FROM verifications WHERE provider = ? AND provider_message_id = ?" + db.dialect.forUpdate, provider, messageId)
+            else { return false }
+            let id: String = try row.get("id")
+            let previous: String? = try row.get("delivery_status")
+            guard previous != status else { return false }
+            try db.execute("UPDATE verifications SET delivery_status = ?, delivery_status_at = ? WHERE id = ?", status, now, id)
+            if !delivered { try Self.recount(db, verificationID: id, sent: -1) }
+            if previous == "failed" { try Self.recount(db, verificationID: id, sent: 1) }
+            return true
         }
-        deliveryReceipts.increment(["provider": provider, "status": delivered ? "delivered" : "failed"])
+        guard changed else { return false }
+        deliveryReceipts.increment(["provider": provider, "status": status])
         if !delivered { environment.logger.warning("a provider could not deliver a code", ["provider": .plain(provider), "message": .plain(messageId)]) }
-        return changed > 0
+        return true
     }
 }

@@ -24,7 +24,9 @@ extension VerificationEngine {
         var decision = Self.decide(valid, caller: caller)
         if decision == nil, caller.mode != .application, let url = app.callbackURL {
             try await database.read { db in
-                try self.checkLimits(db, caller: caller, destination: valid.destination, fee: fee, now: now, counting: false)
+                let testCode = try self.testCode(db, tenantID: app.tenantId, destination: valid.destination, counting: false)
+                let range = testCode == nil ? PhoneRange(destination: valid.destination, channel: valid.channel) : nil
+                try self.checkLimits(db, caller: caller, destination: valid.destination, range: range, fee: fee, now: now, counting: false)
                 _ = try TemplateChoice.resolve(
                     db, applicationID: app.id, channel: valid.channel, languages: valid.languages, group: valid.templateGroup)
             }
@@ -56,7 +58,9 @@ extension VerificationEngine {
         let testCode = decision == nil ? try testCode(db, tenantID: app.tenantId, destination: valid.destination) : nil
         let code = testCode ?? generated
         let fee = testCode == nil ? quoted : 0
-        try checkLimits(db, caller: caller, destination: valid.destination, fee: fee, now: now, counting: true)
+        // The phone range the pumping guard counts: codes really sent to phones.
+        let range = decision == nil && testCode == nil ? PhoneRange(destination: valid.destination, channel: valid.channel) : nil
+        try checkLimits(db, caller: caller, destination: valid.destination, range: range, fee: fee, now: now, counting: true)
         let choice = try TemplateChoice.resolve(
             db, applicationID: app.id, channel: valid.channel, languages: valid.languages, group: valid.templateGroup)
         if decision == nil {
@@ -66,7 +70,8 @@ extension VerificationEngine {
                 WHERE application_id = ? AND destination = ? AND status = 'pending' AND expires_at > ?
                 """,
                 now, app.id, valid.destination, now)
-            try countVolume(db, app: app, now: now)
+            try countVolume(db, app: app, range: range, now: now)
+            if let range { try watchConversion(db, app: app, range: range, now: now) }
         }
         let autofill = Self.autofill(valid, app: app)
         try db.execute(
@@ -74,8 +79,8 @@ extension VerificationEngine {
             INSERT INTO verifications (id, tenant_id, application_id, destination, channel, status, error_code, code_hash,
               code_length, attempts, max_attempts, fee_micros, language, template, template_group, template_group_used,
               template_fallback_reason, autofill_type, autofill_value, interception_timeout, created_at, expires_at,
-              dispatched_at, dispatch_claimed_at, finished_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              dispatched_at, dispatch_claimed_at, finished_at, destination_prefix, destination_country)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(id), .text(app.tenantId), .text(app.id), .text(valid.destination), .text(valid.channel.rawValue),
@@ -87,7 +92,7 @@ extension VerificationEngine {
                 .integer(Int64(settings.interceptionTimeout)), now.sqlValue,
                 now.addingTimeInterval(TimeInterval(app.lifetimeSeconds)).sqlValue,
                 testCode != nil ? now.sqlValue : .null, decision == nil && testCode == nil ? now.sqlValue : .null,
-                decision == nil ? .null : now.sqlValue,
+                decision == nil ? .null : now.sqlValue, range?.prefix.sqlValue ?? .null, range?.country.sqlValue ?? .null,
             ])
         let record = try Self.reload(db, id)
         if decision == nil, testCode == nil { try Self.enqueueDelivery(db, record: record, code: code, appHash: valid.appHash, now: now) }

@@ -2,7 +2,8 @@ import Foundation
 import GatehouseCore
 import GatehouseDatabase
 
-// Daily and monthly volume limits per application, in UTC calendar days and months.
+// Daily and monthly volume limits per application, in UTC calendar days and months, and
+// the pumping budgets: codes to one prefix or one country per UTC hour and day.
 //
 // One counter row per application would be a queue every start of the application waits in,
 // on every node. Each period's count is split over `volumeShards` rows instead, and the limit
@@ -14,8 +15,8 @@ extension VerificationEngine {
     static let volumeShards = 8
 
     /// 429 once a period's count has reached its limit; counts nothing.
-    static func checkVolume(_ db: any DatabaseConnection, app: OTPApplication, now: Date) throws {
-        for limit in VolumePeriods(now).limits(of: app) {
+    static func checkVolume(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange?, now: Date) throws {
+        for limit in VolumePeriods(now).limits(of: app, range: range) {
             guard let cap = limit.cap else { continue }
             let count: Int = try db.queryOne(
                 "SELECT COALESCE(SUM(hits), 0) AS n FROM verification_volume_shards WHERE counter_key = ?", limit.key)?.get("n") ?? 0
@@ -25,10 +26,11 @@ extension VerificationEngine {
 
     /// Takes one slot of each period in the start's transaction, or fails it with 429 when
     /// a period has none left (a start that raced the last one in `checkVolume`).
-    func countVolume(_ db: any DatabaseConnection, app: OTPApplication, now: Date) throws {
-        guard app.dailyLimit != nil || app.monthlyLimit != nil else { return }
+    func countVolume(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange?, now: Date) throws {
+        let limits = VolumePeriods(now).limits(of: app, range: range).filter { $0.cap != nil }
+        guard !limits.isEmpty else { return }
         let first = Int(environment.random.uniform(below: UInt64(Self.volumeShards)))
-        for limit in VolumePeriods(now).limits(of: app) {
+        for limit in limits {
             guard try Self.takeSlot(db, limit, firstShard: first) else {
                 throw VerificationFailure(.volumeLimitReached, retryAfter: limit.retryAfter)
             }
@@ -62,16 +64,21 @@ struct VolumePeriods {
         let retryAfter: Int
     }
 
+    let hour: String
     let day: String
     let month: String
+    let hourEnd: Date
     let dayEnd: Date
     let monthEnd: Date
     let now: Date
 
     init(_ now: Date) {
         let calendar = Self.calendar
-        let parts = calendar.dateComponents([.year, .month, .day], from: now)
-        let dayStart = calendar.date(from: parts)!
+        let parts = calendar.dateComponents([.year, .month, .day, .hour], from: now)
+        let hourStart = calendar.date(from: parts)!
+        hourEnd = calendar.date(byAdding: .hour, value: 1, to: hourStart)!
+        hour = String(format: "%04d%02d%02d%02d", parts.year!, parts.month!, parts.day!, parts.hour!)
+        let dayStart = calendar.date(from: DateComponents(year: parts.year, month: parts.month, day: parts.day))!
         let monthStart = calendar.date(from: DateComponents(year: parts.year, month: parts.month, day: 1))!
         dayEnd = calendar.date(byAdding: .day, value: 1, to: dayStart)!
         monthEnd = calendar.date(byAdding: .month, value: 1, to: monthStart)!
@@ -80,11 +87,21 @@ struct VolumePeriods {
         self.now = now
     }
 
-    func limits(of app: OTPApplication) -> [Limit] {
-        [
+    /// The application's limits, and with a phone `range` its budgets for the range.
+    func limits(of app: OTPApplication, range: PhoneRange?) -> [Limit] {
+        var limits = [
             Limit(key: "daily:\(app.id):\(day)", cap: app.dailyLimit, end: dayEnd, retryAfter: seconds(to: dayEnd)),
             Limit(key: "monthly:\(app.id):\(month)", cap: app.monthlyLimit, end: monthEnd, retryAfter: seconds(to: monthEnd)),
         ]
+        if let range {
+            limits += [
+                Limit(key: "prefix-hourly:\(app.id):\(range.prefix):\(hour)", cap: app.prefixHourlyLimit, end: hourEnd, retryAfter: seconds(to: hourEnd)),
+                Limit(key: "prefix-daily:\(app.id):\(range.prefix):\(day)", cap: app.prefixDailyLimit, end: dayEnd, retryAfter: seconds(to: dayEnd)),
+                Limit(key: "country-hourly:\(app.id):\(range.country):\(hour)", cap: app.countryHourlyLimit, end: hourEnd, retryAfter: seconds(to: hourEnd)),
+                Limit(key: "country-daily:\(app.id):\(range.country):\(day)", cap: app.countryDailyLimit, end: dayEnd, retryAfter: seconds(to: dayEnd)),
+            ]
+        }
+        return limits
     }
 
     private func seconds(to end: Date) -> Int { max(1, Int(end.timeIntervalSince(now).rounded(.up))) }

@@ -22,6 +22,12 @@ public final class VerificationEngine: Sendable {
     public let testNumberUses = Counters(name: "gatehouse_verification_test_number_uses_total", help: "Starts to a tenant's test numbers (nothing sent).")
     /// Providers' delivery receipts, by provider and outcome, for `/metrics`.
     public let deliveryReceipts = Counters(name: "gatehouse_delivery_receipts_total", help: "Delivery receipts from SMS and voice providers, by outcome.")
+    /// Prefixes blocked by the SMS-pumping guard (`conversion`) or an operator (`operator`), for `/metrics`.
+    public let prefixBlocksImposed = Counters(name: "gatehouse_verification_prefix_blocks_total", help: "Prefixes blocked against SMS pumping, by reason.")
+    /// Each application's conversion over the days before the last hour, per node for 10 minutes.
+    let baselines: NodeCache<Baseline>
+    /// Codes sent to a prefix over those days, by application, prefix and hour.
+    let prefixHistories: NodeCache<Double>
 
     public init(environment: Environment, delivery: any MessageDelivery, settings: VerificationSettings = VerificationSettings()) {
         self.environment = environment
@@ -30,6 +36,8 @@ public final class VerificationEngine: Sendable {
         applicationCache = NodeCache(name: Self.applicationCacheName, clock: environment.clock)
         environment.invalidations.register(applicationCache)
         failedAuthCache = NodeCache(name: "verify-failed-auth", clock: environment.clock)
+        baselines = NodeCache(name: "verify-conversion-baselines", clock: environment.clock, lifetime: 600)
+        prefixHistories = NodeCache(name: "verify-prefix-histories", clock: environment.clock, lifetime: 600)
     }
 
     var database: any Database { environment.database }
@@ -48,12 +56,7 @@ public final class VerificationEngine: Sendable {
                 throw CoreError(.notFound, "no such tenant")
             }
             try db.execute(
-                """
-                INSERT INTO otp_applications (id, tenant_id, name, app_key, secret, min_auth, callback_url, sms_domain,
-                  code_length, lifetime_seconds, max_attempts, paused, disabled_countries, daily_limit, monthly_limit,
-                  cooldown_seconds, fee_sms_micros, fee_callout_micros, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
+                ApplicationValues.insertSQL(),
                 [.text(id), .text(tenantID), .text(values.name), .text(key), .text(secret)] + values.columns + [created.sqlValue])
             try db.execute(
                 "INSERT INTO verification_accounts (tenant_id, balance_micros) VALUES (?, 0) ON CONFLICT (tenant_id) DO NOTHING",
@@ -73,11 +76,7 @@ public final class VerificationEngine: Sendable {
             var values = try ApplicationValues(try OTPApplication(row: row)).applying(input)
             values.name = try values.validName()
             try db.execute(
-                """
-                UPDATE otp_applications SET name = ?, min_auth = ?, callback_url = ?, sms_domain = ?, code_length = ?,
-                  lifetime_seconds = ?, max_attempts = ?, paused = ?, disabled_countries = ?, daily_limit = ?,
-                  monthly_limit = ?, cooldown_seconds = ?, fee_sms_micros = ?, fee_callout_micros = ? WHERE id = ?
-                """,
+                ApplicationValues.updateSQL,
                 [.text(values.name)] + values.columns + [.text(id)])
             let updated = try OTPApplication(row: try db.queryOne("SELECT * FROM otp_applications WHERE id = ?", id)!)
             try invalidations.announce(db, cache: Self.applicationCacheName, key: updated.appKey)

@@ -125,5 +125,9 @@ public enum VerificationMigrations {
                 ALTER TABLE verifications ADD COLUMN delivery_status_at \(db.dialect.bigint);
                 """)
         },
+        // The SMS-pumping guard: per-prefix and per-country budgets on each application, the
+        // prefix and country of each code sent, hourly sent/verified counts per prefix and
+        // country (sharded like the volume counters), and the prefixes blocked.
+        Migration(id: "verification.009_pumping_guard") { db in try pumpingGuard(db) },
     ]
 }

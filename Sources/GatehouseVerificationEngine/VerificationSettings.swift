@@ -27,6 +27,25 @@ public struct VerificationSettings: Sendable, Equatable {
     public var deliveryPollInterval: TimeInterval = 2
     /// Deliveries claimed (and handed to the provider concurrently) in one batch.
     public var deliveryBatchSize = 16
+    /// When the SMS-pumping guard blocks a prefix on its own.
+    public var pumping = PumpingSettings()
+
+    public init() {}
+}
+
+/// When a prefix is blocked automatically: its codes of the last hour number at least
+/// `minimumVolume`, that is at least `spikeFactor` times its hourly average over the
+/// `baselineDays` before, and the share of them verified is below `conversionRatio` times
+/// the application's own share over those days (`defaultBaseline` while it has sent fewer
+/// than `baselineMinimum` codes). The block lasts `coolOff`.
+public struct PumpingSettings: Sendable, Equatable {
+    public var minimumVolume = 20
+    public var spikeFactor = 3.0
+    public var conversionRatio = 0.25
+    public var baselineDays = 7
+    public var baselineMinimum = 50
+    public var defaultBaseline = 0.5
+    public var coolOff: TimeInterval = 12 * 3600
 
     public init() {}
 }

@@ -20,6 +20,13 @@ extension AdminWire {
         public let cooldownSeconds: Int
         public let smsFee: String
         public let calloutFee: String
+        /// SMS-pumping budgets: codes per prefix and per country per UTC hour and day (`null`: none).
+        public let prefixHourlyLimit: Int?
+        public let prefixDailyLimit: Int?
+        public let countryHourlyLimit: Int?
+        public let countryDailyLimit: Int?
+        /// Whether a prefix whose conversion collapses while its volume spikes is blocked on its own.
+        public let autoBlockPrefixes: Bool
         public let createdAt: String
         /// Why the request callback last failed (unreachable, timed out, a non-2xx, an unreadable
         /// answer), when it has; only in answers about one application.
@@ -29,8 +36,14 @@ extension AdminWire {
             id: String, tenantId: String, name: String, appKey: String, minimumAuth: String, callbackUrl: String?,
             smsDomain: String?, codeLength: Int, lifetimeSeconds: Int, maxAttempts: Int, paused: Bool,
             disabledCountries: [String], dailyLimit: Int?, monthlyLimit: Int?, cooldownSeconds: Int, smsFee: String,
-            calloutFee: String, createdAt: String
+            calloutFee: String, createdAt: String, prefixHourlyLimit: Int? = nil, prefixDailyLimit: Int? = nil,
+            countryHourlyLimit: Int? = nil, countryDailyLimit: Int? = nil, autoBlockPrefixes: Bool = true
         ) {
+            self.prefixHourlyLimit = prefixHourlyLimit
+            self.prefixDailyLimit = prefixDailyLimit
+            self.countryHourlyLimit = countryHourlyLimit
+            self.countryDailyLimit = countryDailyLimit
+            self.autoBlockPrefixes = autoBlockPrefixes
             self.id = id
             self.tenantId = tenantId
             self.name = name
@@ -95,7 +108,8 @@ extension AdminWire {
 extension AdminWire.OTPApplication {
     private enum Keys: String, CodingKey {
         case id, tenantId, name, appKey, minimumAuth, callbackUrl, smsDomain, codeLength, lifetimeSeconds, maxAttempts
-        case paused, disabledCountries, dailyLimit, monthlyLimit, cooldownSeconds, smsFee, calloutFee, createdAt, lastCallbackFailure
+        case paused, disabledCountries, dailyLimit, monthlyLimit, cooldownSeconds, smsFee, calloutFee, prefixHourlyLimit, prefixDailyLimit
+        case countryHourlyLimit, countryDailyLimit, autoBlockPrefixes, createdAt, lastCallbackFailure
     }
 
     /// Every key is written, unset settings as `null`, so an operator sees what can be set.
@@ -118,6 +132,11 @@ extension AdminWire.OTPApplication {
         try container.encode(cooldownSeconds, forKey: .cooldownSeconds)
         try container.encode(smsFee, forKey: .smsFee)
         try container.encode(calloutFee, forKey: .calloutFee)
+        try container.encode(prefixHourlyLimit, forKey: .prefixHourlyLimit)
+        try container.encode(prefixDailyLimit, forKey: .prefixDailyLimit)
+        try container.encode(countryHourlyLimit, forKey: .countryHourlyLimit)
+        try container.encode(countryDailyLimit, forKey: .countryDailyLimit)
+        try container.encode(autoBlockPrefixes, forKey: .autoBlockPrefixes)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encodeIfPresent(lastCallbackFailure, forKey: .lastCallbackFailure)
     }
@@ -141,6 +160,103 @@ extension AdminWire {
             self.code = code
             self.confirmed = confirmed
             self.createdAt = createdAt
+        }
+    }
+}
+
+extension AdminWire {
+    /// A prefix held back from SMS codes (`/admin/v1/tenants/:id/prefix-blocks`).
+    public struct PrefixBlock: Codable, Sendable, Equatable {
+        /// `null` for a pin on the whole tenant (every application, later ones too).
+        public let applicationId: String?
+        public let applicationName: String?
+        /// `+`, the country code and the destination code, e.g. `+447400`.
+        public let prefix: String
+        public let country: String?
+        /// `conversion` (the guard blocked it) or `operator` (pinned).
+        public let reason: String
+        /// Codes sent and verified in the hour that decided, and the application's baseline share verified.
+        public let sent: Int
+        public let verified: Int
+        public let baseline: Double?
+        public let blockedAt: String
+        /// `null` for a pinned block.
+        public let blockedUntil: String?
+        public let liftedAt: String?
+        public let active: Bool
+
+        public init(
+            applicationId: String?, applicationName: String?, prefix: String, country: String?, reason: String, sent: Int, verified: Int,
+            baseline: Double?, blockedAt: String, blockedUntil: String?, liftedAt: String?, active: Bool
+        ) {
+            self.applicationId = applicationId
+            self.applicationName = applicationName
+            self.prefix = prefix
+            self.country = country
+            self.reason = reason
+            self.sent = sent
+            self.verified = verified
+            self.baseline = baseline
+            self.blockedAt = blockedAt
+            self.blockedUntil = blockedUntil
+            self.liftedAt = liftedAt
+            self.active = active
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case applicationId, applicationName, prefix, country, reason, sent, verified, baseline, blockedAt, blockedUntil, liftedAt, active
+        }
+
+        /// Every key is written, unset ones as `null`.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(applicationId, forKey: .applicationId)
+            try container.encode(applicationName, forKey: .applicationName)
+            try container.encode(prefix, forKey: .prefix)
+            try container.encode(country, forKey: .country)
+            try container.encode(reason, forKey: .reason)
+            try container.encode(sent, forKey: .sent)
+            try container.encode(verified, forKey: .verified)
+            try container.encode(baseline, forKey: .baseline)
+            try container.encode(blockedAt, forKey: .blockedAt)
+            try container.encode(blockedUntil, forKey: .blockedUntil)
+            try container.encode(liftedAt, forKey: .liftedAt)
+            try container.encode(active, forKey: .active)
+        }
+    }
+
+    /// Pins a block (`POST …/prefix-blocks`): on one application, or without `applicationId`
+    /// on every application of the tenant, those made later included.
+    public struct PrefixBlockRequest: Codable, Sendable, Equatable {
+        public let prefix: String
+        public let applicationId: String?
+        public init(prefix: String, applicationId: String? = nil) {
+            self.prefix = prefix
+            self.applicationId = applicationId
+        }
+    }
+
+    /// An application's codes per prefix and country in the last hour, and its baseline
+    /// share verified (`GET …/otp-applications/:id/conversion`).
+    public struct Conversion: Codable, Sendable, Equatable {
+        public struct Line: Codable, Sendable, Equatable {
+            /// `+447400` for a prefix, `GB` for a country.
+            public let value: String
+            public let sent: Int
+            public let verified: Int
+            public init(value: String, sent: Int, verified: Int) {
+                self.value = value
+                self.sent = sent
+                self.verified = verified
+            }
+        }
+        public let baseline: Double
+        public let prefixes: [Line]
+        public let countries: [Line]
+        public init(baseline: Double, prefixes: [Line], countries: [Line]) {
+            self.baseline = baseline
+            self.prefixes = prefixes
+            self.countries = countries
         }
     }
 }

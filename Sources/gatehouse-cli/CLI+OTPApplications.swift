@@ -13,6 +13,9 @@ extension CLI {
         SETTINGS: --name N --min-auth public|basic|application --callback-url URL|none --sms-domain HOST|none
                   --code-length 4-8 --lifetime 60-600 --attempts N --paused true|false --disabled-countries GB,DE
                   --daily-limit N|none --monthly-limit N|none --cooldown SECONDS --sms-fee 0.05 --callout-fee 0.10
+                  --prefix-hourly-limit N|none --prefix-daily-limit N|none --country-hourly-limit N|none
+                  --country-daily-limit N|none --auto-block-prefixes true|false   (the SMS-pumping guard)
+               gatehouse-cli otp-apps conversion TENANT APP   codes per prefix and country in the last hour, and the baseline
         public mode (--min-auth public) asks --callback-url before each start: a signed POST that must answer 2xx
         {"action":"allow"} or {"action":"deny"} within verification-callback-timeout; in development,
         http://127.0.0.1:8080/dev/verification-callback checks the signature and allows every start
@@ -25,6 +28,9 @@ extension CLI {
         "attempts": ("maxAttempts", .number), "paused": ("paused", .flag), "disabled-countries": ("disabledCountries", .list),
         "daily-limit": ("dailyLimit", .nullableNumber), "monthly-limit": ("monthlyLimit", .nullableNumber),
         "cooldown": ("cooldownSeconds", .number), "sms-fee": ("smsFee", .text), "callout-fee": ("calloutFee", .text),
+        "prefix-hourly-limit": ("prefixHourlyLimit", .nullableNumber), "prefix-daily-limit": ("prefixDailyLimit", .nullableNumber),
+        "country-hourly-limit": ("countryHourlyLimit", .nullableNumber), "country-daily-limit": ("countryDailyLimit", .nullableNumber),
+        "auto-block-prefixes": ("autoBlockPrefixes", .flag),
     ]
 
     private enum Kind { case text, nullableText, number, nullableNumber, flag, list }
@@ -49,6 +55,9 @@ extension CLI {
         case "update":
             try output(await admin.send(
                 "PATCH", "/admin/v1/tenants/\(arg(0))/otp-applications/\(arg(1))", body: try settings(options), as: AdminWire.OTPApplication.self))
+        case "conversion":
+            try output(await admin.send(
+                "GET", "/admin/v1/tenants/\(arg(0))/otp-applications/\(arg(1))/conversion", as: AdminWire.Conversion.self))
         case "template":
             let body = try JSONSerialization.data(withJSONObject: ["body": arg(5)])
             try await admin.sendRaw(
@@ -121,6 +130,36 @@ extension CLI {
             try await admin.sendRaw("DELETE", "\(base)/\(encoded)")
             print("removed")
         default: fail(testNumbersUsage)
+        }
+    }
+}
+
+/// `gatehouse-cli prefix-blocks …`: prefixes the SMS-pumping guard or an operator holds codes back from.
+extension CLI {
+    static let prefixBlocksUsage = """
+        usage: gatehouse-cli prefix-blocks list TENANT           active blocks first, then ended ones
+               gatehouse-cli prefix-blocks pin TENANT PREFIX [--app APP]    block until lifted (the whole tenant, later apps too, without --app)
+               gatehouse-cli prefix-blocks lift TENANT PREFIX [--app APP]   let codes through again
+        PREFIX: + country code and destination code, such as +447400 (gatehouse-cli otp-apps conversion shows them)
+        """
+
+    static func prefixBlocks(_ words: [String], admin: APIClient) async throws {
+        let options = Options(Array(words.dropFirst()))
+        let args = options.positional
+        guard let tenant = args.first else { fail(prefixBlocksUsage) }
+        let base = "/admin/v1/tenants/\(tenant)/prefix-blocks"
+        switch words.first {
+        case "list" where args.count == 1:
+            try output(await admin.send("GET", base, as: AdminWire.List<AdminWire.PrefixBlock>.self))
+        case "pin" where args.count == 2:
+            let body = AdminWire.PrefixBlockRequest(prefix: args[1], applicationId: options.value("app"))
+            try output(await admin.send("POST", base, body: body, as: AdminWire.PrefixBlock.self))
+        case "lift" where args.count == 2:
+            let encoded = args[1].addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? args[1]
+            let app = options.value("app").map { "?applicationId=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0) } ?? ""
+            try await admin.sendRaw("DELETE", "\(base)/\(encoded)\(app)")
+            print("lifted")
+        default: fail(prefixBlocksUsage)
         }
     }
 }

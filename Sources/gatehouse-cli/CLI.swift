@@ -27,6 +27,7 @@ enum CLI {
           possession run PHONE ...             a whole possession check with pre-fill (gatehouse-cli possession for details)
           balance TENANT [AMOUNT]              a tenant's verification balance, or credit it
           test-numbers list|add|remove TENANT ...   numbers and emails whose fixed code verifies them (App Review, CI)
+          prefix-blocks list|pin|lift TENANT ...   prefixes held back from codes (SMS-pumping guard)
           outbox NUMBER_OR_EMAIL [--code yes]  messages held by the development outbox, newest first (--code: the newest code only)
         """
 
@@ -81,6 +82,8 @@ enum CLI {
             try await otpApps(Array(words.dropFirst()), admin: admin)
         case ("test-numbers", _):
             try await testNumbers(Array(words.dropFirst()), admin: admin)
+        case ("prefix-blocks", _):
+            try await prefixBlocks(Array(words.dropFirst()), admin: admin)
         case ("balance", _):
             try await balance(Array(words.dropFirst()), admin: admin)
         case ("outbox", _?):

@@ -121,6 +121,20 @@ extension ExecutableTests {
             try await cli.ok(["test-numbers", "list", tenant], contains: "246810")
             try await cli.ok(["test-numbers", "remove", tenant, "+14155550123"], contains: "removed")
 
+            // The SMS-pumping guard: a pinned prefix holds codes back, for sign-in and the verification API alike.
+            try await cli.ok(["prefix-blocks", "pin", tenant, "+447400"], contains: "\"reason\" : \"operator\"")
+            try await cli.ok(["prefix-blocks", "list", tenant], contains: "\"prefix\" : \"+447400\"")
+            try await cli.refused(["auth", "request-otp", "--phone", "+447400123499"], exit: 1, line: "RATE_LIMITED")
+            try await cli.refused(["verify", "start", "+447400123499"], exit: 1, line: "volume_limit_reached")
+            try await cli.ok(["prefix-blocks", "lift", tenant, "+447400"], contains: "lifted")
+            try await cli.refused(["prefix-blocks", "lift", tenant, "+447400"], exit: 1, line: "no active block")
+            try await cli.ok(["auth", "request-otp", "--phone", "+447400123499"], contains: "code sent")
+            try await cli.refused(["prefix-blocks", "pin", tenant, "447-400"], exit: 1, line: "prefix must be")
+            let apps = try JSONDecoder().decode(AdminWire.List<AdminWire.OTPApplication>.self, from: Self.json(try await cli.ok(["otp-apps", "list", tenant])))
+            let dev = try #require(apps.data.first)
+            try await cli.ok(["otp-apps", "update", tenant, dev.id, "--prefix-hourly-limit", "50", "--country-daily-limit", "none"], contains: "\"prefixHourlyLimit\" : 50")
+            try await cli.ok(["otp-apps", "conversion", tenant, dev.id], contains: "\"value\" : \"+447400\"")
+
             // The store, pretty and labelled; a count that is not a number is refused.
             try await cli.ok(["store", "show"], contains: "pricing-config (credit packages):")
             try await cli.refused(["store", "credits", "com.example.credits500", "lots"], exit: 2, line: "must be a whole number")

@@ -20,12 +20,13 @@ import FoundationNetworking
         "POST /admin/v1/tenants/:tenantId/disable": [:],
         "POST /admin/v1/tenants/:tenantId/enable": [:],
         "POST /admin/v1/tenants/:tenantId/test-numbers": ["destination": "+14165550101", "code": "123456", "confirmed": false],
+        "POST /admin/v1/tenants/:tenantId/prefix-blocks": ["prefix": "+447400"],
         "POST /dev/verification-callback": ["event": "verification_request", "data": ["id": "x", "destination": "14165550123", "delivery_method": "sms"]],
         "POST /admin/v1/tenants/:tenantId/applications": ["name": "probe"],
         "POST /admin/v1/tenants/:tenantId/keys": ["label": "probe", "platform": "IOS"],
         "POST /admin/v1/tenants/:tenantId/token-keys/rotate": [:],
         "POST /admin/v1/tenants/:tenantId/otp-applications": ["name": "probe", "smsDomain": "example.com"],
-        "PATCH /admin/v1/tenants/:tenantId/otp-applications/:appId": ["name": "probe", "smsDomain": "example.com"],
+        "PATCH /admin/v1/tenants/:tenantId/otp-applications/:appId": ["name": "probe", "smsDomain": "example.com", "prefixHourlyLimit": 50, "autoBlockPrefixes": true],
         "PUT /admin/v1/tenants/:tenantId/otp-applications/:appId/templates/:group/:channel/:language": ["body": "Code {{CODE}}"],
         "POST /admin/v1/tenants/:tenantId/verification-balance": ["amount": "1.00"],
         "POST /api/v1/verifications": [
@@ -219,7 +220,7 @@ import FoundationNetworking
                 "tenantId": live.credentials.tenantId, "appId": created.application.id, "group": "_default", "channel": "sms",
                 "language": "en-US", "number": "14165550123", "productId": store.planID, "customerId": "c",
                 "workflowId": "wf-probe", "accountId": "acct-probe", "id": "wf-url-001", "pageSize": "5", "page": "1", "limit": "5",
-                "eventId": "evt_none", "runId": "evt_none", "index": "0", "name": "probe-api", "clientId": "ghpc_probe", "destination": "+14165550101",
+                "eventId": "evt_none", "runId": "evt_none", "index": "0", "name": "probe-api", "clientId": "ghpc_probe", "destination": "+14165550101", "prefix": "+447400",
                 "phoneNumber": "+14165550100",
             ])
         // A proxied definition the proxy routes reach; its loopback destination is refused, never called.

@@ -96,5 +96,10 @@ import Testing
         #expect(try Settings.load(environment: [:], arguments: ["--log-level=warning"]).logLevel == .warning)
         #expect(try Settings.load(environment: [:], arguments: ["--smtp-security", "none"]).smtpSecurity == .none)
         #expect(try Settings.load(environment: [:], arguments: ["--access-log", "/tmp/a.log"]).accessLog == .file("/tmp/a.log"))
+        // The pumping guard's numbers must be finite and above zero (a cool-off of 0 would block forever and never).
+        for (flag, value) in [("pumping-cool-off-hours", "0"), ("pumping-minimum-volume", "-1"), ("pumping-spike-factor", "nan"), ("pumping-conversion-ratio", "inf")] {
+            #expect(throws: SettingsError.self) { try Settings.load(environment: [:], arguments: ["--\(flag)", value]) }
+        }
+        #expect(try Settings.load(environment: [:], arguments: ["--pumping-conversion-ratio", "0.1"]).verification.pumping.conversionRatio == 0.1)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseClientCore
+import GatehouseCore
 import GatehouseCrypto
 import GatehouseHTTP
 import GatehouseServer
@@ -19,9 +20,9 @@ struct VerificationHarness {
     let secret: String
 
     static func start(
-        _ kind: TestDatabaseKind = .sqlite, settings: [String: Any] = [:], configure: (inout Settings) -> Void = { _ in }
+        _ kind: TestDatabaseKind = .sqlite, settings: [String: Any] = [:], clock: (any GatehouseCore.Clock)? = nil, configure: (inout Settings) -> Void = { _ in }
     ) async throws -> VerificationHarness {
-        let live = try await LiveServer.start(kind, configure: configure)
+        let live = try await LiveServer.start(kind, clock: clock, configure: configure)
         var body = settings
         if body["minimumAuth"] == nil { body["minimumAuth"] = "public" }
         let admin = APIClient(baseURL: live.baseURL).with(header: "Authorization", "Bearer \(live.credentials.adminToken)")

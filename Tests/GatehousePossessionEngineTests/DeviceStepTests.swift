@@ -44,6 +44,25 @@ struct DeviceStepTests {
         #expect(try await h.engine.validate(caller: h.caller, correlationId: late.authId) == .init(success: false, challengeMissing: false, phoneNumber: nil, next: "done"))
     }
 
+    /// A prefix held back by the SMS-pumping guard is Prove's rate limit, and sends nothing.
+    @Test(arguments: TestDatabaseKind.available)
+    func aBlockedPrefixIsARateLimit(_ kind: TestDatabaseKind) async throws {
+        let h = try await PossessionHarness(kind)
+        defer { h.close() }
+        let first = try await session(h)
+        _ = try await h.engine.otpStart(deviceToken: first.deviceToken, phoneNumber: nil)
+        _ = try await h.code()
+        _ = try await h.verification.pinPrefixBlock(tenantID: h.tenantID, applicationID: nil, prefix: "+1416")
+        let blocked = try await session(h, StartInput(flowType: "mobile", phoneNumber: "+14165550174"))
+        let refusal = await refusal { try await h.engine.otpStart(deviceToken: blocked.deviceToken, phoneNumber: nil) }
+        #expect(refusal?.code == .rateLimited && refusal?.retryAfter == nil)
+        try await h.dispatcher.drain()
+        #expect(h.delivery.messages.count == 1)
+        // The flow may try again once the block is lifted.
+        try await h.verification.liftPrefixBlock(tenantID: h.tenantID, applicationID: nil, prefix: "+1416")
+        #expect(try await h.engine.otpStart(deviceToken: blocked.deviceToken, phoneNumber: nil).next == .otpFinish)
+    }
+
     @Test(arguments: TestDatabaseKind.available)
     func concurrentWrongCodesUseUpTheTriesExactly(_ kind: TestDatabaseKind) async throws {
         let h = try await PossessionHarness(kind)

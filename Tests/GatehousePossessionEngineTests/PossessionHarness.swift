@@ -13,6 +13,7 @@ final class PossessionHarness: @unchecked Sendable {
     let store: TestDatabase
     let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
     let engine: PossessionEngine
+    let verification: VerificationEngine
     let dispatcher: DeliveryDispatcher
     let delivery = RecordedMessages()
     let tenantID: String
@@ -34,6 +35,7 @@ final class PossessionHarness: @unchecked Sendable {
         tenantID = try await directory.createTenant(name: "Acme").id
         otherTenantID = try await directory.createTenant(name: "Other").id
         let verification = VerificationEngine(environment: environment, delivery: delivery)
+        self.verification = verification
         dispatcher = DeliveryDispatcher(engine: verification)
         engine = PossessionEngine(environment: environment, codes: verification, carriers: carriers, keys: try PossessionKeys(secret: Self.secret), allowsDevelopmentCarriers: false,
             carrierDeadline: carrierDeadline)

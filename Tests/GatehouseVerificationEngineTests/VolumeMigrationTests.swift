@@ -40,4 +40,29 @@ import Testing
         }
         #expect(left == ["verify:ip:1.2.3.4"])
     }
+
+    /// Applications made before the pumping guard get its automatic blocks and no budgets;
+    /// their old verifications have no prefix and count nowhere.
+    @Test(arguments: TestDatabaseKind.available)
+    func existingApplicationsGetTheGuardWithoutBudgets(_ kind: TestDatabaseKind) async throws {
+        let store = try TestDatabase(kind)
+        defer { store.close() }
+        let clock = ManualClock()
+        let before = CoreMigrations.all + VerificationMigrations.all.prefix(8)
+        _ = try DatabaseMigrator(migrations: Array(before), now: { clock.now }).migrate(store.database)
+        let tenant = try await TenantDirectory(environment: Environment.test(database: store.database, clock: clock)).createTenant(name: "Old").id
+        try await store.database.write { db in
+            try db.execute(
+                """
+                INSERT INTO otp_applications (id, tenant_id, name, app_key, secret, min_auth, callback_url, sms_domain, code_length,
+                  lifetime_seconds, max_attempts, paused, disabled_countries, daily_limit, monthly_limit, cooldown_seconds, fee_sms_micros,
+                  fee_callout_micros, created_at)
+                VALUES ('app-old', ?, 'Old', 'vk_old', 's', 'basic', NULL, NULL, 6, 300, 3, ?, '', 100, NULL, 30, 50000, 100000, ?)
+                """, tenant, false, clock.now)
+        }
+        _ = try DatabaseMigrator(migrations: CoreMigrations.all + VerificationMigrations.all, now: { clock.now }).migrate(store.database)
+        let app = try await store.database.read { db in try OTPApplication(row: db.queryOne("SELECT * FROM otp_applications WHERE id = 'app-old'")!) }
+        #expect(app.autoBlockPrefixes && app.dailyLimit == 100)
+        #expect(app.prefixHourlyLimit == nil && app.prefixDailyLimit == nil && app.countryHourlyLimit == nil && app.countryDailyLimit == nil)
+    }
 }

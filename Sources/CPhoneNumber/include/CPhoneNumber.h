@@ -55,6 +55,9 @@ typedef struct cpn_number {
     int line_type;                         /* one of CPN_TYPE_* */
     bool is_valid;                         /* PhoneNumberUtil::IsValidNumber */
     bool is_possible;                      /* PhoneNumberUtil::IsPossibleNumber */
+    int destination_code_length;           /* GetLengthOfNationalDestinationCode: the leading digits
+                                              of national_number that name the area or mobile
+                                              network (0 when the plan has none) */
 } cpn_number;
 
 /*

@@ -62,6 +62,14 @@ public enum OneTimeCodeCheck: Sendable, Equatable {
     case tooManyAttempts
 }
 
+/// Codes to numbers like this one are held back for now: its prefix is blocked against SMS
+/// pumping, or its prefix's or country's budget is spent. `retryAfter` is nil for a block
+/// with no end.
+public struct OneTimeCodeRefused: Error, Equatable, Sendable {
+    public let retryAfter: Int?
+    public init(retryAfter: Int?) { self.retryAfter = retryAfter }
+}
+
 /// A code went to this destination moments ago; another may be sent in `retryAfter` seconds.
 public struct OneTimeCodeSentRecently: Error, Equatable, Sendable {
     public let retryAfter: Int

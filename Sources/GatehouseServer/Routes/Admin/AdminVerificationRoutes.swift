@@ -31,6 +31,7 @@ enum AdminVerificationRoutes {
             try await engine.removeTestNumber(tenantID: context.parameter("tenantId"), destination: context.parameter("destination"))
             return .empty()
         })
+        PrefixBlockRoutes.register(on: admin, engine: engine, directory: directory)
         admin.get("/tenants/:tenantId/otp-applications/:appId", .async { _, context in
             var shown = AdminWire.OTPApplication(try await engine.application(tenantID: context.parameter("tenantId"), id: context.parameter("appId")))
             shown.lastCallbackFailure = try await engine.lastCallbackFailure(applicationID: shown.id).map {

@@ -9,7 +9,8 @@ import GatehouseWire
 enum OTPApplicationSettingsBody {
     static let fields: Set<String> = [
         "name", "minimumAuth", "callbackUrl", "smsDomain", "codeLength", "lifetimeSeconds", "maxAttempts", "paused",
-        "disabledCountries", "dailyLimit", "monthlyLimit", "cooldownSeconds", "smsFee", "calloutFee",
+        "disabledCountries", "dailyLimit", "monthlyLimit", "cooldownSeconds", "smsFee", "calloutFee", "prefixHourlyLimit",
+        "prefixDailyLimit", "countryHourlyLimit", "countryDailyLimit", "autoBlockPrefixes",
     ]
 
     static func decode(_ request: Request) throws -> OTPApplicationSettings {
@@ -38,6 +39,11 @@ enum OTPApplicationSettingsBody {
         settings.cooldownSeconds = try value(object, "cooldownSeconds", \.int)
         settings.smsFee = try value(object, "smsFee", \.string)
         settings.calloutFee = try value(object, "calloutFee", \.string)
+        settings.prefixHourlyLimit = try nullable(object, "prefixHourlyLimit", \.int)
+        settings.prefixDailyLimit = try nullable(object, "prefixDailyLimit", \.int)
+        settings.countryHourlyLimit = try nullable(object, "countryHourlyLimit", \.int)
+        settings.countryDailyLimit = try nullable(object, "countryDailyLimit", \.int)
+        settings.autoBlockPrefixes = try value(object, "autoBlockPrefixes", \.bool)
         return settings
     }
 
@@ -68,6 +74,17 @@ extension AdminWire.OTPApplication {
             callbackUrl: app.callbackURL, smsDomain: app.smsDomain, codeLength: app.codeLength, lifetimeSeconds: app.lifetimeSeconds,
             maxAttempts: app.maxAttempts, paused: app.paused, disabledCountries: app.disabledCountries, dailyLimit: app.dailyLimit,
             monthlyLimit: app.monthlyLimit, cooldownSeconds: app.cooldownSeconds, smsFee: Money.string(app.smsFeeMicros),
-            calloutFee: Money.string(app.calloutFeeMicros), createdAt: WireDate.string(app.createdAt))
+            calloutFee: Money.string(app.calloutFeeMicros), createdAt: WireDate.string(app.createdAt),
+            prefixHourlyLimit: app.prefixHourlyLimit, prefixDailyLimit: app.prefixDailyLimit, countryHourlyLimit: app.countryHourlyLimit,
+            countryDailyLimit: app.countryDailyLimit, autoBlockPrefixes: app.autoBlockPrefixes)
+    }
+}
+
+extension AdminWire.PrefixBlock {
+    init(_ block: PrefixBlock) {
+        self.init(
+            applicationId: block.applicationId, applicationName: block.applicationName, prefix: "+" + block.prefix, country: block.country,
+            reason: block.reason, sent: block.sent, verified: block.verified, baseline: block.baseline, blockedAt: WireDate.string(block.blockedAt),
+            blockedUntil: block.blockedUntil.map(WireDate.string), liftedAt: block.liftedAt.map(WireDate.string), active: block.active)
     }
 }

@@ -35,6 +35,7 @@ extension DatacoveError {
         case .codeAttemptsUsed: (status, code, message) = (429, "OTP_TOO_MANY_ATTEMPTS", "Too many wrong codes for this code. Ask for a new one.")
         case .tooManyWrongCodes: (status, code, message) = (429, "OTP_TOO_MANY_ATTEMPTS", "Too many wrong codes. Try again later.")
         case .codeSentRecently: (status, code, message) = (429, "RATE_LIMITED", "A code was sent moments ago. Wait before asking for another.")
+        case .sendingLimited: (status, code, message) = (429, "RATE_LIMITED", "Codes to numbers like this one are held back for now. Try again later.")
         case .phoneNumberInvalid:
             (status, code, message) = (400, "VALIDATION_FAILED", "phoneNumber must be an international number such as +14165550199")
         case .emailInvalid: (status, code, message) = (400, "VALIDATION_FAILED", "email must be an email address")

@@ -1,0 +1,179 @@
+import Foundation
+import GatehouseCore
+import GatehouseDatabase
+
+// The SMS-pumping guard. A pumping attack sends codes to numbers the attacker is paid for
+// (one operator's range, usually one prefix) and never enters them: volume alone looks like
+// a busy day, but the share of codes verified collapses. So besides the budgets (codes per
+// prefix and per country per hour and day, in `VolumePeriods`), each code sent and each code
+// verified is counted per prefix and country in hourly rows; a start reads its prefix's last
+// hour and, when the prefix is busy, far busier than it used to be, and converts far worse
+// than the application does, blocks it for the cool-off. Codes younger than a minute and
+// still pending are not judged yet (their owners may be typing), and codes a provider
+// reported undelivered are taken out, so a rush of real sign-ins or a carrier outage is not
+// read as pumping. The start that finds pumping is still sent (its transaction may be the
+// caller's, which a refusal would roll back with the block); later ones are refused.
+extension VerificationEngine {
+    /// How long a pending code is given before it counts as not entered.
+    static let judgementDelay: TimeInterval = 60
+
+    /// Refuses a start to a blocked prefix (a 429, as a budget would): one the guard or an
+    /// operator blocked on the application, or one an operator pinned for the whole tenant.
+    /// An operator's prefix may be shorter than the guard's (`+44` holds `+447400`).
+    static func checkBlock(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange?, now: Date) throws {
+        guard let range else { return }
+        let leading = range.leadingPrefixes
+        let marks = leading.map { _ in "?" }.joined(separator: ", ")
+        let pinned = try db.queryOne(
+            "SELECT prefix FROM verification_tenant_prefix_pins WHERE tenant_id = ? AND prefix IN (\(marks))", [.text(app.tenantId)] + leading.map(SQLValue.text))
+        if pinned != nil { throw VerificationFailure(.volumeLimitReached) }
+        let blocks = try db.query(
+            """
+            SELECT blocked_until FROM verification_prefix_blocks
+            WHERE application_id = ? AND prefix IN (\(marks)) AND lifted_at IS NULL AND (blocked_until IS NULL OR blocked_until > ?)
+            """, [.text(app.id)] + leading.map(SQLValue.text) + [now.sqlValue])
+        guard !blocks.isEmpty else { return }
+        let ends: [Date?] = try blocks.map { try $0.get("blocked_until") }
+        // The longest block decides; a pinned one has no end to wait for.
+        let end = ends.contains { $0 == nil } ? nil : ends.compactMap { $0 }.max()
+        throw VerificationFailure(.volumeLimitReached, retryAfter: end.map { max(1, Int($0.timeIntervalSince(now).rounded(.up))) })
+    }
+
+    /// Counts a code sent to `range` and blocks its prefix if its conversion says pumping.
+    func watchConversion(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange, now: Date) throws {
+        let shard = Int(environment.random.uniform(below: UInt64(Self.volumeShards)))
+        let hour = ConversionCounts.hourStart(now)
+        try ConversionCounts.add(db, applicationID: app.id, range: range, hour: hour, shard: shard, sent: 1)
+        guard app.autoBlockPrefixes else { return }
+        let rules = settings.pumping
+        let window = try ConversionCounts.lastHour(db, applicationID: app.id, scope: "prefix", value: range.prefix, now: now)
+        guard window.sent >= Double(rules.minimumVolume) else { return }
+        // This code, and the pending ones of the last minute, are not judged yet.
+        let young: Int = try db.queryOne(
+            """
+            SELECT COUNT(*) AS n FROM verifications
+            WHERE application_id = ? AND destination_prefix = ? AND created_at > ? AND status = 'pending'
+            """, app.id, range.prefix, now.addingTimeInterval(-Self.judgementDelay))?.get("n") ?? 0
+        let judged = Window(sent: window.sent - Double(young + 1), verified: window.verified)
+        guard judged.sent >= Double(rules.minimumVolume), try !isBlocked(db, app: app, prefix: range.prefix, now: now) else { return }
+        let baseline = try self.baseline(db, app: app, now: now)
+        guard judged.verified / judged.sent < rules.conversionRatio * baseline.share else { return }
+        let history = try prefixHistory(db, app: app, prefix: range.prefix, hour: hour)
+        let since = max(baseline.firstHour ?? hour, hour.addingTimeInterval(-Double(rules.baselineDays) * 86_400))
+        let hours = max(1, (hour.addingTimeInterval(-3600).timeIntervalSince(since) / 3600).rounded(.down))
+        guard window.sent >= rules.spikeFactor * history / hours else { return }
+        try block(db, app: app, range: range, window: judged, baseline: baseline.share, now: now)
+    }
+
+    typealias Window = ConversionCounts.Window
+
+    /// True when the prefix is blocked now, or an operator lifted its block less than an hour
+    /// ago (the guard then waits for an hour of fresh counts).
+    private func isBlocked(_ db: any DatabaseConnection, app: OTPApplication, prefix: String, now: Date) throws -> Bool {
+        guard let existing = try db.queryOne(
+            "SELECT blocked_until, lifted_at FROM verification_prefix_blocks WHERE application_id = ? AND prefix = ?", app.id, prefix)
+        else { return false }
+        let lifted: Date? = try existing.get("lifted_at")
+        let until: Date? = try existing.get("blocked_until")
+        if let lifted { return now.timeIntervalSince(lifted) < 3600 }
+        return until.map { $0 > now } ?? true
+    }
+
+    /// The application's share of codes verified over the days before the last hour, and the
+    /// first hour its codes were counted in; read at most every 10 minutes per node.
+    struct Baseline: Sendable {
+        let share: Double
+        let firstHour: Date?
+    }
+
+    private func baseline(_ db: any DatabaseConnection, app: OTPApplication, now: Date) throws -> Baseline {
+        let rules = settings.pumping
+        return try baselines.value(for: app.id) {
+            let counts = try ConversionCounts.before(
+                db, applicationID: app.id, scope: "country", value: nil, hour: ConversionCounts.hourStart(now), days: rules.baselineDays)
+            let share = counts.sent < Double(rules.baselineMinimum) ? rules.defaultBaseline : counts.verified / counts.sent
+            return Baseline(share: share, firstHour: try ConversionCounts.firstHour(db, applicationID: app.id))
+        } ?? Baseline(share: rules.defaultBaseline, firstHour: nil)
+    }
+
+    /// Codes sent to the prefix over the days before the last hour, per node for 10 minutes.
+    private func prefixHistory(_ db: any DatabaseConnection, app: OTPApplication, prefix: String, hour: Date) throws -> Double {
+        let days = settings.pumping.baselineDays
+        return try prefixHistories.value(for: "\(app.id):\(prefix):\(hour.timeIntervalSince1970)") {
+            try ConversionCounts.before(db, applicationID: app.id, scope: "prefix", value: prefix, hour: hour, days: days).sent
+        } ?? 0
+    }
+
+    private func block(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange, window: Window, baseline: Double, now: Date) throws {
+        let until = now.addingTimeInterval(settings.pumping.coolOff)
+        // Starts racing to the same conclusion block once: only a row that is not blocked now changes.
+        let changed = try db.execute(
+            """
+            INSERT INTO verification_prefix_blocks (application_id, prefix, country, reason, sent, verified, baseline_permille, blocked_at,
+              blocked_until, lifted_at)
+            VALUES (?, ?, ?, 'conversion', ?, ?, ?, ?, ?, NULL)
+            ON CONFLICT (application_id, prefix) DO UPDATE SET country = excluded.country, reason = excluded.reason, sent = excluded.sent,
+              verified = excluded.verified, baseline_permille = excluded.baseline_permille, blocked_at = excluded.blocked_at,
+              blocked_until = excluded.blocked_until, lifted_at = NULL
+            WHERE verification_prefix_blocks.lifted_at IS NOT NULL
+              OR (verification_prefix_blocks.blocked_until IS NOT NULL AND verification_prefix_blocks.blocked_until <= ?)
+            """,
+            [
+                .text(app.id), .text(range.prefix), .text(range.country), .integer(Int64(window.sent.rounded())),
+                .integer(Int64(window.verified.rounded())), .integer(Int64((baseline * 1000).rounded())), now.sqlValue, until.sqlValue, now.sqlValue,
+            ])
+        guard changed == 1 else { return }
+        prefixBlocksImposed.increment(["reason": "conversion"])
+        // A prefix names an operator's range, not a subscriber: it is logged as it is.
+        environment.logger.warning(
+            "SMS pumping suspected: prefix blocked",
+            [
+                "tenant": .plain(app.tenantId), "application": .plain(app.id), "prefix": .plain("+" + range.prefix), "country": .plain(range.country),
+                "sent": .plain(String(Int(window.sent.rounded()))), "verified": .plain(String(Int(window.verified.rounded()))),
+                "baseline": .plain(String(format: "%.2f", baseline)), "until": .plain(ISO8601DateFormatter().string(from: until)),
+            ])
+    }
+
+    /// Counts a verified code (or takes back one a provider could not deliver) on its prefix
+    /// and country, in the hour it was sent.
+    static func recount(_ db: any DatabaseConnection, verificationID id: String, sent: Int = 0, verified: Int = 0) throws {
+        guard let row = try db.queryOne(
+            "SELECT application_id, destination_prefix, destination_country, created_at FROM verifications WHERE id = ?", id),
+            let prefix: String = try row.get("destination_prefix"), let country: String = try row.get("destination_country")
+        else { return }
+        let created: Date = try row.get("created_at")
+        let shard = Int(id.utf8.reduce(UInt32(0)) { $0 &* 31 &+ UInt32($1) } % UInt32(volumeShards))
+        try ConversionCounts.add(
+            db, applicationID: try row.get("application_id"), range: PhoneRange(prefix: prefix, country: country, digits: prefix),
+            hour: ConversionCounts.hourStart(created), shard: shard, sent: sent, verified: verified)
+    }
+}
+
+/// Where a code to a phone goes, as the pumping guard counts it: the number's prefix
+/// (``PhoneNumber/prefix``) and its country (ISO code, or `+800` and the like for
+/// non-geographic numbers).
+struct PhoneRange: Sendable, Equatable {
+    let prefix: String
+    let country: String
+    /// The whole number's digits.
+    let digits: String
+
+    init(prefix: String, country: String, digits: String) {
+        self.prefix = prefix
+        self.country = country
+        self.digits = digits
+    }
+
+    /// Nil for email, and for digits libphonenumber cannot read as a number.
+    init?(destination: String, channel: VerificationChannel) {
+        guard channel != .email, let number = try? PhoneNumber.parseDigits(destination) else { return nil }
+        prefix = number.prefix
+        country = number.region ?? "+\(number.countryCode)"
+        digits = destination
+    }
+
+    /// Every prefix a block may name that this number falls in: its first 2 to 12 digits.
+    var leadingPrefixes: [String] {
+        (2...min(12, digits.count)).map { String(digits.prefix($0)) }
+    }
+}

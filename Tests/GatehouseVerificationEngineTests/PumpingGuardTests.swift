@@ -1,0 +1,217 @@
+import Foundation
+import GatehouseCore
+import GatehouseDatabase
+import GatehouseTesting
+import Testing
+@testable import GatehouseVerificationEngine
+
+/// The SMS-pumping guard: budgets per prefix and country, decided and counted together, and
+/// a prefix blocked once its conversion collapses while its volume spikes.
+@Suite struct PumpingGuardTests {
+    /// 2026-01-01T12:00:00Z.
+    static let noon = Date(timeIntervalSince1970: 1_767_268_800)
+
+    func start(_ harness: EngineHarness, _ destination: String, _ caller: VerificationCaller) async throws -> VerificationRecord {
+        try await harness.engine.start(StartRequest(destination: destination, deliveryMethod: "sms"), caller: caller)
+    }
+
+    @Test func prefixesAreCountryCodeAndDestinationCode() throws {
+        #expect(try PhoneNumber.parseDigits("447400123456").prefix == "447400")
+        #expect(try PhoneNumber.parseDigits("16502530000").prefix == "1650")
+        #expect(try PhoneNumber.parseDigits("33612345678").prefix == "336")
+        #expect(PhoneRange(destination: "447400123456", channel: .sms) == PhoneRange(prefix: "447400", country: "GB", digits: "447400123456"))
+        #expect(PhoneRange(destination: "a@example.com", channel: .email) == nil)
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func budgetsPerPrefixAndCountryRefuseWithTheirRetryAfter(_ kind: TestDatabaseKind) async throws {
+        let harness = try await EngineHarness(kind)
+        defer { harness.close() }
+        harness.clock.set(Self.noon.addingTimeInterval(600))
+        let caller = try await harness.caller {
+            $0.prefixHourlyLimit = .some(2)
+            $0.countryDailyLimit = .some(4)
+            $0.autoBlockPrefixes = false
+            $0.cooldownSeconds = 0
+        }
+        _ = try await start(harness, "447400123401", caller)
+        _ = try await start(harness, "447400123402", caller)
+        // The prefix's hour is spent: 429 until the hour ends (50 minutes).
+        await #expect(throws: VerificationFailure(.volumeLimitReached, retryAfter: 3000)) {
+            try await self.start(harness, "447400123403", caller)
+        }
+        _ = try await start(harness, "447800123401", caller)
+        _ = try await start(harness, "447800123402", caller)
+        // Four to GB today: another GB prefix is refused until midnight; the US is not.
+        await #expect(throws: VerificationFailure(.volumeLimitReached, retryAfter: 42_600)) {
+            try await self.start(harness, "447900123401", caller)
+        }
+        _ = try await start(harness, "16502530001", caller)
+        // The next hour the prefix has room again, but GB's day is still spent.
+        harness.clock.advance(by: 3600)
+        await #expect(throws: VerificationFailure(.volumeLimitReached, retryAfter: 39_000)) {
+            try await self.start(harness, "447400123404", caller)
+        }
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func concurrentStartsNeverPassAPrefixBudget(_ kind: TestDatabaseKind) async throws {
+        let harness = try await EngineHarness(kind)
+        defer { harness.close() }
+        harness.clock.set(Self.noon)
+        let caller = try await harness.caller { $0.prefixHourlyLimit = .some(5); $0.autoBlockPrefixes = false }
+        let sent = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<14 {
+                group.addTask { (try? await self.start(harness, "4474001234" + String(format: "%02d", index), caller)) != nil }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(sent == 5)
+    }
+
+    /// Twelve hours of ordinary traffic, most of it verified; then a burst to one prefix whose
+    /// codes are never entered, one every 5 seconds, mixed with more ordinary traffic. A code is
+    /// judged once it is a minute old: the 32nd code finds 20 judged (the 11 of the last
+    /// minute and itself are not), and blocks the prefix.
+    @Test(arguments: TestDatabaseKind.available)
+    func aPumpingBurstIsBlockedAtItsThirtySecondCodeWhileOthersFlow(_ kind: TestDatabaseKind) async throws {
+        let harness = try await EngineHarness(kind)
+        defer { harness.close() }
+        harness.clock.set(Self.noon)
+        let caller = try await harness.caller { $0.cooldownSeconds = 0 }
+        var serial = 0
+        func ordinary(_ prefix: String, verify: Bool) async throws {
+            serial += 1
+            let (record, code) = try await harness.startAndDeliver(prefix + String(format: "%06d", 100_000 + serial), caller: caller)
+            if verify { _ = try await harness.engine.report(.id(record.id), method: "sms", code: code, caller: caller) }
+        }
+        for _ in 0..<12 {
+            for (index, prefix) in ["447800", "447900", "1650253", "1415222"].enumerated() {
+                try await ordinary(prefix, verify: true)
+                try await ordinary(prefix, verify: index != 0)
+                harness.clock.advance(by: 60)
+            }
+            harness.clock.advance(by: 3600 - 4 * 60)
+        }
+
+        // The burst: 447400 codes that nobody enters, every one between ordinary ones.
+        var burstSent = 0
+        var refusal: VerificationFailure?
+        for attempt in 1...50 {
+            do {
+                _ = try await start(harness, "4474001" + String(format: "%05d", attempt), caller)
+                burstSent += 1
+            } catch let failure as VerificationFailure {
+                refusal = failure
+                break
+            }
+            try await ordinary(attempt % 2 == 0 ? "447800" : "1650253", verify: true)
+            harness.clock.advance(by: 5)
+        }
+        #expect(burstSent == 32, "the 32nd code of the prefix decides; the 33rd is refused")
+        #expect(refusal == VerificationFailure(.volumeLimitReached, retryAfter: 12 * 3600 - 5))
+        // Ordinary numbers keep working, in GB too.
+        try await ordinary("447800", verify: true)
+        try await ordinary("447900", verify: false)
+        #expect(harness.engine.prefixBlocksImposed.value(["reason": "conversion"]) == 1)
+
+        let blocks = try await harness.engine.prefixBlocks(tenantID: harness.tenantID)
+        #expect(blocks.count == 1)
+        let block = try #require(blocks.first)
+        #expect(block.prefix == "447400" && block.country == "GB" && block.reason == "conversion" && block.active)
+        #expect(block.sent == 20 && block.verified == 0 && block.blockedUntil == harness.clock.now.addingTimeInterval(12 * 3600 - 5 - 0))
+        #expect((block.baseline ?? 0) > 0.8)
+
+        let (_, lines) = try await harness.engine.conversion(tenantID: harness.tenantID, applicationID: caller.application.id)
+        #expect(lines.contains(ConversionLine(scope: "prefix", value: "447400", sent: 32, verified: 0)))
+        #expect(lines.contains { $0.scope == "country" && $0.value == "GB" && $0.sent > 20 })
+
+        // Lifted: codes flow again, and the guard leaves the prefix alone for an hour.
+        try await harness.engine.liftPrefixBlock(tenantID: harness.tenantID, applicationID: nil, prefix: "+447400")
+        for attempt in 51...85 { _ = try await start(harness, "4474001" + String(format: "%05d", attempt), caller) }
+        await #expect(throws: CoreError.self) {
+            try await harness.engine.liftPrefixBlock(tenantID: harness.tenantID, applicationID: nil, prefix: "447400")
+        }
+        // Pinned: refused with no end, until lifted.
+        _ = try await harness.engine.pinPrefixBlock(tenantID: harness.tenantID, applicationID: caller.application.id, prefix: "+447400")
+        await #expect(throws: VerificationFailure(.volumeLimitReached, retryAfter: nil)) {
+            try await self.start(harness, "447400199999", caller)
+        }
+        harness.clock.advance(by: 30 * 86_400)
+        try await harness.engine.sweep()  // ended blocks and old counts go; a pin stays
+        await #expect(throws: VerificationFailure(.volumeLimitReached, retryAfter: nil)) {
+            try await self.start(harness, "447400199998", caller)
+        }
+        try await harness.engine.liftPrefixBlock(tenantID: harness.tenantID, applicationID: caller.application.id, prefix: "447400")
+        _ = try await start(harness, "447400199997", caller)
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func aBusyPrefixThatConvertsIsNeverBlocked(_ kind: TestDatabaseKind) async throws {
+        let harness = try await EngineHarness(kind)
+        defer { harness.close() }
+        harness.clock.set(Self.noon)
+        let caller = try await harness.caller { $0.cooldownSeconds = 0 }
+        for index in 0..<60 {
+            let (record, code) = try await harness.startAndDeliver("4474001" + String(format: "%05d", index), caller: caller)
+            if index % 10 != 0 { _ = try await harness.engine.report(.id(record.id), method: "sms", code: code, caller: caller) }
+            harness.clock.advance(by: 10)
+        }
+        // A rush: 40 codes in 40 seconds, each entered within the minute.
+        var rush: [(VerificationRecord, String)] = []
+        for index in 0..<40 {
+            rush.append(try await harness.startAndDeliver("4478001" + String(format: "%05d", index), caller: caller))
+            harness.clock.advance(by: 1)
+        }
+        for (record, code) in rush { _ = try await harness.engine.report(.id(record.id), method: "sms", code: code, caller: caller) }
+        #expect(try await harness.engine.prefixBlocks(tenantID: harness.tenantID).isEmpty)
+
+        // Codes a provider could not deliver are taken out of the count; a repeated receipt changes nothing.
+        let undelivered = try await harness.startAndDeliver("447900100001", caller: caller).0
+        try await harness.store.database.write { db in
+            try db.execute("UPDATE verifications SET provider = 'twilio', provider_message_id = 'SM1' WHERE id = ?", undelivered.id)
+        }
+        func gbSent() async throws -> Int? {
+            try await harness.engine.conversion(tenantID: harness.tenantID, applicationID: caller.application.id).lines
+                .first { $0.scope == "prefix" && $0.value == "447900" }?.sent
+        }
+        #expect(try await gbSent() == 1)
+        #expect(try await harness.engine.recordDeliveryReceipt(provider: "twilio", messageId: "SM1", delivered: false))
+        #expect(try await !harness.engine.recordDeliveryReceipt(provider: "twilio", messageId: "SM1", delivered: false))
+        #expect(try await gbSent() == nil)
+        #expect(try await harness.engine.recordDeliveryReceipt(provider: "twilio", messageId: "SM1", delivered: true))
+        #expect(try await gbSent() == 1)
+        #expect(harness.engine.deliveryReceipts.value(["provider": "twilio", "status": "failed"]) == 1)
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func blocksNeedAKnownTenantApplicationAndPrefix(_ kind: TestDatabaseKind) async throws {
+        let harness = try await EngineHarness(kind)
+        defer { harness.close() }
+        let caller = try await harness.caller()
+        for bad in ["", "+", "0447400", "44 7400", "4474001234567", "+44\u{0}"] {
+            await #expect(throws: CoreError.self) {
+                try await harness.engine.pinPrefixBlock(tenantID: harness.tenantID, applicationID: nil, prefix: bad)
+            }
+        }
+        await #expect(throws: CoreError.self) {
+            try await harness.engine.pinPrefixBlock(tenantID: harness.tenantID, applicationID: "no-such-app", prefix: "+447400")
+        }
+        await #expect(throws: CoreError.self) {
+            try await harness.engine.pinPrefixBlock(tenantID: "no-such-tenant", applicationID: nil, prefix: "+447400")
+        }
+        let pinned = try await harness.engine.pinPrefixBlock(tenantID: harness.tenantID, applicationID: nil, prefix: "+44")
+        #expect(pinned.applicationId == nil && pinned.pinned && pinned.reason == "operator" && pinned.prefix == "44")
+        // A tenant's pin holds every UK number, for applications made after it too; others pass.
+        let later = try await harness.caller { $0.cooldownSeconds = 0 }
+        for app in [caller, later] {
+            await #expect(throws: VerificationFailure(.volumeLimitReached, retryAfter: nil)) {
+                try await self.start(harness, "447911123456", app)
+            }
+        }
+        _ = try await start(harness, "16502530009", later)
+        try await harness.engine.liftPrefixBlock(tenantID: harness.tenantID, applicationID: nil, prefix: "44")
+        _ = try await start(harness, "447911123456", later)
+        #expect(try await harness.engine.prefixBlocks(tenantID: harness.tenantID).isEmpty)
+    }
+}
