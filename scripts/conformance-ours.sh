@@ -76,9 +76,11 @@ FUZZ_CORRELATION=$(start +12025550191 | field correlationId)
 auth_token=$(start +12025550192 | field authToken)
 device=$(call POST /api/possession/v1/begin "Authorization: Bearer $(start +12025550193 | field authToken)" '{"testMode":true}' | field deviceToken)
 
-# Admin: a key and a possession client of its own to revoke.
+# Admin: a key and a possession client of its own to revoke, the prefix blocks the lifts draw
+# (openapi-fuzz.toml, pinned-prefixes).
 FUZZ_KEY=$(call POST "$tenant/keys" "$admin" '{"label":"fuzz"}' | field key.id)
 FUZZ_POSSESSION_CLIENT=$(call POST "$tenant/possession/clients" "$admin" '{"label":"fuzz"}' | field clientId)
+for n in $(seq -f %03g 0 59); do call POST "$tenant/prefix-blocks" "$admin" "{\"prefix\":\"+4474$n\",\"applicationId\":\"$FUZZ_OTP_APP\"}" >/dev/null; done
 
 checks=not_a_server_error,response_schema_conformance,content_type_conformance,status_code_conformance
 run() { # document, then schemathesis options

@@ -13,7 +13,7 @@ enum AdminDocument {
             schemas: AdminSchemas.core.merging(AdminSchemas.verification) { a, _ in a }.merging(AdminSchemas.workflows) { a, _ in a }
                 .merging(AdminSchemas.managedAPIs) { a, _ in a }.merging(AdminSchemas.possession) { a, _ in a }
                 .merging(WorkflowSchemas.input) { a, _ in a },
-            operations: core + verification + workflows + managedAPIs + possession)
+            operations: core + verification + prefixBlocks + workflows + managedAPIs + possession)
     }
 
     static let prefix = "/admin/v1"

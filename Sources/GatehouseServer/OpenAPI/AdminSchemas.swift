@@ -25,15 +25,17 @@ enum AdminSchemas {
             "smsDomain": Schema.string.orNull, "codeLength": .integer(minimum: 4, maximum: 8), "lifetimeSeconds": .integer(minimum: 60, maximum: 600),
             "maxAttempts": .integer(minimum: 1), "paused": .boolean, "disabledCountries": .array(.string), "dailyLimit": Schema.integer.orNull,
             "monthlyLimit": Schema.integer.orNull, "cooldownSeconds": .integer(minimum: 0), "smsFee": .string, "calloutFee": .string,
-        ], optional: [
-            "name", "minimumAuth", "callbackUrl", "smsDomain", "codeLength", "lifetimeSeconds", "maxAttempts", "paused", "disabledCountries",
-            "dailyLimit", "monthlyLimit", "cooldownSeconds", "smsFee", "calloutFee",
-        ]),
+            "prefixHourlyLimit": Schema.integer(minimum: 1).orNull, "prefixDailyLimit": Schema.integer(minimum: 1).orNull,
+            "countryHourlyLimit": Schema.integer(minimum: 1).orNull, "countryDailyLimit": Schema.integer(minimum: 1).orNull,
+            "autoBlockPrefixes": .boolean,
+        ], optional: OTPApplicationSettingsBody.fields),
         "OTPApplication": .object([
             "id": .string, "tenantId": .string, "name": .string, "appKey": .string, "minimumAuth": .oneOf(["public", "basic", "application"]),
             "callbackUrl": Schema.string.orNull, "smsDomain": Schema.string.orNull, "codeLength": .integer, "lifetimeSeconds": .integer,
             "maxAttempts": .integer, "paused": .boolean, "disabledCountries": .array(.string), "dailyLimit": Schema.integer.orNull,
             "monthlyLimit": Schema.integer.orNull, "cooldownSeconds": .integer, "smsFee": .string, "calloutFee": .string, "createdAt": .dateTime,
+            "prefixHourlyLimit": Schema.integer.orNull, "prefixDailyLimit": Schema.integer.orNull, "countryHourlyLimit": Schema.integer.orNull,
+            "countryDailyLimit": Schema.integer.orNull, "autoBlockPrefixes": .boolean,
             "lastCallbackFailure": .object(["reason": .string, "at": .dateTime]),
         ], optional: ["lastCallbackFailure"]),
         "CreatedOTPApplication": .object(["application": .ref("OTPApplication"), "secret": .string]),
@@ -46,5 +48,17 @@ enum AdminSchemas {
         "Balance": .object(["balance": .string]),
         "OutboxMessage": .object(["to": .string, "channel": .string, "body": .string, "createdAt": .dateTime]),
         "OutboxList": list("OutboxMessage"),
+        "PrefixBlockRequest": .object(["prefix": .string, "applicationId": .string], optional: ["applicationId"]),
+        "PrefixBlock": .object([
+            "applicationId": Schema.string.orNull, "applicationName": Schema.string.orNull, "prefix": .string, "country": Schema.string.orNull,
+            "reason": .string, "sent": .integer, "verified": .integer, "baseline": Schema.number.orNull, "blockedAt": .dateTime,
+            "blockedUntil": Schema.dateTime.orNull, "liftedAt": Schema.dateTime.orNull, "active": .boolean,
+        ]),
+        "PrefixBlockList": list("PrefixBlock"),
+        "Conversion": .object([
+            "baseline": .number,
+            "prefixes": .array(.object(["value": .string, "sent": .integer, "verified": .integer])),
+            "countries": .array(.object(["value": .string, "sent": .integer, "verified": .integer])),
+        ]),
     ]
 }

@@ -16,6 +16,8 @@ import Testing
         ("admin", "WorkflowInput", keys(DatacoveWire.WorkflowInput.CodingKeys.self)),
         ("admin", "Address", keys(ProveWire.Address.CodingKeys.self)),
         ("admin", "OTPApplicationSettings", OTPApplicationSettingsBody.fields),
+        // The fields PrefixBlockRoutes hands StrictJSON.
+        ("admin", "PrefixBlockRequest", ["prefix", "applicationId"]),
         ("datacove", "VerifyPurchase", keys(DatacoveWire.VerifyPurchase.CodingKeys.self)),
         ("datacove", "PhoneCodeRequest", keys(DatacoveWire.PhoneCodeRequest.CodingKeys.self)),
         ("datacove", "PhoneCodeCheck", keys(DatacoveWire.PhoneCodeCheck.CodingKeys.self)),
