@@ -83,27 +83,31 @@ FUZZ_POSSESSION_CLIENT=$(call POST "$tenant/possession/clients" "$admin" '{"labe
 for n in $(seq -f %03g 0 59); do call POST "$tenant/prefix-blocks" "$admin" "{\"prefix\":\"+4474$n\",\"applicationId\":\"$FUZZ_OTP_APP\"}" >/dev/null; done
 
 checks=not_a_server_error,response_schema_conformance,content_type_conformance,status_code_conformance
-run() { # document, then schemathesis options
-    local document=$1
-    shift
-    echo "conformance: schemathesis on $base/openapi/$document.json $*"
+run() { # document, what the run covers, then schemathesis options (credentials stay out of the log)
+    local document=$1 part=$2
+    shift 2
+    echo "conformance: schemathesis on /openapi/$document.json: $part"
     "$st" --config-file scripts/openapi-fuzz.toml run "$base/openapi/$document.json" --url "$base" --checks "$checks" \
         --max-examples "$examples" --seed 20261201 --no-color "$@"
 }
+# Runs whose operations have no links between them (each needs a token of its own) skip the
+# stateful phase, which has nothing to follow there.
 unlinked=examples,coverage,fuzzing
-run verification --auth "$(field verification.appKey <"$creds"):$(field verification.secret <"$creds")"
-run datacove -H "$bearer" -H "$ios" -H 'X-App-Version: 1.0' \
+run verification "start, status, report" --auth "$(field verification.appKey <"$creds"):$(field verification.secret <"$creds")"
+run datacove "the app's calls" -H "$bearer" -H "$ios" -H 'X-App-Version: 1.0' \
     --exclude-path-regex '^/api/tenants/|/reports/v1/stream$|/callbacks/|/files/|/logout$|/users/v1/account$|/sessions/'
 # What ends a session, on sessions of their own: once ended, the rest of each run meets a
 # closed session.
-run datacove -H "Authorization: Bearer $signed_out" --phases "$unlinked" --include-path-regex '/sessions/'
-run datacove -H "Authorization: Bearer $doomed" --phases "$unlinked" --include-path-regex '/logout$|/users/v1/account$'
-run datacove -H "$admin" --phases "$unlinked" --include-path-regex '^/api/tenants/'
-run subscriptionflow -H "$server" -H "X-SF-Account-Token: $(field data.account_token <<<"$account")" \
+run datacove "signing a device out" -H "Authorization: Bearer $signed_out" --phases "$unlinked" --include-path-regex '/sessions/'
+run datacove "logout and account deletion" -H "Authorization: Bearer $doomed" --phases "$unlinked" \
+    --include-path-regex '/logout$|/users/v1/account$'
+run datacove "store setup" -H "$admin" --include-path-regex '^/api/tenants/'
+run subscriptionflow "backend and app" -H "$server" -H "X-SF-Account-Token: $(field data.account_token <<<"$account")" \
     -H "X-SF-Client-Secret: $(field data.client_secret <<<"$account")"
-run managed-apis -H "$bearer" --exclude-path-regex '/proxy'
-run possession -H "Authorization: Bearer $access" --include-path-regex '^/(token|v3/)'
-run possession -H "Authorization: Bearer $auth_token" --phases "$unlinked" --include-path-regex '/begin$'
-run possession -H "Authorization: Bearer $device" --phases "$unlinked" --include-path-regex '^/api/possession/v1/' --exclude-path-regex '/begin$'
+run managed-apis "list and definition" -H "$bearer" --exclude-path-regex '/proxy'
+run possession "token and v3" -H "Authorization: Bearer $access" --include-path-regex '^/(token|v3/)'
+run possession "device begin" -H "Authorization: Bearer $auth_token" --phases "$unlinked" --include-path-regex '/begin$'
+run possession "device steps" -H "Authorization: Bearer $device" --phases "$unlinked" --include-path-regex '^/api/possession/v1/' \
+    --exclude-path-regex '/begin$'
 # Last: the admin run disables and changes the tenant the others use.
-run admin -H "$admin"
+run admin "every operation" -H "$admin"

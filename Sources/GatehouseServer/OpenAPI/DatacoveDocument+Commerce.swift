@@ -35,16 +35,19 @@ extension DatacoveDocument {
                 .ok(.ref("AppleConfig"), apple)),
             operation(.get, "/apple-config", "getAppleConfig", "The App Store Connect details", .ok(.ref("AppleConfig"), apple)),
             operation(.put, "/pricing-config", "putPricingConfig", "Replace the credit packages", body: .json(.ref("PricingConfigUpdate"), example: pricing),
-                .ok(.ref("PricingConfig"), pricing)),
+                .ok(.ref("PricingConfig"), pricing, links: [Link(name: "read", operationId: "getPricingConfig", parameters: ["tenantId": "$request.path.tenantId"])])),
             operation(.get, "/pricing-config", "getPricingConfig", "The credit packages", .ok(.ref("PricingConfig"), pricing)),
             operation(.post, "/service-entitlement-products", "createPlan", "Add a plan",
                 body: .json(.ref("StorePlanRequest"), example: .literal([
                     "displayName": .string("Pro"), "interval": .string("monthly"), "platformProductIds": .object(["apple": .string("com.example.pro.monthly")]),
-                ])), .ok(.ref("StorePlan"), .wire(plan), status: 201)),
+                ])), .ok(.ref("StorePlan"), .wire(plan), status: 201, links: [
+                    Link(name: "delete", operationId: "deletePlan", parameters: ["tenantId": "$request.path.tenantId", "productId": "$response.body#/productId"]),
+                    Link(name: "list", operationId: "listPlans", parameters: ["tenantId": "$request.path.tenantId"]),
+                ])),
             operation(.get, "/service-entitlement-products", "listPlans", "The plans", .ok(.ref("StorePlans"), .wire(DatacoveWire.StorePlans(data: [plan])))),
             operation(.delete, "/service-entitlement-products/:productId", "deletePlan", "Remove a plan", .empty()),
             operation(.patch, "/trial-config", "updateTrialConfig", "Switch the server trial on or off", body: .json(.ref("TrialConfig"), example: trial),
-                .ok(.ref("TrialConfig"), trial)),
+                .ok(.ref("TrialConfig"), trial, links: [Link(name: "read", operationId: "getTrialConfig", parameters: ["tenantId": "$request.path.tenantId"])])),
             operation(.get, "/trial-config", "getTrialConfig", "The server trial", .ok(.ref("TrialConfig"), trial)),
         ]
     }
