@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks every response of the verification API against the vendor's published OpenAPI
-# file with schemathesis (from PyPI, in a venv under .build). The server runs from the
-# debug build on a free port with a fresh data folder.
+# file with schemathesis (from PyPI, in a venv under .build), then fuzzes each of Gatehouse's
+# own documents from /openapi (scripts/conformance-ours.sh). The server runs from the debug
+# build on a free port with a fresh data folder.
 #
 # Checks: no 5xx, every response body matches its documented schema, content types match.
 # Status-code checks are left out on purpose: the spec omits behaviour the vendor's
@@ -46,3 +47,6 @@ echo "conformance: schemathesis $version against $spec"
 "$venv/bin/st" run "$spec" --url "http://127.0.0.1:$port" --auth "$auth" \
     --checks not_a_server_error,response_schema_conformance,content_type_conformance \
     --max-examples "${CONFORMANCE_EXAMPLES:-40}" --seed 20261130 --no-color
+
+# Gatehouse's own documents, served by the same server, after the vendor's run.
+scripts/conformance-ours.sh "http://127.0.0.1:$port" "$work/data/dev-credentials.json"

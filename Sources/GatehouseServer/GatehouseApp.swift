@@ -165,6 +165,7 @@ public final class GatehouseApp: @unchecked Sendable {
             logger: logger)
         SubscriptionFlowRoutes.register(
             on: router, commerce: commerce, directory: directory, clientPerMinute: settings.storeClientRequestsPerMinute, logger: logger)
+        OpenAPIRoutes.register(on: router)
 
         let accessLog: AccessLog?
         switch settings.accessLog {

@@ -68,7 +68,13 @@ enum DatacoveRoutes {
             })
             auth.delete("/sessions/:id", .async { request, context in
                 let who = try await principal(request)
-                try await accounts.sessions.signOut(accountID: who.accountId, sessionID: context.parameter("id"))
+                do {
+                    try await accounts.sessions.signOut(accountID: who.accountId, sessionID: context.parameter("id"))
+                } catch let error as SessionError where error.code == .sessionNotFound {
+                    // The caller's own session is live (principal said so): the one named is not there.
+                    // SESSION_NOT_FOUND would tell the app that its own session ended.
+                    throw DatacoveError(status: 404, code: "NOT_FOUND", message: "No such session of this account.")
+                }
                 return .empty()
             })
         }

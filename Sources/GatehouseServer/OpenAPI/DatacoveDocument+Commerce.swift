@@ -1,0 +1,54 @@
+import GatehouseWire
+
+/// Purchases and the entitlement (the app's session), and the store setup (the admin token).
+extension DatacoveDocument {
+    static var commerce: [Operation] {
+        let summary = Example.wire(DatacoveWire.EntitlementSummary(
+            trial: .init(status: "available"), trialOffer: .init(available: true, durationDays: 7), entitlement: .init(status: "none"),
+            plans: [.init(productId: "pro", platformProductId: "com.example.pro.monthly", displayName: "Pro", interval: "monthly")],
+            canExecuteGatedWorkflow: false, serverTime: at))
+        return [
+            post("/api/purchases/v1/verify-purchase", "verifyPurchase", "Grant a credit package or a plan for an App Store transaction",
+                body: .json(.ref("VerifyPurchase"), example: .wire(DatacoveWire.VerifyPurchase(platformProductId: "com.example.credits.10", transactionId: "2000000123456789"))),
+                .ok(.ref("PurchaseResult"), .wire(DatacoveWire.PurchaseResult(kind: "credits", creditsGranted: 10)))),
+            Operation(method: .GET, path: "/api/purchases/v1/entitlement", id: "getEntitlement", summary: "Trial, plan and what the account may run",
+                replies: [.ok(.ref("EntitlementSummary"), summary)]),
+            post("/api/purchases/v1/trial/start", "startTrial", "Start the server trial (once per account)", body: nil, .ok(.ref("EntitlementSummary"), summary)),
+        ]
+    }
+
+    static var store: [Operation] {
+        let base = "/api/tenants/v1/:tenantId"
+        let admin: [[String]] = [["adminToken"]]
+        let apple = Example.wire(DatacoveWire.AppleConfig(
+            bundleId: "com.example.app", issuerId: nil, keyId: nil, appAppleId: nil, hasPrivateKey: false, production: false,
+            extraTrustedRootPEM: nil, xcodeCertificatePEM: nil, claimUntaggedPurchases: false))
+        let pricing = Example.wire(DatacoveWire.PricingConfig(iapCreditPackages: [.init(platformProductId: "com.example.credits.10", credits: 10, displayName: "10 credits")]))
+        let plan = DatacoveWire.StorePlan(productId: "pro", displayName: "Pro", interval: "monthly", platformProductIds: ["apple": "com.example.pro.monthly"], gatedWorkflowId: nil)
+        let trial = Example.wire(DatacoveWire.TrialConfig(ios: .init(enabled: true, durationDays: 7)))
+        func operation(_ method: HTTPMethodName, _ path: String, _ id: String, _ summary: String, body: Content? = nil, _ reply: Reply) -> Operation {
+            Operation(method: method.method, path: base + path, id: id, summary: summary, security: admin, body: body, replies: [reply])
+        }
+        return [
+            operation(.patch, "/apple-config", "updateAppleConfig", "Set the App Store Connect details (the .p8 key is checked, never returned)",
+                body: .json(.ref("AppleConfigPatch"), example: .literal(["bundleId": .string("com.example.app"), "production": .bool(false)])),
+                .ok(.ref("AppleConfig"), apple)),
+            operation(.get, "/apple-config", "getAppleConfig", "The App Store Connect details", .ok(.ref("AppleConfig"), apple)),
+            operation(.put, "/pricing-config", "putPricingConfig", "Replace the credit packages", body: .json(.ref("PricingConfigUpdate"), example: pricing),
+                .ok(.ref("PricingConfig"), pricing, links: [Link(name: "read", operationId: "getPricingConfig", parameters: ["tenantId": "$request.path.tenantId"])])),
+            operation(.get, "/pricing-config", "getPricingConfig", "The credit packages", .ok(.ref("PricingConfig"), pricing)),
+            operation(.post, "/service-entitlement-products", "createPlan", "Add a plan",
+                body: .json(.ref("StorePlanRequest"), example: .literal([
+                    "displayName": .string("Pro"), "interval": .string("monthly"), "platformProductIds": .object(["apple": .string("com.example.pro.monthly")]),
+                ])), .ok(.ref("StorePlan"), .wire(plan), status: 201, links: [
+                    Link(name: "delete", operationId: "deletePlan", parameters: ["tenantId": "$request.path.tenantId", "productId": "$response.body#/productId"]),
+                    Link(name: "list", operationId: "listPlans", parameters: ["tenantId": "$request.path.tenantId"]),
+                ])),
+            operation(.get, "/service-entitlement-products", "listPlans", "The plans", .ok(.ref("StorePlans"), .wire(DatacoveWire.StorePlans(data: [plan])))),
+            operation(.delete, "/service-entitlement-products/:productId", "deletePlan", "Remove a plan", .empty()),
+            operation(.patch, "/trial-config", "updateTrialConfig", "Switch the server trial on or off", body: .json(.ref("TrialConfig"), example: trial),
+                .ok(.ref("TrialConfig"), trial, links: [Link(name: "read", operationId: "getTrialConfig", parameters: ["tenantId": "$request.path.tenantId"])])),
+            operation(.get, "/trial-config", "getTrialConfig", "The server trial", .ok(.ref("TrialConfig"), trial)),
+        ]
+    }
+}

@@ -1,0 +1,70 @@
+import GatehouseHTTP
+import GatehouseWire
+
+/// The Datacove tenant API: OTP sign-in and sessions, the profile, purchases and the
+/// entitlement, the store setup, and workflows with their reports.
+enum DatacoveDocument {
+    static var document: Document {
+        Document(
+            name: "datacove", title: "Gatehouse sign-in, purchases and workflows (Datacove dialect)",
+            description: "Sign-in asks for a code and verifies it with the app's platform key (`x-api-key`); every other call of the "
+                + "app carries the session's access token (`Authorization: Bearer`). Store setup under `/api/tenants/v1` takes the "
+                + "admin token. The report stream (`text/event-stream`) and the worker's callback and file routes are documented but "
+                + "not fuzzed: a stream does not end, and the worker routes need a run's own signature or signed link.",
+            securitySchemes: [
+                "platformKey": .object(["type": .string("apiKey"), "in": .string("header"), "name": .string("x-api-key")]),
+                "accessToken": .object(["type": .string("http"), "scheme": .string("bearer")]),
+                "adminToken": .object(["type": .string("http"), "scheme": .string("bearer"), "description": .string("the admin token")]),
+                "workerSignature": .object(["type": .string("apiKey"), "in": .string("header"), "name": .string("X-Gatehouse-Signature")]),
+            ],
+            security: [["accessToken"]], error: .ref("Error"),
+            schemas: DatacoveSchemas.sessions.merging(DatacoveSchemas.commerce) { a, _ in a }.merging(DatacoveSchemas.workflows) { a, _ in a }
+                .merging(WorkflowSchemas.input) { a, _ in a },
+            operations: sessions + commerce + store + workflows)
+    }
+
+    static let at = "2026-12-01T10:00:00.000Z"
+    static let tokens = Example.wire(DatacoveWire.TokenPair(accessToken: "eyJhbGciOiJIUzI1NiJ9.e30.sig", refreshToken: "ghr_01a2.refresh", expiresIn: 900))
+
+    static func post(_ path: String, _ id: String, _ summary: String, security: [[String]]? = nil, body: Content?, _ replies: Reply...) -> Operation {
+        Operation(method: .POST, path: path, id: id, summary: summary, security: security, body: body, replies: replies)
+    }
+
+    static var sessions: [Operation] {
+        let platform: [[String]] = [["platformKey"]]
+        let signedIn = Reply.ok(.ref("TokenPair"), tokens, "Signed in", links: [
+            Link(name: "sessions", operationId: "listSessions"), Link(name: "profile", operationId: "getProfile"),
+            Link(name: "refresh", operationId: "refresh", requestBody: ["refreshToken": "$response.body#/refreshToken"]),
+        ])
+        let success = Reply.ok(.ref("Success"), .wire(DatacoveWire.Success()), "Code sent")
+        let profile = Example.wire(DatacoveWire.Profile(
+            name: "Ada", phone: "+14155550123", email: nil, country: "US", timezone: "Europe/London", status: "active", wallet: ["credits": 12]))
+        let session = DatacoveWire.Session(
+            id: "01a2b3c4-0000-7000-8000-000000000009", deviceName: "iPhone", platform: "IOS", appVersion: "2.1.0", createdAt: at, lastUsedAt: at, current: true)
+        return [
+            post("/api/auth/v1/mobile/request-otp", "requestPhoneCode", "Send a sign-in code by SMS", security: platform,
+                body: .json(.ref("PhoneCodeRequest"), example: .wire(DatacoveWire.PhoneCodeRequest(phoneNumber: "+14155550123", name: "Ada"))), success),
+            post("/api/auth/v1/mobile/verify-otp", "verifyPhoneCode", "Sign in with the code", security: platform,
+                body: .json(.ref("PhoneCodeCheck"), example: .wire(DatacoveWire.PhoneCodeCheck(phoneNumber: "+14155550123", otp: "246810"))), signedIn),
+            post("/api/auth/v1/email/request-otp", "requestEmailCode", "Send a sign-in code by email", security: platform,
+                body: .json(.ref("EmailCodeRequest"), example: .wire(DatacoveWire.EmailCodeRequest(email: "ada@example.com"))), success),
+            post("/api/auth/v1/email/verify-otp", "verifyEmailCode", "Sign in with the emailed code", security: platform,
+                body: .json(.ref("EmailCodeCheck"), example: .wire(DatacoveWire.EmailCodeCheck(email: "ada@example.com", otp: "246810"))), signedIn),
+            post("/api/auth/v1/activate", "activate", "Activate a new account and rotate its tokens", body: nil, .ok(.ref("TokenPair"), tokens)),
+            post("/api/auth/v1/refresh", "refresh", "Rotate the tokens (a replay inside 30 s answers the same pair)", security: [],
+                body: .json(.ref("RefreshRequest"), example: .wire(DatacoveWire.RefreshRequest(refreshToken: "ghr_01a2.refresh"))), .ok(.ref("TokenPair"), tokens)),
+            post("/api/auth/v1/logout", "logout", "Sign this session out", body: nil, .empty()),
+            Operation(method: .GET, path: "/api/auth/v1/sessions", id: "listSessions", summary: "The account's signed-in devices",
+                replies: [.ok(.ref("Sessions"), .wire(DatacoveWire.Sessions(data: [session])), links: [
+                    Link(name: "signOut", operationId: "signOutSession", parameters: ["id": "$response.body#/data/0/id"]),
+                ])]),
+            Operation(method: .DELETE, path: "/api/auth/v1/sessions/:id", id: "signOutSession", summary: "Sign one device out",
+                replies: [.empty(), Reply(status: "404", description: "No such session of this account", content: .json(.ref("Error")))]),
+            Operation(method: .GET, path: "/api/users/v1/profile", id: "getProfile", summary: "The profile, with the wallet", replies: [.ok(.ref("Profile"), profile)]),
+            Operation(method: .PATCH, path: "/api/users/v1/profile", id: "updateProfile", summary: "Change the name or time zone",
+                body: .json(.ref("ProfileUpdate"), example: .wire(DatacoveWire.ProfileUpdate(name: "Ada", timezone: "Europe/London"))),
+                replies: [.ok(.ref("Profile"), profile)]),
+            Operation(method: .DELETE, path: "/api/users/v1/account", id: "deleteAccount", summary: "Delete the account and everything of it", replies: [.empty()]),
+        ]
+    }
+}

@@ -1,0 +1,89 @@
+import GatehouseHTTP
+import GatehouseWire
+
+/// SubscriptionFlow's mobile-stores API: the backend's calls with a server API key, the
+/// app's with an account token and its client secret.
+enum SubscriptionFlowDocument {
+    static var document: Document {
+        Document(
+            name: "subscriptionflow", title: "Gatehouse mobile stores (SubscriptionFlow dialect)",
+            description: "The backend issues account tokens and registers purchases with a server API key (`Authorization: Bearer`, "
+                + "a key with no platform); the app reports signed App Store transactions and reads entitlements with "
+                + "`X-SF-Account-Token` and `X-SF-Client-Secret`. Every answer is `{\"status\": true, \"data\": …}` or "
+                + "`{\"status\": false, \"code\", \"message\"}`.",
+            securitySchemes: [
+                "serverKey": .object(["type": .string("http"), "scheme": .string("bearer")]),
+                "accountToken": .object(["type": .string("apiKey"), "in": .string("header"), "name": .string("X-SF-Account-Token")]),
+                "clientSecret": .object(["type": .string("apiKey"), "in": .string("header"), "name": .string("X-SF-Client-Secret")]),
+            ],
+            security: [["serverKey"]], error: .ref("Failure"), schemas: schemas, operations: operations)
+    }
+
+    static let envelope = { (data: Schema) in Schema.object(["status": .boolean, "data": data]) }
+    static let grant = Schema.object(["source": .string, "subscription_id": .string, "status": .string, "expires_at": Schema.dateTime.orNull])
+
+    static let schemas: [String: Schema] = [
+        "Failure": .object(["status": .boolean, "code": .string, "message": .string]),
+        "AccountTokenRequest": .object(["customer_id": .string(minLength: 1), "rotate": .boolean], optional: ["rotate"]),
+        "CustomerPurchase": .object(["customer_id": .string(minLength: 1), "store": .oneOf(["apple"]), "signed_transaction": .string],
+            optional: ["store"]),
+        "PurchaseReport": .object(["store": .oneOf(["apple"]), "signed_transaction": .string], optional: ["store"]),
+        "AccountToken": .object([
+            "account_token": .string, "customer_id": .string, "created_at": .dateTime, "revoked_at": Schema.dateTime.orNull,
+            "client_secret": .string, "reused": .boolean,
+        ], optional: ["client_secret", "reused"]),
+        "Entitlement": .object([
+            "key": .string, "name": .string, "source": .string, "subscription_id": .string, "expires_at": Schema.dateTime.orNull,
+            "grants": .array(grant),
+        ]),
+        "PurchaseLink": .object(["linked": .boolean, "sandbox": .boolean, "entitlements": .array(.ref("Entitlement"))]),
+        "AccountTokenEnvelope": envelope(.ref("AccountToken")),
+        "EntitlementsEnvelope": envelope(.array(.ref("Entitlement"))),
+        "PurchaseLinkEnvelope": envelope(.ref("PurchaseLink")),
+    ]
+
+    static var operations: [Operation] {
+        let prefix = "/api/v1/mobile-stores"
+        let token = SubscriptionFlowWire.AccountToken(
+            accountToken: "sfat_01a2b3c4d5", customerId: "customer-42", createdAt: "2026-12-01T10:00:00+00:00", revokedAt: nil,
+            clientSecret: "sfcs_9f8e7d6c", reused: false)
+        let entitlement = SubscriptionFlowWire.Entitlement(
+            key: "pro", name: "Pro", source: "AppStore", subscriptionId: "2000000123456789", expiresAt: "2027-01-01T10:00:00+00:00",
+            grants: [.init(source: "AppStore", subscriptionId: "2000000123456789", status: "active", expiresAt: "2027-01-01T10:00:00+00:00")])
+        let link = Example.wire(SubscriptionFlowWire.Envelope(data: SubscriptionFlowWire.PurchaseLink(linked: true, sandbox: false, entitlements: [entitlement])))
+        let entitlements = Example.wire(SubscriptionFlowWire.Envelope(data: [entitlement]))
+        let client: [[String]] = [["accountToken", "clientSecret"]]
+        let jws = "eyJhbGciOiJFUzI1NiIsIng1YyI6WyIuLi4iXX0.eyJ0cmFuc2FjdGlvbklkIjoiMjAwMDAwMDEyMzQ1Njc4OSJ9.c2lnbmF0dXJl"
+        return [
+            Operation(
+                method: .POST, path: prefix + "/account-tokens", id: "issueAccountToken", summary: "Issue (or reuse) a customer's account token",
+                body: .json(.ref("AccountTokenRequest"), example: .wire(SubscriptionFlowWire.AccountTokenRequest(customerId: "customer-42"))),
+                replies: [
+                    .ok(.ref("AccountTokenEnvelope"), .wire(SubscriptionFlowWire.Envelope(data: token)), status: 201, "Issued", links: [
+                        Link(name: "entitlements", operationId: "customerEntitlements", parameters: ["customerId": "$response.body#/data/customer_id"]),
+                        Link(name: "revoke", operationId: "revokeAccountToken", parameters: ["token": "$response.body#/data/account_token"]),
+                    ]),
+                    .ok(.ref("AccountTokenEnvelope"), .wire(SubscriptionFlowWire.Envelope(data: token)), "The customer's live token, reused"),
+                ]),
+            Operation(
+                method: .POST, path: prefix + "/account-tokens/:token/revoke", id: "revokeAccountToken", summary: "Revoke an account token",
+                replies: [.ok(.ref("AccountTokenEnvelope"), .wire(SubscriptionFlowWire.Envelope(data: SubscriptionFlowWire.AccountToken(
+                    accountToken: "sfat_01a2b3c4d5", customerId: "customer-42", createdAt: "2026-12-01T10:00:00+00:00",
+                    revokedAt: "2026-12-02T10:00:00+00:00"))))]),
+            Operation(
+                method: .POST, path: prefix + "/purchases", id: "registerPurchase", summary: "Register a customer's purchase from the backend",
+                body: .json(.ref("CustomerPurchase"), example: .wire(SubscriptionFlowWire.CustomerPurchase(customerId: "customer-42", signedTransaction: jws))),
+                replies: [.ok(.ref("PurchaseLinkEnvelope"), link)]),
+            Operation(
+                method: .GET, path: prefix + "/customers/:customerId/entitlements", id: "customerEntitlements", summary: "A customer's entitlements",
+                replies: [.ok(.ref("EntitlementsEnvelope"), entitlements)]),
+            Operation(
+                method: .POST, path: prefix + "/client/purchases", id: "reportPurchase", summary: "The app reports a signed transaction",
+                security: client, body: .json(.ref("PurchaseReport"), example: .wire(SubscriptionFlowWire.PurchaseReport(signedTransaction: jws))),
+                replies: [.ok(.ref("PurchaseLinkEnvelope"), link)]),
+            Operation(
+                method: .GET, path: prefix + "/client/entitlements", id: "clientEntitlements", summary: "The app reads its customer's entitlements",
+                security: client, replies: [.ok(.ref("EntitlementsEnvelope"), entitlements)]),
+        ]
+    }
+}
