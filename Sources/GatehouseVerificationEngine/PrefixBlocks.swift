@@ -92,30 +92,38 @@ extension VerificationEngine {
     public func pinPrefixBlock(tenantID: String, applicationID: String?, prefix raw: String) async throws -> PrefixBlock {
         let prefix = try Self.validPrefix(raw)
         let now = self.now
-        let block = try await database.write { db -> PrefixBlock in
+        let pinned = try await database.write { db -> (block: PrefixBlock, new: Bool) in
             guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError(.notFound, "no such tenant") }
             guard let applicationID else {
-                try db.execute(
+                let added = try db.execute(
                     "INSERT INTO verification_tenant_prefix_pins (tenant_id, prefix, pinned_at) VALUES (?, ?, ?) ON CONFLICT (tenant_id, prefix) DO NOTHING",
                     tenantID, prefix, now)
-                return try PrefixBlock(pin: db.queryOne("SELECT * FROM verification_tenant_prefix_pins WHERE tenant_id = ? AND prefix = ?", tenantID, prefix)!)
+                let pin = try PrefixBlock(pin: db.queryOne("SELECT * FROM verification_tenant_prefix_pins WHERE tenant_id = ? AND prefix = ?", tenantID, prefix)!)
+                return (pin, added == 1)
             }
             guard try db.queryOne("SELECT id FROM otp_applications WHERE id = ? AND tenant_id = ?", applicationID, tenantID) != nil else {
                 throw CoreError(.notFound, "no such application")
             }
-            try db.execute(
+            // A pin already in place is left as it is (and not counted again).
+            let held = try db.queryOne(
+                "SELECT prefix FROM verification_prefix_blocks WHERE application_id = ? AND prefix = ? AND blocked_until IS NULL AND lifted_at IS NULL",
+                applicationID, prefix) != nil
+            if !held { try db.execute(
                 """
                 INSERT INTO verification_prefix_blocks (application_id, prefix, country, reason, sent, verified, baseline_permille,
                   blocked_at, blocked_until, lifted_at)
                 VALUES (?, ?, NULL, 'operator', 0, 0, NULL, ?, NULL, NULL)
                 ON CONFLICT (application_id, prefix) DO UPDATE SET reason = 'operator', blocked_at = excluded.blocked_at,
                   blocked_until = NULL, lifted_at = NULL
-                """, applicationID, prefix, now)
-            return try PrefixBlock(row: db.queryOne(Self.blockColumns + " AND b.application_id = ? AND b.prefix = ?", tenantID, applicationID, prefix)!, now: now)
+                """, applicationID, prefix, now) }
+            let block = try PrefixBlock(row: db.queryOne(Self.blockColumns + " AND b.application_id = ? AND b.prefix = ?", tenantID, applicationID, prefix)!, now: now)
+            return (block, !held)
         }
+        guard pinned.new else { return pinned.block }
         prefixBlocksImposed.increment(["reason": "operator"])
-        environment.logger.warning("prefix blocked by an operator", ["tenant": .plain(tenantID), "prefix": .plain("+" + prefix)])
-        return block
+        // An operator's prefix may be long enough to name few numbers: masked like one.
+        environment.logger.warning("prefix blocked by an operator", ["tenant": .plain(tenantID), "prefix": .init("+" + prefix)])
+        return pinned.block
     }
 
     /// Lifts the blocks of `prefix` that hold now: on one application, or (nil) the tenant's
@@ -140,7 +148,7 @@ extension VerificationEngine {
             return count + (try db.execute(sql, arguments))
         }
         guard lifted > 0 else { throw CoreError(.notFound, "no active block of that prefix") }
-        environment.logger.info("prefix block lifted", ["tenant": .plain(tenantID), "prefix": .plain("+" + prefix)])
+        environment.logger.info("prefix block lifted", ["tenant": .plain(tenantID), "prefix": .init("+" + prefix)])
     }
 
     /// The application's codes per prefix and country over the last hour (most sent first),
@@ -162,11 +170,12 @@ extension VerificationEngine {
         }
     }
 
-    /// `+447400` or `447400`: a country code and the digits after it, 2 to 12 in all.
+    /// `+447400` or `447400`: a country code and the digits after it, 1 to 9 in all (`+1`
+    /// holds North America; longer would name a few numbers, or one, rather than a range).
     static func validPrefix(_ raw: String) throws -> String {
         let digits = raw.hasPrefix("+") ? String(raw.dropFirst()) : raw
-        guard (2...12).contains(digits.utf8.count), digits.utf8.allSatisfy({ (48...57).contains($0) }), !digits.hasPrefix("0") else {
-            throw CoreError(.invalidArgument, "prefix must be + and 2 to 12 digits, a country code first (such as +447400)")
+        guard (1...9).contains(digits.utf8.count), digits.utf8.allSatisfy({ (48...57).contains($0) }), !digits.hasPrefix("0") else {
+            throw CoreError(.invalidArgument, "prefix must be + and 1 to 9 digits, a country code first (such as +447400)")
         }
         return digits
     }

@@ -9,9 +9,8 @@ import GatehouseDatabase
 // verified is counted per prefix and country in hourly rows; a start reads its prefix's last
 // hour and, when the prefix is busy, far busier than it used to be, and converts far worse
 // than the application does, blocks it for the cool-off. Codes younger than a minute and
-// still pending are not judged yet (their owners may be typing), and codes a provider
-// reported undelivered are taken out, so a rush of real sign-ins or a carrier outage is not
-// read as pumping. The start that finds pumping is still sent (its transaction may be the
+// still pending are not judged yet (their owners may be typing), so a rush of real sign-ins
+// is not read as pumping. The start that finds pumping is still sent (its transaction may be the
 // caller's, which a refusal would roll back with the block); later ones are refused.
 extension VerificationEngine {
     /// How long a pending code is given before it counts as not entered.
@@ -164,16 +163,23 @@ struct PhoneRange: Sendable, Equatable {
         self.digits = digits
     }
 
-    /// Nil for email, and for digits libphonenumber cannot read as a number.
+    /// Nil for email. Digits libphonenumber cannot read (an unassigned country code) still
+    /// count, under their first five digits and the country `ZZ`, so they cannot slip past
+    /// the budgets and blocks.
     init?(destination: String, channel: VerificationChannel) {
-        guard channel != .email, let number = try? PhoneNumber.parseDigits(destination) else { return nil }
-        prefix = number.prefix
-        country = number.region ?? "+\(number.countryCode)"
+        guard channel != .email else { return nil }
         digits = destination
+        if let number = try? PhoneNumber.parseDigits(destination) {
+            prefix = number.prefix
+            country = number.region ?? "+\(number.countryCode)"
+        } else {
+            prefix = String(destination.prefix(5))
+            country = "ZZ"
+        }
     }
 
-    /// Every prefix a block may name that this number falls in: its first 2 to 12 digits.
+    /// Every prefix a block may name that this number falls in: its first 1 to 12 digits.
     var leadingPrefixes: [String] {
-        (2...min(12, digits.count)).map { String(digits.prefix($0)) }
+        (1...max(1, min(12, digits.count))).map { String(digits.prefix($0)) }
     }
 }

@@ -8,9 +8,9 @@ import GatehouseDatabase
 extension VerificationEngine {
     /// Records a final status; false when no verification has that provider message id
     /// (it was swept, or never ours) or it already had that status (a repeated receipt),
-    /// which the caller answers like any other receipt. Only a change is counted. A code
-    /// that was not delivered is taken out of the pumping guard's sent count (it could not be
-    /// entered), and put back if a later receipt says it arrived after all.
+    /// which the caller answers like any other receipt. Only a change is counted. An
+    /// undelivered code still counts as sent for the pumping guard: a carrier in on the fraud
+    /// would report just that to stay out of sight.
     @discardableResult
     public func recordDeliveryReceipt(provider: String, messageId: String, delivered: Bool) async throws -> Bool {
         let now = self.now
@@ -23,13 +23,11 @@ extension VerificationEngine {
             let previous: String? = try row.get("delivery_status")
             guard previous != status else { return false }
             try db.execute("UPDATE verifications SET delivery_status = ?, delivery_status_at = ? WHERE id = ?", status, now, id)
-            if !delivered { try Self.recount(db, verificationID: id, sent: -1) }
-            if previous == "failed" { try Self.recount(db, verificationID: id, sent: 1) }
             return true
         }
         guard changed else { return false }
         deliveryReceipts.increment(["provider": provider, "status": status])
-        if !delivered { environment.logger.warning("a provider could not deliver a code", ["provider": .plain(provider), "message": .plain(messageId)]) }
+        if !delivered { environment.logger.warning("a provider could not deliver a code", ["provider": .plain(provider), "messageId": .plain(messageId)]) }
         return true
     }
 }

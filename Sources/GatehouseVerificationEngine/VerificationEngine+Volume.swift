@@ -26,8 +26,13 @@ extension VerificationEngine {
 
     /// Takes one slot of each period in the start's transaction, or fails it with 429 when
     /// a period has none left (a start that raced the last one in `checkVolume`).
+    ///
+    /// The pumping budgets of a range are counted with or without a cap, so a budget an
+    /// operator sets during an attack already knows what went out that hour and day. (Counts
+    /// made without a cap may sit unevenly on the shards: until the period ends, starts racing
+    /// each other may then pass a new cap by that unevenness; one at a time never do.)
     func countVolume(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange?, now: Date) throws {
-        let limits = VolumePeriods(now).limits(of: app, range: range).filter { $0.cap != nil }
+        let limits = VolumePeriods(now).limits(of: app, range: range).filter { $0.cap != nil || $0.pumping }
         guard !limits.isEmpty else { return }
         let first = Int(environment.random.uniform(below: UInt64(Self.volumeShards)))
         for limit in limits {
@@ -62,6 +67,8 @@ struct VolumePeriods {
         let cap: Int?
         let end: Date
         let retryAfter: Int
+        /// A prefix's or country's budget, counted even without a cap.
+        var pumping = false
     }
 
     let hour: String
@@ -95,10 +102,10 @@ struct VolumePeriods {
         ]
         if let range {
             limits += [
-                Limit(key: "prefix-hourly:\(app.id):\(range.prefix):\(hour)", cap: app.prefixHourlyLimit, end: hourEnd, retryAfter: seconds(to: hourEnd)),
-                Limit(key: "prefix-daily:\(app.id):\(range.prefix):\(day)", cap: app.prefixDailyLimit, end: dayEnd, retryAfter: seconds(to: dayEnd)),
-                Limit(key: "country-hourly:\(app.id):\(range.country):\(hour)", cap: app.countryHourlyLimit, end: hourEnd, retryAfter: seconds(to: hourEnd)),
-                Limit(key: "country-daily:\(app.id):\(range.country):\(day)", cap: app.countryDailyLimit, end: dayEnd, retryAfter: seconds(to: dayEnd)),
+                Limit(key: "prefix-hourly:\(app.id):\(range.prefix):\(hour)", cap: app.prefixHourlyLimit, end: hourEnd, retryAfter: seconds(to: hourEnd), pumping: true),
+                Limit(key: "prefix-daily:\(app.id):\(range.prefix):\(day)", cap: app.prefixDailyLimit, end: dayEnd, retryAfter: seconds(to: dayEnd), pumping: true),
+                Limit(key: "country-hourly:\(app.id):\(range.country):\(hour)", cap: app.countryHourlyLimit, end: hourEnd, retryAfter: seconds(to: hourEnd), pumping: true),
+                Limit(key: "country-daily:\(app.id):\(range.country):\(day)", cap: app.countryDailyLimit, end: dayEnd, retryAfter: seconds(to: dayEnd), pumping: true),
             ]
         }
         return limits

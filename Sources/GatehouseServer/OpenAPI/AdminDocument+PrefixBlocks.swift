@@ -4,7 +4,7 @@ import GatehouseWire
 extension AdminDocument {
     static var prefixBlocks: [Operation] {
         let block = AdminWire.PrefixBlock(
-            applicationId: nil, applicationName: nil, prefix: "+447400", country: "GB", reason: "operator", sent: 0, verified: 0, baseline: nil,
+            applicationId: nil, applicationName: nil, prefix: "+447400", country: nil, reason: "operator", sent: 0, verified: 0, baseline: nil,
             blockedAt: at, blockedUntil: nil, liftedAt: nil, active: true)
         var lift = operation(.delete, "/tenants/:tenantId/prefix-blocks/:prefix", "liftPrefixBlock", "Lift a prefix's active block", .empty())
         lift.query = [Parameter(name: "applicationId", description: "the application's block; without it, the tenant's")]

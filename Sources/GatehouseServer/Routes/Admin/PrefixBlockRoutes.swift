@@ -23,6 +23,7 @@ enum PrefixBlockRoutes {
             return try .json(AdminWire.PrefixBlock(pinned), status: 201)
         })
         admin.delete("/tenants/:tenantId/prefix-blocks/:prefix", .async { request, context in
+            _ = try await directory.tenant(id: context.parameter("tenantId"))
             try await engine.liftPrefixBlock(
                 tenantID: context.parameter("tenantId"), applicationID: request.queryValue("applicationId"), prefix: context.parameter("prefix"))
             return .empty()
