@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehouseWire
+import GatehouseTesting
 import Testing
 @testable import GatehouseServer
 @testable import GatehouseWorkflowsEngine
@@ -16,11 +17,7 @@ import Testing
 
     /// Runs a small Python script that writes test files (no Python package beyond the standard library).
     static func python(_ script: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", script] + arguments
-        try process.run()
-        process.waitUntilExit()
+        _ = try Command.run("/usr/bin/python3", ["-c", script] + arguments)
     }
 
     /// A PDF of `pages` blank pages, with a correct cross-reference table.

@@ -94,11 +94,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         func zip(_ names: [String]) throws -> URL {
             let target = folder.appendingPathComponent("z\(names.count)-\(UUID().uuidString).zip")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = ["-c", "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w') as z:\n    for n in sys.argv[2:]: z.writestr(n, '<x/>')", target.path] + names
-            try process.run()
-            process.waitUntilExit()
+            _ = try Command.run(
+                "/usr/bin/python3", ["-c", "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w') as z:\n    for n in sys.argv[2:]: z.writestr(n, '<x/>')", target.path] + names)
             return target
         }
         #expect(try ContentSniffer.types(ofFileAt: zip(["[Content_Types].xml", "word/document.xml"])) == [".docx"])

@@ -1,0 +1,48 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs a short command to its end with `posix_spawn`, for test setup (a key from `openssl`,
+/// a file from `python3`). Foundation's `Process` is not used: on Linux it watches its child
+/// through `select()`, which writes past its fixed set once a descriptor is numbered 1024 or
+/// more, as it is in a test process that runs many servers at once: the heap is corrupted
+/// and some later test crashes or hangs.
+public enum Command {
+    /// The command's standard output and exit status; standard error is dropped.
+    public static func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: Data) {
+        var pipeFDs: [Int32] = [0, 0]
+        guard pipe(&pipeFDs) == 0 else { throw POSIXError(.EMFILE) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addclose(&actions, pipeFDs[0])
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let result = posix_spawn(&child, path, &actions, nil, argv, envp)
+        close(pipeFDs[1])
+        guard result == 0 else {
+            close(pipeFDs[0])
+            throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL)
+        }
+        var output = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(pipeFDs[0], &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { break }
+            output.append(buffer, count: count)
+        }
+        close(pipeFDs[0])
+        var raw: Int32 = 0
+        while waitpid(child, &raw, 0) < 0, errno == EINTR {}
+        return ((raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f), output)
+    }
+}
