@@ -25,29 +25,8 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     public init(path: String, arguments: [String], environment: [String: String]) throws {
-        var pipeFDs: [Int32] = [0, 0]
-        guard pipe(&pipeFDs) == 0 else { throw POSIXError(.EMFILE) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 2)
-        posix_spawn_file_actions_addclose(&actions, pipeFDs[0])
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var child: pid_t = 0
-        let result = posix_spawn(&child, path, &actions, nil, argv, envp)
-        close(pipeFDs[1])
-        guard result == 0 else {
-            close(pipeFDs[0])
-            throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL)
-        }
+        let (child, readFD) = try Command.spawn(path, arguments, environment: environment, standardError: .withOutput)
         pid = child
-        let readFD = pipeFDs[0]
         let outputEnded = DispatchSemaphore(value: 0)
         Thread.detachNewThread { [self] in
             var buffer = [UInt8](repeating: 0, count: 65536)
@@ -66,7 +45,7 @@ public final class ChildProcess: @unchecked Sendable {
             // The exit is reported with all the output: the pipe ends once every writer
             // (the child and any process it left behind) has closed it.
             _ = outputEnded.wait(timeout: .now() + 5)
-            changed { $0.status = (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f) }
+            changed { $0.status = Command.exitStatus(raw) }
         }
     }
 

@@ -11,16 +11,41 @@ import Glibc
 public enum Command {
     /// The command's standard output and exit status; standard error is dropped.
     public static func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: Data) {
+        let (child, readFD) = try spawn(path, arguments, environment: ProcessInfo.processInfo.environment, standardError: .dropped)
+        var output = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(readFD, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { break }
+            output.append(buffer, count: count)
+        }
+        close(readFD)
+        var raw: Int32 = 0
+        while waitpid(child, &raw, 0) < 0, errno == EINTR {}
+        return (exitStatus(raw), output)
+    }
+
+    /// Where a spawned command's standard error goes.
+    enum StandardError { case withOutput, dropped }
+
+    /// Starts `path` with its standard output on a pipe; returns its pid and the pipe's read end.
+    static func spawn(_ path: String, _ arguments: [String], environment: [String: String], standardError: StandardError) throws
+        -> (pid: pid_t, readFD: Int32)
+    {
         var pipeFDs: [Int32] = [0, 0]
         guard pipe(&pipeFDs) == 0 else { throw POSIXError(.EMFILE) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        switch standardError {
+        case .withOutput: posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 2)
+        case .dropped: posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
         posix_spawn_file_actions_addclose(&actions, pipeFDs[0])
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
@@ -32,17 +57,11 @@ public enum Command {
             close(pipeFDs[0])
             throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL)
         }
-        var output = Data()
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = read(pipeFDs[0], &buffer, buffer.count)
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { break }
-            output.append(buffer, count: count)
-        }
-        close(pipeFDs[0])
-        var raw: Int32 = 0
-        while waitpid(child, &raw, 0) < 0, errno == EINTR {}
-        return ((raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f), output)
+        return (child, pipeFDs[0])
+    }
+
+    /// A `waitpid` status as a shell reports it: the exit code, or 128 plus the signal.
+    static func exitStatus(_ raw: Int32) -> Int32 {
+        (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
     }
 }
