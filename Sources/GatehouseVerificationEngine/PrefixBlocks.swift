@@ -104,20 +104,19 @@ extension VerificationEngine {
             guard try db.queryOne("SELECT id FROM otp_applications WHERE id = ? AND tenant_id = ?", applicationID, tenantID) != nil else {
                 throw CoreError(.notFound, "no such application")
             }
-            // A pin already in place is left as it is (and not counted again).
-            let held = try db.queryOne(
-                "SELECT prefix FROM verification_prefix_blocks WHERE application_id = ? AND prefix = ? AND blocked_until IS NULL AND lifted_at IS NULL",
-                applicationID, prefix) != nil
-            if !held { try db.execute(
+            // A pin already in place is left as it is (and not counted again). The upsert
+            // decides: duplicates at once wait on the row and then find it pinned.
+            let added = try db.execute(
                 """
                 INSERT INTO verification_prefix_blocks (application_id, prefix, country, reason, sent, verified, baseline_permille,
                   blocked_at, blocked_until, lifted_at)
                 VALUES (?, ?, NULL, 'operator', 0, 0, NULL, ?, NULL, NULL)
                 ON CONFLICT (application_id, prefix) DO UPDATE SET reason = 'operator', blocked_at = excluded.blocked_at,
                   blocked_until = NULL, lifted_at = NULL
-                """, applicationID, prefix, now) }
+                WHERE verification_prefix_blocks.blocked_until IS NOT NULL OR verification_prefix_blocks.lifted_at IS NOT NULL
+                """, applicationID, prefix, now)
             let block = try PrefixBlock(row: db.queryOne(Self.blockColumns + " AND b.application_id = ? AND b.prefix = ?", tenantID, applicationID, prefix)!, now: now)
-            return (block, !held)
+            return (block, added == 1)
         }
         guard pinned.new else { return pinned.block }
         prefixBlocksImposed.increment(["reason": "operator"])

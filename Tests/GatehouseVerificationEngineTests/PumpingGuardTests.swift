@@ -260,4 +260,34 @@ import Testing
             try await self.start(harness, "447900111006", caller)
         }
     }
+
+    /// Duplicates of one pin at once make one block, counted once; of one lift, exactly one succeeds.
+    @Test(arguments: TestDatabaseKind.available)
+    func concurrentDuplicatePinsAndLiftsActOnce(_ kind: TestDatabaseKind) async throws {
+        let harness = try await EngineHarness(kind)
+        defer { harness.close() }
+        let caller = try await harness.caller()
+        for application in [nil, caller.application.id] {
+            let pinned = await withTaskGroup(of: Bool.self) { group in
+                for _ in 0..<12 {
+                    group.addTask {
+                        (try? await harness.engine.pinPrefixBlock(tenantID: harness.tenantID, applicationID: application, prefix: "+447400")) != nil
+                    }
+                }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(pinned == 12)
+            #expect(try await harness.engine.prefixBlocks(tenantID: harness.tenantID).filter(\.active).count == 1)
+            let lifted = await withTaskGroup(of: Bool.self) { group in
+                for _ in 0..<12 {
+                    group.addTask {
+                        (try? await harness.engine.liftPrefixBlock(tenantID: harness.tenantID, applicationID: application, prefix: "+447400")) != nil
+                    }
+                }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(lifted == 1)
+        }
+        #expect(harness.engine.prefixBlocksImposed.value(["reason": "operator"]) == 2)
+    }
 }
