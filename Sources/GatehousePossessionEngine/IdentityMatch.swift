@@ -1,19 +1,25 @@
 import Foundation
 
-/// How a submitted individual compares with the directory's record, field by field.
+/// How a submitted individual compares with the directory's record, field by field. What the
+/// individual leaves out is not compared: nil here, and no lower score.
 public struct IdentityComparison: Sendable, Equatable {
     public struct Address: Sendable, Equatable {
-        public let street: Bool
-        public let city: Bool
-        public let region: Bool
-        public let postalCode: Bool
-        public let score: Int
+        public let street: Bool?
+        public let city: Bool?
+        public let region: Bool?
+        public let postalCode: Bool?
+        /// 0–100: the share of the parts compared that matched.
+        public var score: Int {
+            let compared = [street, city, region, postalCode].compactMap { $0 }
+            return compared.isEmpty ? 0 : compared.filter { $0 }.count * 100 / compared.count
+        }
     }
 
     /// 0–100 each; 100 is equal after folding case, accents and punctuation.
-    public let firstName: Int
-    public let lastName: Int
-    public var nameScore: Int { min(firstName, lastName) }
+    public let firstName: Int?
+    public let lastName: Int?
+    /// The lower of the names compared; nil when neither was submitted (Complete with the SSN alone).
+    public var nameScore: Int? { [firstName, lastName].compactMap { $0 }.min() }
     /// Only the first submitted address counts; nil when none was submitted.
     public let address: Address?
     /// Only the first submitted email counts; nil when none was submitted.
@@ -27,8 +33,13 @@ public struct IdentityComparison: Sendable, Equatable {
 
     /// Every submitted field matched.
     public var matched: Bool { reasonCodes.isEmpty }
-    /// `high` when everything submitted matched, `medium` when only the name did, else `low`.
-    public var confidence: String { matched ? "high" : nameScore >= IdentityMatch.namePass ? "medium" : "low" }
+    /// `high` when everything submitted matched, `medium` when only the name did, else `low`
+    /// (also when no name was submitted and an identifier did not match).
+    public var confidence: String {
+        guard !matched else { return "high" }
+        guard let nameScore else { return "low" }
+        return nameScore >= IdentityMatch.namePass ? "medium" : "low"
+    }
 }
 
 enum IdentityMatch {
@@ -51,12 +62,22 @@ enum IdentityMatch {
             dob: record.dob, ssn: record.ssn.map { fullSsn ? $0 : String($0.suffix(4)) })
     }
 
+    /// The digits of an SSN as Complete takes it (`123-45-6789` too): all nine, or the last four.
+    static func ssnDigits(_ text: String) -> String? {
+        let digits = text.filter { $0.isASCII && $0.isNumber }
+        guard [4, 9].contains(digits.count), text.allSatisfy({ ($0.isASCII && $0.isNumber) || $0 == "-" || $0 == " " }) else { return nil }
+        return digits
+    }
+
     static func compare(_ individual: Individual, with record: IdentityRecord) -> IdentityComparison {
         var reasons: [String] = []
-        let first = PossessionText.similarity(PossessionText.folded(individual.firstName ?? ""), PossessionText.folded(record.firstName))
-        let last = PossessionText.similarity(PossessionText.folded(individual.lastName ?? ""), PossessionText.folded(record.lastName))
-        if min(first, last) < namePass { reasons.append("NAME_MISMATCH") }
-        let address = individual.addresses.first.map { compare($0, with: record.addresses) }
+        let score: (String?, String) -> Int? = { submitted, recorded in
+            submitted.flatMap(Self.given).map { PossessionText.similarity(PossessionText.folded($0), PossessionText.folded(recorded)) }
+        }
+        let first = score(individual.firstName, record.firstName)
+        let last = score(individual.lastName, record.lastName)
+        if let name = [first, last].compactMap({ $0 }).min(), name < namePass { reasons.append("NAME_MISMATCH") }
+        let address = individual.addresses.first.flatMap { compare($0, with: record.addresses) }
         if let address, address.score < 100 { reasons.append("ADDRESS_MISMATCH") }
         let email = individual.emailAddresses.first.map { submitted in
             record.emailAddresses.contains { $0.lowercased() == submitted.trimmingCharacters(in: .whitespaces).lowercased() }
@@ -66,29 +87,43 @@ enum IdentityMatch {
             (BirthDate(given)).flatMap { date in record.dob.flatMap(BirthDate.init).map(date.matches) } ?? false
         }
         if dob == false { reasons.append("DOB_MISMATCH") }
-        let ssnDigits = individual.ssn.map { $0.filter(\.isNumber) }.flatMap { $0.isEmpty ? nil : $0 }
-        let last4 = ssnDigits.flatMap { $0.count == 4 ? (record.ssn?.hasSuffix($0) ?? false) : nil }
-        let ssn = ssnDigits.flatMap { $0.count == 4 ? nil : ($0 == record.ssn) }
+        let digits = individual.ssn.flatMap(Self.ssnDigits)
+        let last4 = digits.flatMap { $0.count == 4 ? (record.ssn?.hasSuffix($0) ?? false) : nil }
+        let ssn = digits.flatMap { $0.count == 4 ? nil : ($0 == record.ssn) }
         if last4 == false || ssn == false { reasons.append("SSN_MISMATCH") }
         return IdentityComparison(firstName: first, lastName: last, address: address, email: email, dob: dob, last4: last4, ssn: ssn, reasonCodes: reasons)
     }
 
-    /// The submitted address against the best of the record's.
-    private static func compare(_ submitted: PostalAddress, with addresses: [PostalAddress]) -> IdentityComparison.Address {
-        let results = addresses.map { recorded -> IdentityComparison.Address in
-            let street = same(submitted.address, recorded.address, PossessionText.street)
-                && same(submitted.extendedAddress, recorded.extendedAddress, PossessionText.street)
-            let city = same(submitted.city, recorded.city, PossessionText.folded)
-            let region = same(submitted.region, recorded.region, PossessionText.region)
-            let postal = same(submitted.postalCode, recorded.postalCode, PossessionText.postalCode)
-            let score = [street, city, region, postal].filter { $0 }.count * 25
-            return .init(street: street, city: city, region: region, postalCode: postal, score: score)
+    /// The submitted address against the best of the record's; nil when it gives no part. A part
+    /// left out (most often the optional unit) is not compared.
+    private static func compare(_ submitted: PostalAddress, with addresses: [PostalAddress]) -> IdentityComparison.Address? {
+        let line = given(submitted.address), unit = given(submitted.extendedAddress)
+        let city = given(submitted.city), region = given(submitted.region), postal = given(submitted.postalCode)
+        guard line != nil || unit != nil || city != nil || region != nil || postal != nil else { return nil }
+        let results = addresses.map { recorded in
+            IdentityComparison.Address(
+                street: line == nil && unit == nil ? nil : street(line, unit, matches: recorded),
+                city: city.map { PossessionText.folded($0) == PossessionText.folded(recorded.city ?? "") },
+                region: region.map { PossessionText.region($0) == PossessionText.region(recorded.region ?? "") },
+                postalCode: postal.map { PossessionText.postalCode($0) == PossessionText.postalCode(recorded.postalCode ?? "") })
         }
-        return results.max { $0.score < $1.score } ?? .init(street: false, city: false, region: false, postalCode: false, score: 0)
+        return results.max { $0.score < $1.score }
+            ?? .init(street: line == nil && unit == nil ? nil : false, city: city.map { _ in false }, region: region.map { _ in false },
+                postalCode: postal.map { _ in false })
     }
 
-    private static func same(_ a: String?, _ b: String?, _ normal: (String) -> String) -> Bool {
-        normal(a ?? "") == normal(b ?? "")
+    /// The street line and the unit read as one line, so a unit written on either line matches;
+    /// without a unit, the line may also match the record's line alone.
+    private static func street(_ line: String?, _ unit: String?, matches recorded: PostalAddress) -> Bool {
+        let joined = { (parts: [String?]) in PossessionText.street(parts.compactMap { $0 }.joined(separator: " ")) }
+        let submitted = joined([line, unit])
+        return submitted == joined([recorded.address, recorded.extendedAddress]) || (unit == nil && submitted == joined([recorded.address]))
+    }
+
+    /// The text, unless it is missing or blank.
+    private static func given(_ text: String?) -> String? {
+        guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        return text
     }
 
     /// Whether the user changed anything of the pre-fill that Complete counts.

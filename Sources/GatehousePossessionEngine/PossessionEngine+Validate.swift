@@ -34,7 +34,13 @@ extension PossessionEngine {
 
     public func validate(caller: Caller, correlationId: String?) async throws -> Validated {
         let now = self.now
-        return try await step(caller, correlationId, .validate, now: now) { _, flow in
+        return try await step(caller, correlationId, .validate, now: now) { db, flow in
+            // Prove's short-term test users skip the device, so a backend can walk the API first.
+            if flow.skipsTheDevice, try flow.tenantAllows(db) {
+                flow.deviceStep = .possessed
+                flow.possessedNumber = flow.phoneNumber
+                flow.outcome = "sandbox_short_term"
+            }
             switch flow.deviceStep {
             case .possessed:
                 flow.serverStep = .challenge
@@ -75,12 +81,7 @@ extension PossessionEngine {
     public func complete(caller: Caller, correlationId: String?, individual: Individual?) async throws -> Completed {
         let keys = try requireKeys()
         guard let individual else { throw PossessionError.missing("individual") }
-        guard let first = individual.firstName, !first.isEmpty else { throw PossessionError.missing("individual.firstName") }
-        guard let last = individual.lastName, !last.isEmpty else { throw PossessionError.missing("individual.lastName") }
-        for (name, value) in [("individual.firstName", first), ("individual.lastName", last)] where !PossessionText.isName(value) {
-            throw PossessionError.invalid(name, "must be 1 to 100 printable characters")
-        }
-        if let dob = individual.dob, !dob.isEmpty, BirthDate(dob) == nil { throw PossessionError.invalid("individual.dob", "must be YYYY-MM-DD, YYYY-MM or MM-DD") }
+        try Self.checkComplete(individual)
         let now = self.now
         return try await step(caller, correlationId, .complete, now: now) { [self] db, flow in
             flow.serverStep = .done
@@ -99,6 +100,24 @@ extension PossessionEngine {
         }
     }
 
+    /// Prove's rule: the first and last name, or the SSN (all nine digits or the last four);
+    /// whatever else is given must be well formed.
+    static func checkComplete(_ individual: Individual) throws {
+        let first = individual.firstName.flatMap { $0.isEmpty ? nil : $0 }
+        let last = individual.lastName.flatMap { $0.isEmpty ? nil : $0 }
+        let ssn = individual.ssn.flatMap { $0.isEmpty ? nil : $0 }
+        if ssn == nil {
+            if first == nil { throw PossessionError(.fieldMissing, "field 'individual.firstName' (or 'individual.ssn') is missing", field: "individual.firstName") }
+            if last == nil { throw PossessionError(.fieldMissing, "field 'individual.lastName' (or 'individual.ssn') is missing", field: "individual.lastName") }
+        }
+        for (name, value) in [("individual.firstName", first), ("individual.lastName", last)] {
+            if let value, !PossessionText.isName(value) { throw PossessionError.invalid(name, "must be 1 to 100 printable characters") }
+        }
+        // An SSN that cannot be compared must not pass as one that matched: it may be all a Complete gives.
+        if let ssn, IdentityMatch.ssnDigits(ssn) == nil { throw PossessionError.invalid("individual.ssn", "must be 9 digits or the last 4") }
+        if let dob = individual.dob, !dob.isEmpty, BirthDate(dob) == nil { throw PossessionError.invalid("individual.dob", "must be YYYY-MM-DD, YYYY-MM or MM-DD") }
+    }
+
     /// Runs one server step on the caller's flow in one transaction: found (in the caller's
     /// tenant), not expired, and allowed by `server_step`; then saved as `body` left it.
     private func step<T: Sendable>(
@@ -106,10 +125,10 @@ extension PossessionEngine {
         _ body: @escaping @Sendable (any DatabaseConnection, inout Flow) throws -> T
     ) async throws -> T {
         guard let correlationId, !correlationId.isEmpty else { throw PossessionError.missing("correlationId") }
-        guard let uuid = UUID(uuidString: correlationId) else { throw PossessionError(.notFound, "no such flow") }
+        guard let uuid = UUID(uuidString: correlationId) else { throw PossessionError(.noSuchFlow, "invalid correlation ID") }
         return try await database.write { db in
             guard var flow = try Flow.load(db, id: uuid.uuidString.lowercased(), tenantID: caller.tenantID) else {
-                throw PossessionError(.notFound, "no such flow")
+                throw PossessionError(.noSuchFlow, "invalid correlation ID")
             }
             guard !flow.isExpired(at: now) else { throw PossessionError(.flowExpired, "the flow has expired") }
             guard flow.serverStep == expected else { throw PossessionError(.stepNotAllowed, "step not allowed") }

@@ -22,8 +22,10 @@ public struct PossessionError: Error, Equatable, Sendable, CustomStringConvertib
         case phoneNumberInvalid
         /// Test mode asked for on a production tenant.
         case testModeRefused
-        /// No such flow for this tenant.
+        /// No such thing for this tenant: an identity, a client.
         case notFound
+        /// The `correlationId` names no flow of this tenant (another tenant's flow is none).
+        case noSuchFlow
         /// A code went to this number moments ago.
         case otpSentRecently
         /// Too many codes or wrong codes for one number in the hour (`retryAfter` says when).

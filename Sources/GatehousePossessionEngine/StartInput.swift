@@ -32,13 +32,9 @@ public struct StartInput: Sendable, Equatable {
     func validated(environment: PossessionSettings.Environment) throws -> (number: String?, details: Flow.Details, otpLength: Int, challenge: Challenge?) {
         guard let flowType = nonEmpty(flowType) else { throw PossessionError.missing("flowType") }
         guard ["mobile", "desktop"].contains(flowType) else { throw PossessionError.invalid("flowType", "must be mobile or desktop") }
-        var number: String?
-        if let raw = nonEmpty(phoneNumber) {
-            number = try PossessionNumbers.e164(raw, environment: environment, field: "phoneNumber")
-        } else if environment == .sandbox {
-            // Prove's sandbox needs the number: its outcomes are chosen by it.
-            throw PossessionError.missing("phoneNumber")
-        }
+        // Optional for both flow types, as in Prove's models: without it the device is asked for
+        // it before a code is sent (the carrier check of test mode finds no number to decide by).
+        let number = try nonEmpty(phoneNumber).map { try PossessionNumbers.e164($0, environment: environment, field: "phoneNumber") }
         var target: String?
         if flowType == "desktop" {
             guard let url = nonEmpty(finalTargetUrl) else { throw PossessionError.missing("finalTargetUrl") }

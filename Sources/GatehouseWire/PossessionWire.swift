@@ -122,8 +122,8 @@ public enum PossessionWire {
         public init(otp: String) { self.otp = otp }
     }
 
-    /// The possession dialect's error codes (in `ProveWire.ErrorBody.code`). 1001 and 1003 are
-    /// Prove's own; the rest are Gatehouse's, documented in the README.
+    /// The possession dialect's error codes (in `ProveWire.ErrorBody.code`). 1001, 1003 and 8008
+    /// are Prove's own; the rest are Gatehouse's, documented in the README.
     public enum ErrorCode: Int, Sendable, CaseIterable {
         /// The body is not the JSON object the operation takes, or a field has the wrong type (400).
         case invalidRequest = 1000
@@ -147,7 +147,7 @@ public enum PossessionWire {
         case phoneNumberInvalid = 1009
         /// Test mode on a production tenant (403).
         case testModeRefused = 1010
-        /// No such flow for this tenant's clients (404); another tenant's flow is no such flow.
+        /// No such thing for this tenant (404).
         case notFound = 1011
         /// Too many requests, or too many codes or wrong codes for one number in the hour (429).
         case rateLimited = 1012
@@ -157,5 +157,8 @@ public enum PossessionWire {
         case unknownOperation = 1014
         /// The service cannot answer now (503).
         case unavailable = 1500
+        /// Prove's "Invalid Correlation ID": the `correlationId` of Validate, Challenge or Complete
+        /// names no flow of this tenant's clients, another tenant's flow included (400).
+        case correlationIdInvalid = 8008
     }
 }

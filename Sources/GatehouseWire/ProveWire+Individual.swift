@@ -54,7 +54,8 @@ extension ProveWire {
     /// tenant's directory).
     public struct IdentityVerification: Codable, Sendable, Equatable {
         public var dataSource1: DataSourceResult
-        /// `high` when every field given matched, `medium` when the name and one more did, else `low`.
+        /// `high` when every field given matched, `medium` when at least the name did, else `low`
+        /// (also when no name was given and an identifier did not match).
         public var multiCIPConfidence: String
 
         /// Results.
@@ -64,20 +65,22 @@ extension ProveWire {
         }
     }
 
-    /// How the submitted individual compares with one source's record.
+    /// How the submitted individual compares with one source's record. As in Prove's models, what
+    /// was not compared is left out, and so is an empty `reasonCodes`.
     public struct DataSourceResult: Codable, Sendable, Equatable {
-        public var name: NameResult
+        /// `nil` when no name was submitted (Complete with the SSN alone).
+        public var name: NameResult?
         public var address: AddressResult?
         public var email: EmailResult?
         public var identifiers: IdentifierResult
         public var cipConfidence: String
         /// Why a field did not match: `NAME_MISMATCH`, `ADDRESS_MISMATCH`, `EMAIL_MISMATCH`, `DOB_MISMATCH`, `SSN_MISMATCH`.
-        public var reasonCodes: [String]
+        public var reasonCodes: [String]?
 
         /// A source's results.
         public init(
-            name: NameResult, address: AddressResult?, email: EmailResult?, identifiers: IdentifierResult, cipConfidence: String,
-            reasonCodes: [String]
+            name: NameResult?, address: AddressResult?, email: EmailResult?, identifiers: IdentifierResult, cipConfidence: String,
+            reasonCodes: [String]?
         ) {
             self.name = name
             self.address = address
@@ -88,29 +91,30 @@ extension ProveWire {
         }
     }
 
-    /// Name scores, 0–100: 100 is equal after normalisation.
+    /// Name scores, 0–100: 100 is equal after normalisation; a name not submitted has none.
     public struct NameResult: Codable, Sendable, Equatable {
-        public var firstName: Int
-        public var lastName: Int
-        /// The lower of the two.
+        public var firstName: Int?
+        public var lastName: Int?
+        /// The lower of those given.
         public var nameScore: Int
         /// Scores.
-        public init(firstName: Int, lastName: Int, nameScore: Int) {
+        public init(firstName: Int?, lastName: Int?, nameScore: Int) {
             self.firstName = firstName
             self.lastName = lastName
             self.nameScore = nameScore
         }
     }
 
-    /// Which parts of the first address matched, and a score, 0–100.
+    /// Which parts of the first address matched, and a score, 0–100, over the parts submitted
+    /// (a part left out, such as the unit in `extendedAddress`, is not compared and has no result).
     public struct AddressResult: Codable, Sendable, Equatable {
-        public var street: Bool
-        public var city: Bool
-        public var region: Bool
-        public var postalCode: Bool
+        public var street: Bool?
+        public var city: Bool?
+        public var region: Bool?
+        public var postalCode: Bool?
         public var addressScore: Int
         /// Parts.
-        public init(street: Bool, city: Bool, region: Bool, postalCode: Bool, addressScore: Int) {
+        public init(street: Bool?, city: Bool?, region: Bool?, postalCode: Bool?, addressScore: Int) {
             self.street = street
             self.city = city
             self.region = region

@@ -3,6 +3,7 @@ import GatehouseAccountsEngine
 import GatehouseCommerceEngine
 import GatehouseCore
 import GatehouseHTTP
+import GatehousePossessionEngine
 import GatehouseVerificationEngine
 import Testing
 @testable import GatehouseServer
@@ -64,6 +65,24 @@ import Testing
         #expect(response.status == 429 && response.headers["Retry-After"] == "30")
         #expect(String(decoding: response.bodyData, as: UTF8.self)
             == #"{"errors":[{"code":"destination_in_cooldown","detail":"verification for this destination was requested too recently"}]}"#)
+    }
+
+    /// Prove's SDKs decode only 400, 401, 403 and 500 from Validate, Challenge and Complete: what
+    /// those steps refuse in a request is one of them, and a correlationId that names no flow is
+    /// Prove's 8008. The operator API keeps its 404 for an identity or a client it does not have.
+    @Test func flowStepRefusalsAreStatusesProvesSDKsDecode() throws {
+        let refusals: [(PossessionError.Code, Int, Int)] = [
+            (.noSuchFlow, 400, 8008), (.fieldMissing, 400, 1001), (.fieldInvalid, 400, 1002), (.stepNotAllowed, 403, 1003),
+            (.flowExpired, 403, 1004), (.unauthorized, 401, 1005),
+        ]
+        for (code, status, wire) in refusals {
+            let response = ProveError.render(PossessionError(code, "m"), context: context, logger: .silent)
+            let body = try json(response)
+            #expect(response.status == status && body["code"] as? Int == wire, "\(code)")
+        }
+        #expect(ProveError.render(PossessionError(.noSuchFlow, "invalid correlation ID"), context: context, logger: .silent).bodyData
+            == Data(#"{"code":8008,"message":"invalid correlation ID"}"#.utf8))
+        #expect(AdminError.render(PossessionError(.notFound, "no identity for that number"), context: context, logger: .silent).status == 404)
     }
 
     /// What no mapping knows is a 500 naming only the request id, and a log line with the rest.

@@ -35,7 +35,7 @@ struct FlowBoundaryTests {
         let h = try await PossessionHarness(kind)
         defer { h.close() }
         for id in ["a\u{0}b", String(repeating: "9", count: 5000), "00000000-0000-0000-0000-00000000000\u{0}"] {
-            #expect(await refusal { try await h.engine.validate(caller: h.caller, correlationId: id) }?.code == .notFound)
+            #expect(await refusal { try await h.engine.validate(caller: h.caller, correlationId: id) }?.code == .noSuchFlow)
         }
         let client = try await h.engine.issueClient(tenantID: h.tenantID, label: "backend")
         #expect(await refusal { try await h.engine.accessToken(clientID: client.client.id + ".\u{0}", clientSecret: client.secret) }?.code == .unauthorized)
@@ -150,7 +150,7 @@ struct FlowBoundaryTests {
         #expect(try await h.engine.sweep() == 0)
         h.clock.advance(by: 1)
         #expect(try await h.engine.sweep() == 1)
-        #expect(await refusal { try await h.engine.validate(caller: h.caller, correlationId: old.correlationId) }?.code == .notFound)
+        #expect(await refusal { try await h.engine.validate(caller: h.caller, correlationId: old.correlationId) }?.code == .noSuchFlow)
         _ = try await h.engine.validate(caller: h.caller, correlationId: recent.correlationId)
     }
 }

@@ -71,10 +71,39 @@ struct ProveWireTests {
         #expect(response.idv?.dataSource1.address?.addressScore == 75 && response.idv?.dataSource1.identifiers.ssn == nil)
     }
 
+    /// Prove's models make every one of these optional, and its answers leave out what is empty
+    /// or was not compared (the Go models are `omitempty` throughout).
+    @Test func whatProvesModelsLeaveOut() throws {
+        // The Go SDK README's Start: a desktop flow with no phone number.
+        let start = try WireContract.roundTrip(ProveWire.StartRequest.self, #"{"flowType":"desktop","finalTargetUrl":"https://www.example.com"}"#)
+        #expect(start.phoneNumber == nil)
+        // Complete with the SSN alone, and an address without its optional extendedAddress.
+        let ssnOnly = try WireContract.roundTrip(ProveWire.CompleteRequest.self, #"{"correlationId":"c-1","individual":{"ssn":"847350596"}}"#)
+        #expect(ssnOnly.individual?.firstName == nil && ssnOnly.individual?.addresses == nil)
+        let verified = try WireContract.roundTrip(ProveWire.CompleteResponse.self, """
+            {"success":true,"next":{"done":"done"},
+             "idv":{"multiCIPConfidence":"high","dataSource1":{
+               "address":{"street":true,"city":true,"addressScore":100},
+               "identifiers":{"ssn":true},"cipConfidence":"high"}}}
+            """)
+        let source = try #require(verified.idv?.dataSource1)
+        #expect(source.name == nil && source.reasonCodes == nil && source.address?.region == nil && source.address?.postalCode == nil)
+        try WireContract.roundTrip(ProveWire.CompleteResponse.self, """
+            {"success":false,"next":{"done":"done"},"idv":{"multiCIPConfidence":"low","dataSource1":{
+              "name":{"firstName":40,"nameScore":40},"identifiers":{"last4":true},"cipConfidence":"low","reasonCodes":["NAME_MISMATCH"]}}}
+            """)
+        // A pre-fill with no address or email on record.
+        let bare = try WireContract.roundTrip(
+            ProveWire.ChallengeResponse.self, #"{"success":true,"individual":{"firstName":"Milo","lastName":"Pinson"},"next":{"v3-complete":"/v3/complete"}}"#)
+        #expect(bare.individual?.addresses == nil && bare.individual?.emailAddresses == nil)
+    }
+
     @Test func errorBodyIsProvesCodeAndMessage() throws {
         try WireContract.roundTrip(ProveWire.ErrorBody.self, #"{"code":1003,"message":"step not allowed"}"#)
         try WireContract.roundTrip(ProveWire.ErrorBody.self, #"{"code":1001,"message":"field 'flowType' is missing"}"#)
+        try WireContract.roundTrip(ProveWire.ErrorBody.self, #"{"code":8008,"message":"invalid correlation ID"}"#)
         #expect(PossessionWire.ErrorCode.stepNotAllowed.rawValue == 1003 && PossessionWire.ErrorCode.fieldMissing.rawValue == 1001)
+        #expect(PossessionWire.ErrorCode.correlationIdInvalid.rawValue == 8008, "Prove's error table: 8008 Invalid Correlation ID")
     }
 
     @Test func theDeviceAPIsBodies() throws {

@@ -54,13 +54,16 @@ enum PossessionDocument {
         "CompleteResponse": .object([
             "success": .boolean, "next": next, "changeDetected": .boolean,
             "idv": .object([
+                // What was not submitted is not compared and left out, as is an empty reasonCodes.
                 "dataSource1": .object([
-                    "name": .object(["firstName": .integer, "lastName": .integer, "nameScore": .integer]),
-                    "address": .object(["street": .boolean, "city": .boolean, "region": .boolean, "postalCode": .boolean, "addressScore": .integer]),
+                    "name": .object(["firstName": .integer, "lastName": .integer, "nameScore": .integer], optional: ["firstName", "lastName"]),
+                    "address": .object(
+                        ["street": .boolean, "city": .boolean, "region": .boolean, "postalCode": .boolean, "addressScore": .integer],
+                        optional: ["street", "city", "region", "postalCode"]),
                     "email": .object(["emailAddress": .boolean]),
                     "identifiers": .object(["dob": .boolean, "last4": .boolean, "ssn": .boolean], optional: ["dob", "last4", "ssn"]),
                     "cipConfidence": .string, "reasonCodes": .array(.string),
-                ], optional: ["address", "email"]),
+                ], optional: ["name", "address", "email", "reasonCodes"]),
                 "multiCIPConfidence": .string,
             ]),
         ], optional: ["idv", "changeDetected"]),

@@ -64,6 +64,8 @@ struct ProveError: Error, Equatable {
         case .phoneNumberInvalid: (status, code) = (400, .phoneNumberInvalid)
         case .testModeRefused: (status, code) = (403, .testModeRefused)
         case .notFound: (status, code) = (404, .notFound)
+        // Prove's SDKs decode only 400, 401, 403 and 500 from Validate, Challenge and Complete.
+        case .noSuchFlow: (status, code) = (400, .correlationIdInvalid)
         case .otpSentRecently: (status, code) = (429, .otpSentRecently)
         case .rateLimited: (status, code) = (429, .rateLimited)
         case .notConfigured: (status, code) = (503, .unavailable)

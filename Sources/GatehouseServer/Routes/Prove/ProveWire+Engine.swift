@@ -27,9 +27,11 @@ extension PostalAddress {
 
 extension ProveWire.Individual {
     init(_ individual: Individual) {
+        // Prove leaves empty arrays out of its answers (its Go models are `omitempty` throughout).
         self.init(
-            firstName: individual.firstName, lastName: individual.lastName, addresses: individual.addresses.map(ProveWire.Address.init),
-            emailAddresses: individual.emailAddresses, dob: individual.dob, ssn: individual.ssn)
+            firstName: individual.firstName, lastName: individual.lastName,
+            addresses: individual.addresses.isEmpty ? nil : individual.addresses.map(ProveWire.Address.init),
+            emailAddresses: individual.emailAddresses.isEmpty ? nil : individual.emailAddresses, dob: individual.dob, ssn: individual.ssn)
     }
 }
 
@@ -42,13 +44,13 @@ extension ProveWire.Address {
 extension ProveWire.IdentityVerification {
     init(_ comparison: IdentityComparison) {
         let source = ProveWire.DataSourceResult(
-            name: .init(firstName: comparison.firstName, lastName: comparison.lastName, nameScore: comparison.nameScore),
+            name: comparison.nameScore.map { .init(firstName: comparison.firstName, lastName: comparison.lastName, nameScore: $0) },
             address: comparison.address.map {
                 .init(street: $0.street, city: $0.city, region: $0.region, postalCode: $0.postalCode, addressScore: $0.score)
             },
             email: comparison.email.map { .init(emailAddress: $0) },
             identifiers: .init(dob: comparison.dob, last4: comparison.last4, ssn: comparison.ssn), cipConfidence: comparison.confidence,
-            reasonCodes: comparison.reasonCodes)
+            reasonCodes: comparison.reasonCodes.isEmpty ? nil : comparison.reasonCodes)  // left out when empty, as by Prove
         self.init(dataSource1: source, multiCIPConfidence: comparison.confidence)
     }
 }
