@@ -23,6 +23,7 @@ var targets: [Target] = [
     system("CSQLite", pkgConfig: "sqlite3", apt: ["libsqlite3-dev"], brew: ["sqlite"]),
     system("CPostgres", pkgConfig: "libpq", apt: ["libpq-dev"], brew: ["libpq"]),
     system("COpenSSL", pkgConfig: "openssl", apt: ["libssl-dev"], brew: ["openssl@3"]),
+    system("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"], brew: ["curl"]),
     .target(
         name: "CPhoneNumber",
         cxxSettings: [.unsafeFlags(["-std=c++17"])],
@@ -40,9 +41,11 @@ var targets: [Target] = [
         dependencies: ["GatehouseDatabase", "GatehouseCrypto", "GatehouseWire", "CPhoneNumber", "COpenSSL"],
         swiftSettings: swiftSettings
     ),
+    // The server's outbound HTTP on libcurl, behind GatehouseCore's OutboundHTTP seam.
+    .target(name: "GatehouseOutbound", dependencies: ["CCurl", "GatehouseCore"], swiftSettings: swiftSettings),
     .target(
         name: "GatehouseServer",
-        dependencies: ["GatehouseHTTP", "GatehouseCore", "GatehouseWire", "GatehouseSQLite", "GatehousePostgres"]
+        dependencies: ["GatehouseHTTP", "GatehouseCore", "GatehouseWire", "GatehouseSQLite", "GatehousePostgres", "GatehouseOutbound"]
             + engines.map { .byName(name: $0) },
         swiftSettings: swiftSettings
     ),
@@ -68,7 +71,7 @@ var targets: [Target] = [
         path: "Tests/GatehouseTesting", swiftSettings: swiftSettings
     ),
     .target(
-        name: "GatehouseServerTesting", dependencies: ["GatehouseTesting", "GatehouseServer", "GatehouseCore", "GatehouseCrypto", "GatehouseHTTP"],
+        name: "GatehouseServerTesting", dependencies: ["GatehouseTesting", "GatehouseServer", "GatehouseCore", "GatehouseCrypto", "GatehouseHTTP", "GatehouseOutbound"],
         path: "Tests/GatehouseServerTesting", swiftSettings: swiftSettings
     ),
     .testTarget(name: "GatehouseHTTPTests", dependencies: ["GatehouseHTTP", "GatehouseTesting"], swiftSettings: swiftSettings),
@@ -77,9 +80,12 @@ var targets: [Target] = [
         dependencies: ["GatehouseDatabase", "GatehouseSQLite", "GatehousePostgres"],
         swiftSettings: swiftSettings
     ),
+    .testTarget(name: "GatehouseOutboundTests", dependencies: ["GatehouseOutbound", "GatehouseCore", "GatehouseTesting"], swiftSettings: swiftSettings),
     .testTarget(name: "GatehouseCryptoTests", dependencies: ["GatehouseCrypto"], swiftSettings: swiftSettings),
     .testTarget(name: "GatehouseWireTests", dependencies: ["GatehouseWire"], swiftSettings: swiftSettings),
-    .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore", "GatehouseTesting", "GatehouseWire", "GatehouseCrypto", "GatehouseDatabase"], swiftSettings: swiftSettings),
+    .testTarget(
+        name: "GatehouseCoreTests", dependencies: ["GatehouseCore", "GatehouseTesting", "GatehouseWire", "GatehouseCrypto", "GatehouseDatabase", "GatehouseOutbound"],
+        swiftSettings: swiftSettings),
     .testTarget(
         name: "GatehouseVerificationEngineTests",
         dependencies: ["GatehouseVerificationEngine", "GatehouseTesting", "GatehouseCrypto", "GatehouseDatabase", "GatehouseCore"],
@@ -96,7 +102,7 @@ var targets: [Target] = [
     ),
     .testTarget(
         name: "GatehouseCommerceEngineTests",
-        dependencies: ["GatehouseCommerceEngine", "GatehouseTesting", "GatehouseCrypto", "GatehouseHTTP", "GatehouseCore"],
+        dependencies: ["GatehouseCommerceEngine", "GatehouseTesting", "GatehouseCrypto", "GatehouseHTTP", "GatehouseCore", "GatehouseOutbound"],
         swiftSettings: swiftSettings
     ),
     .testTarget(

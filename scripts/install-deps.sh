@@ -6,7 +6,7 @@
 set -euo pipefail
 
 # poppler-utils (pdfinfo) and unzip: the built-in document-digest workflow reads PDFs and DOCX files with them.
-build=(libmicrohttpd-dev libsqlite3-dev libpq-dev libssl-dev libphonenumber-dev pkg-config poppler-utils unzip)
+build=(libmicrohttpd-dev libsqlite3-dev libpq-dev libssl-dev libcurl4-openssl-dev ca-certificates libphonenumber-dev pkg-config poppler-utils unzip)
 case "${1:-}" in
     build) wanted=("${build[@]}") ;;
     # python3 picks free ports and reads JSON in the test and bench scripts.

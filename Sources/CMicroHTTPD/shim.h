@@ -85,6 +85,9 @@ static inline int cmhd_connection_fd(struct MHD_Connection *connection) {
 // MHD closes the connection itself, on its own thread.
 static inline void cmhd_cut(int fd) { shutdown(fd, SHUT_RDWR); }
 
+// On Linux, shutting a listening socket down ends its listening: connects are refused.
+static inline void cmhd_stop_listening(int fd) { shutdown(fd, SHUT_RDWR); }
+
 static inline ssize_t cmhd_end_of_stream(void) { return MHD_CONTENT_READER_END_OF_STREAM; }
 static inline ssize_t cmhd_end_with_error(void) { return MHD_CONTENT_READER_END_WITH_ERROR; }
 static inline uint64_t cmhd_size_unknown(void) { return MHD_SIZE_UNKNOWN; }

@@ -1,8 +1,5 @@
 import Foundation
 import GatehouseCore
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// A tenant's App Store Connect in-app purchase key: what signs App Store Server API requests.
 public struct AppStoreCredentials: Sendable {
@@ -168,14 +165,16 @@ public struct AppStoreServerAPI: Sendable {
 
     private func get(_ path: [String], base: URL) async throws -> Data {
         let url = path.reduce(base) { $0.appendingPathComponent($1) }
-        var request = URLRequest(url: url)
+        // A purchase being verified waits on this: Apple answers in well under a second.
+        var request = OutboundRequest(url: url, timeoutInterval: 15)
+        request.target = .appStore
         request.httpMethod = "GET"
         request.setValue("Bearer " + (try authorizationToken()), forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.setValue("Gatehouse", forHTTPHeaderField: "User-Agent")
 
         let data: Data
-        let response: HTTPURLResponse
+        let response: OutboundResponse
         do {
             (data, response) = try await http.send(request)
         } catch let error as CancellationError {

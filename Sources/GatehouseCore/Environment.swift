@@ -29,12 +29,12 @@ public struct Environment: Sendable {
         self.invalidations = invalidations
     }
 
-    /// The production environment over a database.
-    public static func live(database: any Database, logger: Logger) -> Environment {
+    /// The production environment over a database, calling out through `http`.
+    public static func live(database: any Database, logger: Logger, http: any OutboundHTTP) -> Environment {
         let clock = SystemClock()
         let random = SystemRandom()
         return Environment(
             clock: clock, random: random, ids: UUIDv7Generator(clock: clock, random: random), database: database,
-            logger: logger, http: URLSessionOutboundHTTP())
+            logger: logger, http: http)
     }
 }

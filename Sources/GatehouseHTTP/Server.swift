@@ -96,8 +96,11 @@ public final class Server: @unchecked Sendable {
     public func shutdown(grace: Double? = nil) {
         guard let daemon else { return }
         cmhd_flag_set(stoppingFlag, 1)
+        // New connections are refused at once; the descriptor itself stays open until MHD has
+        // stopped, since its threads may still take it out of their epoll sets (MHD panics if
+        // it was closed, or reused, by then).
         let listener = MHD_quiesce_daemon(daemon)
-        if listener >= 0 { close(listener) }
+        if listener >= 0 { cmhd_stop_listening(listener) }
         waitForIdle(seconds: grace ?? configuration.shutdownGrace)
         // Past the grace period: end streams and cancel handlers so that every suspended
         // connection resumes; MHD refuses to stop while one is still suspended.
@@ -107,10 +110,11 @@ public final class Server: @unchecked Sendable {
         }
         waitForIdle(seconds: 3)
         if inFlight > 0 {
-            errorLog(TransportLogEntry("shutdown: \(inFlight) requests did not finish; leaving the listener closed without stopping MHD"))
+            errorLog(TransportLogEntry("shutdown: \(inFlight) requests did not finish; leaving the listener shut without stopping MHD"))
             return
         }
         MHD_stop_daemon(daemon)
+        if listener >= 0 { close(listener) }
         clientDeadlines.stop()
         self.daemon = nil
     }

@@ -2,9 +2,6 @@ import Foundation
 import GatehouseCore
 import GatehouseCrypto
 import GatehouseDatabase
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The access token the server holds for a proxied client-credentials definition: cached
 /// sealed in `managed_api_tokens`, fetched again shortly before it expires, and fetched by one

@@ -1,9 +1,6 @@
 import Foundation
 import GatehouseWire
 import GatehouseCore
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// RFC 6749 §4.4: the client-credentials token request and how its answer is read.
 extension ManagedAPIsEngine {
@@ -12,10 +9,16 @@ extension ManagedAPIsEngine {
         try await vet(settings.tokenEndpoint, definition: definition)
         var form = [("grant_type", "client_credentials")]
         if !settings.scopes.isEmpty { form.append(("scope", settings.scopes.joined(separator: " "))) }
-        var request = URLRequest(url: settings.tokenEndpoint)
+        var request = OutboundRequest(url: settings.tokenEndpoint)
         request.httpMethod = "POST"
         // Inside the lease, so that no other node takes over while this one still waits.
         request.timeoutInterval = Self.leaseSeconds - 5
+        request.connectTimeout = 10
+        request.lowSpeedSeconds = 15
+        request.maxResponseBytes = 64 * 1024
+        request.target = .tokenEndpoint
+        // The address vetted is the one connected to.
+        request.destinations = definition.development ? .any : .publicOnly
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         switch settings.tokenEndpointAuth {
@@ -28,7 +31,7 @@ extension ManagedAPIsEngine {
         }
         request.httpBody = Data(PercentEncoding.form(form).utf8)
         let data: Data
-        let response: HTTPURLResponse
+        let response: OutboundResponse
         do {
             (data, response) = try await environment.http.send(request)
         } catch {

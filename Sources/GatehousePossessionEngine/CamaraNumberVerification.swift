@@ -2,9 +2,6 @@ import Foundation
 import GatehouseCore
 import GatehouseCrypto
 import GatehouseWire
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// GSMA CAMARA Number Verification: the device opens the operator's authorization endpoint
 /// with `prompt=none` over cellular (only the mobile network can authenticate it), the operator
@@ -17,11 +14,28 @@ public struct CamaraNumberVerification: CarrierProvider {
     let timeout: TimeInterval
     /// Refuses an address the operator's endpoints may not resolve to (private ones outside development).
     let vet: @Sendable (URL, _ allowPrivate: Bool) async throws -> Void
+    /// Whether a development carrier may reach private addresses (a development server only);
+    /// otherwise the addresses connected to are held to public ones, as vetted.
+    let allowsPrivateAddresses: Bool
 
-    public init(http: any OutboundHTTP, timeout: TimeInterval = 10, vet: @escaping @Sendable (URL, Bool) async throws -> Void) {
+    public init(
+        http: any OutboundHTTP, timeout: TimeInterval = 10, allowsPrivateAddresses: Bool = false,
+        vet: @escaping @Sendable (URL, Bool) async throws -> Void
+    ) {
         self.http = http
         self.timeout = timeout
+        self.allowsPrivateAddresses = allowsPrivateAddresses
         self.vet = vet
+    }
+
+    /// A request to one of the operator's endpoints, held to the addresses `vet` allowed.
+    func operatorRequest(_ url: URL, _ settings: CamaraSettings) -> OutboundRequest {
+        var request = OutboundRequest(url: url, timeoutInterval: timeout)
+        request.connectTimeout = timeout
+        request.lowSpeedSeconds = timeout
+        request.target = .carrier
+        request.destinations = settings.development && allowsPrivateAddresses ? .any : .publicOnly
+        return request
     }
 
     public func authorizationURL(_ settings: CamaraSettings, state: String, phoneNumber: String?) -> URL {
@@ -44,7 +58,7 @@ public struct CamaraNumberVerification: CarrierProvider {
         case .success(let value): token = value
         case .failure(let reason): return .unavailable(reason)
         }
-        var request = URLRequest(url: settings.apiBase.appendingPathComponent("number-verification/v0/verify"), timeoutInterval: timeout)
+        var request = operatorRequest(settings.apiBase.appendingPathComponent("number-verification/v0/verify"), settings)
         request.httpMethod = "POST"
         request.setValue("Bearer " + token, forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -70,7 +84,7 @@ public struct CamaraNumberVerification: CarrierProvider {
 
     /// RFC 6749 §4.1.3 with client_secret_basic.
     private func exchange(_ settings: CamaraSettings, clientSecret: String, code: String) async -> Exchange {
-        var request = URLRequest(url: settings.tokenEndpoint, timeoutInterval: timeout)
+        var request = operatorRequest(settings.tokenEndpoint, settings)
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         let basic = Data((PercentEncoding.escaped(settings.clientId) + ":" + PercentEncoding.escaped(clientSecret)).utf8)

@@ -6,6 +6,7 @@ import GatehouseCrypto
 import GatehouseDatabase
 import GatehouseHTTP
 import GatehouseManagedAPIsEngine
+import GatehouseOutbound
 import GatehousePossessionEngine
 import GatehousePostgres
 import GatehouseSQLite
@@ -35,6 +36,8 @@ public final class GatehouseApp: @unchecked Sendable {
     public let deliveries: DeliveryDispatcher
     public let server: Server
     public let router = Router(bodyKind: .json)
+    /// Every call this node makes to another service (libcurl, one thread and connection cache).
+    public let outbound: CurlHTTPClient
     private let sweeper = LockedValue<Task<Void, Never>?>(nil)
     /// Settles request rate limits with the other nodes (`rate-limit-sharing cluster`).
     private let settlement: RateLimitSettlement?
@@ -56,7 +59,9 @@ public final class GatehouseApp: @unchecked Sendable {
         _ = try AppleRootCertificate.pinned()
         let database = try injected?.database ?? Self.openDatabase(settings)
         let logger = Logger(minimum: settings.logLevel, write: { logSink.write($0) })
-        let environment = injected ?? .live(database: database, logger: logger)
+        let outbound = CurlHTTPClient()
+        self.outbound = outbound
+        let environment = injected ?? .live(database: database, logger: logger, http: outbound)
         self.environment = environment
         _ = try DatabaseMigrator(migrations: Self.migrations, now: { environment.clock.now }).migrate(database)
         directory = TenantDirectory(environment: environment)
@@ -73,9 +78,9 @@ public final class GatehouseApp: @unchecked Sendable {
         try FileManager.default.createDirectory(at: workflowSettings.uploadsDirectory, withIntermediateDirectories: true)
         let ownURL = self.ownURL
         let publicURL = settings.publicURL.flatMap(URL.init(string:))
-        // Executors call addresses a tenant chose: no redirect is followed to an unvetted one.
+        // Executors call addresses a tenant chose: no call follows a redirect unless it asks.
         // Tests that inject an environment inject its outbound HTTP too.
-        let executorHTTP: any OutboundHTTP = injected == nil ? URLSessionOutboundHTTP(timeout: 30, followsRedirects: false) : environment.http
+        let executorHTTP: any OutboundHTTP = environment.http
         workflows = WorkflowsEngine(
             environment: environment, settings: workflowSettings, billing: commerce,
             events: RunEventHub(channel: environment.invalidations.channel),
@@ -96,7 +101,7 @@ public final class GatehouseApp: @unchecked Sendable {
         // Possession codes are the verification engine's too; operators' addresses are vetted like managed APIs'.
         possession = PossessionEngine(
             environment: environment, codes: verification,
-            carriers: [CamaraNumberVerification(http: executorHTTP, vet: { [development = settings.mode == .development] url, allowPrivate in
+            carriers: [CamaraNumberVerification(http: executorHTTP, allowsPrivateAddresses: settings.mode == .development, vet: { [development = settings.mode == .development] url, allowPrivate in
                 try await ResolvingDestinationGuard().vet(url, allowPrivate: allowPrivate && development)
             })],
             keys: try Self.possessionKeys(settings, logger: logger), allowsDevelopmentCarriers: settings.mode == .development)
@@ -112,7 +117,9 @@ public final class GatehouseApp: @unchecked Sendable {
         let proxyMetrics = HTTPMetrics(
             family: "gatehouse_managed_api_request", routeLabel: "api",
             help: ("Proxied managed API calls, by tenant/name and the status passed back.", "Time until the upstream's answer began."))
-        SystemRoutes.register(on: router, database: database, metrics: [metrics, proxyMetrics], counters: [verification.testNumberUses, verification.deliveryReceipts, verification.prefixBlocksImposed])
+        SystemRoutes.register(
+            on: router, database: database, metrics: [metrics, proxyMetrics],
+            counters: [verification.testNumberUses, verification.deliveryReceipts, verification.prefixBlocksImposed], outbound: outbound.metrics)
         let admin = AdminRoutes.register(on: router, directory: directory, configuredToken: settings.adminToken, logger: logger)
         AdminVerificationRoutes.register(on: admin, engine: verification, database: database, directory: directory)
         admin.post("/tenants/:tenantId/token-keys/rotate", .async { [accounts] _, context in
@@ -151,7 +158,7 @@ public final class GatehouseApp: @unchecked Sendable {
         ManagedAPIRoutes.register(
             on: router, engine: managedAPIs, accounts: accounts,
             proxy: ManagedAPIProxy(
-                engine: managedAPIs, session: UpstreamSession(timeout: settings.managedApiTimeout),
+                engine: managedAPIs, session: UpstreamSession(http: outbound),
                 limits: .init(maxResponseBytes: settings.managedApiMaxResponseMb << 20, timeout: settings.managedApiTimeout), metrics: proxyMetrics,
                 clock: { [clock = environment.clock] in clock.now }),
             options: .init(maxRequestBytes: settings.managedApiMaxRequestBytes, perMinute: settings.managedApiRatePerMinute), logger: logger)

@@ -1,8 +1,5 @@
 import Foundation
 import GatehouseCore
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// What the customer's backend said about a start (§14); `unusable` says what went wrong, for
 /// the log and the operator (the wire keeps DIDWW's one slug, `denied_invalid_callback_response`).
@@ -26,21 +23,27 @@ extension VerificationEngine {
         let signature = RequestSigner.sign(
             key: key, method: "POST", body: Array(body), contentType: "application/json", timestamp: timestamp,
             path: Self.signingPath(of: url))
-        var request = URLRequest(url: target)
+        var request = OutboundRequest(url: target)
         request.httpMethod = "POST"
         request.httpBody = body
         request.timeoutInterval = settings.callbackTimeout
+        request.connectTimeout = settings.callbackTimeout
+        request.lowSpeedSeconds = settings.callbackTimeout
+        request.maxResponseBytes = 8192
+        request.target = .callback
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue("Application \(app.appKey):\(signature)", forHTTPHeaderField: "Authorization")
         request.setValue(timestamp, forHTTPHeaderField: "x-timestamp")
         let answer: Data
         do {
-            let response: HTTPURLResponse
+            let response: OutboundResponse
             (answer, response) = try await environment.http.send(request)
             guard (200..<300).contains(response.statusCode) else { return .unusable("it answered HTTP \(response.statusCode), not a 2xx") }
-        } catch let error as URLError where error.code == .timedOut {
+        } catch let error as OutboundError where error.code == .timedOut {
             return .unusable("it did not answer within \(Int(settings.callbackTimeout)) s")
-        } catch let error as URLError {
+        } catch let error as OutboundError where error.code == .tooLarge {
+            return .unusable("its answer is larger than 8 KB")
+        } catch let error as OutboundError {
             return .unusable("it could not be reached (\(Self.reachability(error)))")
         } catch {
             return .unusable("it could not be reached")
@@ -57,16 +60,16 @@ extension VerificationEngine {
     }
 
     /// Why a URL could not be reached, in words an operator acts on (never the URL's query).
-    static func reachability(_ error: URLError) -> String {
+    static func reachability(_ error: OutboundError) -> String {
         switch error.code {
-        case .cannotFindHost, .dnsLookupFailed: "its host name does not resolve"
-        case .cannotConnectToHost: "the connection was refused"
-        case .networkConnectionLost, .notConnectedToInternet: "the connection failed"
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
-            .serverCertificateHasUnknownRoot, .clientCertificateRejected:
-            "its TLS certificate was not accepted"
-        case .badURL, .unsupportedURL: "the URL is not usable"
-        default: "network error \(error.code.rawValue)"
+        case .hostNotFound: "its host name does not resolve"
+        case .connectionRefused: "the connection was refused"
+        case .connectionLost: "the connection failed"
+        case .tls: "its TLS certificate was not accepted"
+        case .badURL: "the URL is not usable"
+        case .destinationRefused: "its address is not one the server may call"
+        case .invalidResponse: "its answer is not HTTP the server can read"
+        case .timedOut, .tooLarge, .unknown: "network error"
         }
     }
 

@@ -15,7 +15,7 @@ enum Admin {
         let database = try GatehouseApp.openDatabase(settings)
         defer { database.close() }
         _ = try DatabaseMigrator(migrations: GatehouseApp.migrations, now: { Date() }).migrate(database)
-        let directory = TenantDirectory(environment: .live(database: database, logger: .silent))
+        let directory = TenantDirectory(environment: .live(database: database, logger: .silent, http: UnimplementedOutboundHTTP()))
         func option(_ name: String) -> String {
             guard let value = options[name] else { Command.fail("missing --\(name)\n\(Command.usage)") }
             return value

@@ -1,3 +1,4 @@
+import GatehouseOutbound
 import Foundation
 import GatehouseCore
 import GatehouseCrypto
@@ -142,7 +143,7 @@ import FoundationNetworking
         _ standIn: StandIn, keys: Keys, clock: any GatehouseCore.Clock = SystemClock(), pem: String? = nil
     ) -> AppStoreServerAPI {
         AppStoreServerAPI(
-            credentials: credentials(keys, pem: pem), http: URLSessionOutboundHTTP(timeout: 10), clock: clock,
+            credentials: credentials(keys, pem: pem), http: CurlHTTPClient(), clock: clock,
             productionURL: standIn.base("production"), sandboxURL: standIn.base("sandbox"))
     }
 
@@ -284,7 +285,7 @@ import FoundationNetworking
         let keys = try await Keys.get()
         // Port 9 (discard) on loopback: nothing listens, so the connection is refused.
         let api = AppStoreServerAPI(
-            credentials: Self.credentials(keys), http: URLSessionOutboundHTTP(timeout: 5), clock: SystemClock(),
+            credentials: Self.credentials(keys), http: CurlHTTPClient(), clock: SystemClock(),
             overrideURL: URL(string: "http://127.0.0.1:9")!)
         do {
             _ = try await api.transactionInfo(id: Self.productionId)
@@ -336,7 +337,7 @@ import FoundationNetworking
         let standIn = try StandIn(keys: keys)
         let override = standIn.base("sandbox")
         let api = AppStoreServerAPI(
-            credentials: Self.credentials(keys), http: URLSessionOutboundHTTP(timeout: 10), clock: SystemClock(),
+            credentials: Self.credentials(keys), http: CurlHTTPClient(), clock: SystemClock(),
             overrideURL: override)
         #expect(api.productionURL == override)
         #expect(api.sandboxURL == override)

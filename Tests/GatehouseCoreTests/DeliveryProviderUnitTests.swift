@@ -13,17 +13,17 @@ import FoundationNetworking
     final class ScriptedHTTP: OutboundHTTP, @unchecked Sendable {
         private let lock = NSLock()
         private var answers: [(Int, [String: String], String)]
-        private(set) var requests: [URLRequest] = []
+        private(set) var requests: [OutboundRequest] = []
 
         init(_ answers: [(Int, [String: String], String)]) { self.answers = answers }
 
-        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        func send(_ request: OutboundRequest) async throws -> (Data, OutboundResponse) {
             let (status, headers, body) = try lock.withLock { () throws -> (Int, [String: String], String) in
                 requests.append(request)
-                guard !answers.isEmpty else { throw URLError(.cannotConnectToHost) }
+                guard !answers.isEmpty else { throw OutboundError(.connectionRefused) }
                 return answers.removeFirst()
             }
-            return (Data(body.utf8), HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!)
+            return (Data(body.utf8), OutboundResponse(statusCode: status, headerFields: headers.map { ($0.key, $0.value) }))
         }
 
         func form(_ index: Int) -> [String: String] {
@@ -66,7 +66,7 @@ import FoundationNetworking
         _ = try await delivery.send(DeliveryFixtures.message())
         #expect(sleeps.delays == [5, 30])
         #expect(http.requests.allSatisfy { $0.timeoutInterval == 10 })
-        #expect(http.requests.first?.url?.absoluteString == "https://api.twilio.com/2010-04-01/Accounts/AC1/Messages.json")
+        #expect(http.requests.first?.url.absoluteString == "https://api.twilio.com/2010-04-01/Accounts/AC1/Messages.json")
     }
 
     @Test func aMalformedLanguageFallsBackToEnglishAndAVoiceNameIsEscaped() async throws {
@@ -137,9 +137,9 @@ import FoundationNetworking
     /// A transport that never answers and ignores cancellation, as URLSession does on Linux
     /// for a 401 with `WWW-Authenticate`.
     struct Unanswering: OutboundHTTP {
-        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        func send(_ request: OutboundRequest) async throws -> (Data, OutboundResponse) {
             await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
-            throw URLError(.unknown)
+            throw OutboundError(.unknown)
         }
     }
 

@@ -1,3 +1,4 @@
+import GatehouseOutbound
 import Foundation
 import GatehouseCore
 import GatehouseTesting
@@ -13,7 +14,7 @@ enum DeliveryFixtures {
             createdAt: Date(timeIntervalSince1970: 1_767_225_600), language: language)
     }
 
-    static let http = URLSessionOutboundHTTP(timeout: 10)
+    static let http = CurlHTTPClient()
 
     static func twilioAccount(_ apis: ProviderAPIs, authToken: String = ProviderAPIs.twilioAuthToken) -> TwilioAccount {
         TwilioAccount(accountSid: ProviderAPIs.twilioAccountSid, authToken: authToken, baseURL: apis.baseURL)

@@ -2,21 +2,18 @@ import Foundation
 import GatehouseHTTP
 import Testing
 @testable import GatehouseServer
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import GatehouseCore
 
 /// How the proxy turns an upstream's head into its own answer, for heads no test upstream sends.
 @Suite struct ManagedAPIProxyResponseTests {
     func answer(_ status: Int, _ headers: [String: String] = [:]) -> UpstreamSession.Answer {
-        let response = HTTPURLResponse(url: URL(string: "https://api.example.com/x")!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!
-        return UpstreamSession.Answer(response: response, body: AsyncThrowingStream { $0.finish() }, cancel: {})
+        let response = OutboundResponse(statusCode: status, headerFields: headers.map { ($0.key, $0.value) })
+        return UpstreamSession.Answer(response: response, body: EmptyBody(), cancel: {})
     }
 
     func respond(_ answer: UpstreamSession.Answer, method: HTTPMethod = .GET) throws -> Response {
         try ManagedAPIProxy.response(
-            answer, request: Request(method: method, path: "/x"), scrubber: SecretScrubber(secrets: ["s3cr3t-value"]), deadline: .distantFuture,
-            clock: { Date() })
+            answer, request: Request(method: method, path: "/x"), scrubber: SecretScrubber(secrets: ["s3cr3t-value"]))
     }
 
     @Test func interimAndMadeUpStatusesAndHeaderFloodsAre502() {
@@ -55,4 +52,8 @@ import FoundationNetworking
         #expect(String(decoding: out, as: UTF8.self) == "<a href=\"?k=[redacted]\">[redacted]</a> short")
         #expect(SecretScrubber(secrets: ["short"]) == nil)
     }
+}
+
+private struct EmptyBody: UpstreamBody {
+    func next() async throws -> Data? { nil }
 }

@@ -13,7 +13,7 @@ import FoundationNetworking
 final class ScriptedTokenEndpoint: OutboundHTTP, @unchecked Sendable {
     private let lock = NSLock()
     private var answers: [(Int, String)] = []
-    private(set) var requests: [URLRequest] = []
+    private(set) var requests: [OutboundRequest] = []
     var delay: UInt64 = 0
     private var issued = 0
 
@@ -21,14 +21,14 @@ final class ScriptedTokenEndpoint: OutboundHTTP, @unchecked Sendable {
 
     var count: Int { lock.withLock { requests.count } }
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    func send(_ request: OutboundRequest) async throws -> (Data, OutboundResponse) {
         let (status, body) = lock.withLock { () -> (Int, String) in
             requests.append(request)
             issued += 1
             return answers.isEmpty ? (200, #"{"access_token":"cc-token-\#(issued)","token_type":"Bearer","expires_in":3600}"#) : answers.removeFirst()
         }
         if delay > 0 { try await Task.sleep(nanoseconds: delay) }
-        return (Data(body.utf8), HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json"])!)
+        return (Data(body.utf8), OutboundResponse(statusCode: status, headerFields: [("Content-Type", "application/json")]))
     }
 }
 

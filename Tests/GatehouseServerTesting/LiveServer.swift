@@ -1,3 +1,4 @@
+import GatehouseOutbound
 import Foundation
 import GatehouseCore
 import GatehouseCrypto
@@ -54,7 +55,7 @@ public final class LiveServer: @unchecked Sendable {
             let random = SystemRandom()
             environment = Environment(
                 clock: clock, random: random, ids: UUIDv7Generator(clock: clock, random: random), database: database,
-                logger: Logger(minimum: .info, write: { logs.write($0) }), http: URLSessionOutboundHTTP(timeout: 5))
+                logger: Logger(minimum: .info, write: { logs.write($0) }), http: CurlHTTPClient())
         }
         let app = try GatehouseApp(settings: settings, environment: environment, logSink: logs)
         try app.start()

@@ -99,19 +99,19 @@ final class ScriptedHTTP: OutboundHTTP, @unchecked Sendable {
     private let lock = NSLock()
     private var reply: (Int, Data) = (200, Data(#"{"action":"allow"}"#.utf8))
     private var failure: (any Error)?
-    private(set) var requests: [URLRequest] = []
+    private(set) var requests: [OutboundRequest] = []
 
     func answer(_ status: Int, _ body: String) { lock.withLock { reply = (status, Data(body.utf8)); failure = nil } }
     func fail(_ error: any Error) { lock.withLock { failure = error } }
-    var received: [URLRequest] { lock.withLock { requests } }
+    var received: [OutboundRequest] { lock.withLock { requests } }
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    func send(_ request: OutboundRequest) async throws -> (Data, OutboundResponse) {
         let (reply, failure) = lock.withLock { () -> ((Int, Data), (any Error)?) in
             requests.append(request)
             return (self.reply, self.failure)
         }
         if let failure { throw failure }
-        return (reply.1, HTTPURLResponse(url: request.url!, statusCode: reply.0, httpVersion: "HTTP/1.1", headerFields: [:])!)
+        return (reply.1, OutboundResponse(statusCode: reply.0, headerFields: []))
     }
 }
 

@@ -143,7 +143,7 @@ import Testing
                 StartRequest(destination: Self.mobile, deliveryMethod: "sms", custom: "flow-b"), caller: caller)
             #expect(record.outcome(at: harness.clock.now) == outcome, "\(status) \(body.prefix(30))")
         }
-        harness.callbacks.fail(URLError(.timedOut))
+        harness.callbacks.fail(OutboundError(.timedOut))
         #expect(try await start(harness, caller).outcome(at: harness.clock.now) == .deniedInvalidCallbackResponse)
 
         let request = try #require(harness.callbacks.received.first)

@@ -1,8 +1,5 @@
 import Foundation
 import GatehouseCrypto
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Sends each message as a signed JSON POST to a provider bridge (an SMS gateway, a voice
 /// platform, a mailer). The receiver checks `X-Gatehouse-Signature`, which is
@@ -27,7 +24,9 @@ public struct WebhookDelivery: MessageDelivery {
         // The bridge's body is the one it has always been (no `language`, which the providers' adapters use).
         let body = try encoder.encode(Payload(message))
         let timestamp = String(Int64(clock.now.timeIntervalSince1970))
-        var request = URLRequest(url: url)
+        // Well inside the delivery lease, so a slow bridge is never claimed and sent twice.
+        var request = OutboundRequest(url: url, timeoutInterval: 15)
+        request.target = .webhook
         request.httpMethod = "POST"
         request.httpBody = body
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")

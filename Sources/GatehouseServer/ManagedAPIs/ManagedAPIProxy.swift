@@ -2,9 +2,7 @@ import Foundation
 import GatehouseCore
 import GatehouseHTTP
 import GatehouseManagedAPIsEngine
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import GatehouseOutbound
 
 /// Sends one proxied call: the caller's method, headers and body to the planned URL, with the
 /// caller's own credentials and hop-by-hop headers left out and the definition's credential
@@ -22,7 +20,7 @@ struct ManagedAPIProxy: Sendable {
     let clock: @Sendable () -> Date
 
     /// Never forwarded upstream: hop-by-hop (RFC 9110 §7.6.1), the caller's credentials and
-    /// cookies for Gatehouse (its session, its app key), and what URLSession sets itself.
+    /// cookies for Gatehouse (its session, its app key), and the framing curl sets itself.
     static let droppedRequestHeaders: Set<String> = [
         "connection", "keep-alive", "proxy-connection", "proxy-authorization", "proxy-authenticate", "te", "trailer", "transfer-encoding",
         "upgrade", "host", "content-length", "authorization", "cookie", "accept-encoding", "expect", "forwarded", "x-forwarded-for",
@@ -47,21 +45,21 @@ struct ManagedAPIProxy: Sendable {
         // that made-up names cannot grow the metrics.
         var label = "\(tenantID)/(unknown)"
         do {
-            // URLSession cannot send a body with GET or HEAD; say so rather than send without it.
+            // A body on GET or HEAD has no meaning upstreams agree on (RFC 9110 §9.3.1): refused.
             if !request.body.isEmpty, request.method == .GET || request.method == .HEAD {
                 throw DatacoveError(status: 400, code: "BODY_NOT_ALLOWED", message: "A \(request.method.rawValue) call cannot carry a body through the proxy.")
             }
             var plan = try await engine.plan(tenantID: tenantID, name: name, rawPath: rawPath, query: request.query)
             label = "\(tenantID)/\(name)"
-            var answer = try await session.open(upstreamRequest(request, plan: plan), maxBytes: limits.maxResponseBytes)
+            var answer = try await session.open(upstreamRequest(request, plan: plan, started: started), api: label)
             // A server-held client-credentials token the upstream refuses is retired, and the
             // call is sent once more with a new one.
             if answer.response.statusCode == 401, let spent = plan.serverToken {
                 answer.cancel()
                 plan = try await engine.plan(tenantID: tenantID, name: name, rawPath: rawPath, query: request.query, retiring: spent)
-                answer = try await session.open(upstreamRequest(request, plan: plan), maxBytes: limits.maxResponseBytes)
+                answer = try await session.open(upstreamRequest(request, plan: plan, started: started), api: label)
             }
-            let response = try Self.response(answer, request: request, scrubber: SecretScrubber(secrets: plan.echoedSecrets), deadline: started + max(limits.timeout * 4, Self.minimumTransferSeconds), clock: clock)
+            let response = try Self.response(answer, request: request, scrubber: SecretScrubber(secrets: plan.echoedSecrets))
             metrics.record(method: request.method, route: label, status: answer.response.statusCode, seconds: clock().timeIntervalSince(started))
             return response
         } catch {
@@ -72,10 +70,18 @@ struct ManagedAPIProxy: Sendable {
         }
     }
 
-    func upstreamRequest(_ request: Request, plan: ProxyPlan) -> URLRequest {
-        var upstream = URLRequest(url: plan.url)
+    /// The upstream call: the head due within the timeout (a silent upstream is cut by the
+    /// low-speed limit), the whole transfer within four timeouts (two minutes at least), the
+    /// answer at most `maxResponseBytes`, only to the kind of address the plan was vetted for.
+    func upstreamRequest(_ request: Request, plan: ProxyPlan, started: Date) -> OutboundRequest {
+        var upstream = OutboundRequest(url: plan.url)
         upstream.httpMethod = request.method.rawValue
-        upstream.timeoutInterval = limits.timeout
+        upstream.timeoutInterval = max(limits.timeout * 4, Self.minimumTransferSeconds) - clock().timeIntervalSince(started)
+        upstream.connectTimeout = min(10, limits.timeout)
+        upstream.lowSpeedSeconds = limits.timeout
+        upstream.maxResponseBytes = limits.maxResponseBytes
+        upstream.target = .proxy
+        upstream.destinations = plan.definition.development ? .any : .publicOnly
         let connectionNamed = Set((request.headers["Connection"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
         let credentialNames = Set(plan.credentialHeaders.map { $0.name.lowercased() })
         for (name, value) in request.headers {
@@ -88,12 +94,10 @@ struct ManagedAPIProxy: Sendable {
         return upstream
     }
 
-    static func response(
-        _ answer: UpstreamSession.Answer, request: Request, scrubber: SecretScrubber?, deadline: Date, clock: @escaping @Sendable () -> Date
-    ) throws -> Response {
+    static func response(_ answer: UpstreamSession.Answer, request: Request, scrubber: SecretScrubber?) throws -> Response {
         let status = answer.response.statusCode
         // An interim or made-up status cannot be passed on as a final answer.
-        guard (200...599).contains(status), answer.response.allHeaderFields.count <= maxResponseHeaders else {
+        guard (200...599).contains(status), answer.response.headerFields.count <= maxResponseHeaders else {
             answer.cancel()
             throw DatacoveError(status: 502, code: "UPSTREAM_INVALID", message: "The API's answer could not be passed on.")
         }
@@ -101,8 +105,7 @@ struct ManagedAPIProxy: Sendable {
         let connectionNamed = Set(((answer.response.value(forHTTPHeaderField: "Connection")) ?? "").split(separator: ",").map {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
         })
-        for (key, value) in answer.response.allHeaderFields {
-            guard let name = key as? String, let value = value as? String else { continue }
+        for (name, value) in answer.response.headerFields {
             let lower = name.lowercased()
             // An upstream must not pass for Gatehouse: its refusals' marker is Gatehouse's alone.
             if droppedResponseHeaders.contains(lower) || connectionNamed.contains(lower) || lower.hasPrefix("x-gatehouse-")
@@ -120,12 +123,12 @@ struct ManagedAPIProxy: Sendable {
         let (body, cancel) = (answer.body, answer.cancel)
         return Response(status: status, headers: headers, body: .stream { writer in
             do {
-                for try await chunk in body {
-                    // However steadily it trickles, an answer has four timeouts in all (two minutes at least).
-                    if clock() > deadline { throw URLError(.timedOut) }
+                // The next piece is read only once the device has taken the last: curl waits meanwhile.
+                while let chunk = try await body.next() {
                     try await writer.write(scrubber?.scrub(chunk) ?? chunk)
                 }
                 if let rest = scrubber?.finish(), !rest.isEmpty { try await writer.write(rest) }
+                cancel()
             } catch {
                 // The client left, or the upstream broke off, ran past the limit or the time:
                 // the connection is cut, so a truncated body never reads as a whole one.
@@ -142,11 +145,13 @@ struct ManagedAPIProxy: Sendable {
             return (error, DatacoveError(mapping: error)?.status ?? 500)
         case is UpstreamSession.Busy:
             return (DatacoveError(status: 503, code: "PROXY_BUSY", message: "Too many managed API calls are in progress; try again shortly."), 503)
-        case is UpstreamSession.TooLarge:
+        case let error as OutboundError where error.code == .tooLarge:
             return (DatacoveError(status: 502, code: "UPSTREAM_TOO_LARGE", message: "The API's answer is larger than this server passes back."), 502)
-        case let error as URLError where error.code == .timedOut:
+        case let error as OutboundError where error.code == .timedOut:
             return (DatacoveError(status: 504, code: "UPSTREAM_TIMEOUT", message: "The API did not answer in time."), 504)
-        case is URLError, is CancellationError:
+        case let error as OutboundError where error.code == .invalidResponse:
+            return (DatacoveError(status: 502, code: "UPSTREAM_INVALID", message: "The API's answer could not be passed on."), 502)
+        case is OutboundError, is CancellationError:
             return (DatacoveError(status: 502, code: "UPSTREAM_UNREACHABLE", message: "The API could not be reached."), 502)
         default:
             return (error, 500)

@@ -2,9 +2,6 @@ import Foundation
 import GatehouseCore
 import GatehouseWire
 import GatehouseWorkflowsEngine
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Sends a prompt, filled from the run's inputs, to any OpenAI-compatible chat-completions
 /// endpoint (OpenAI, a llama.cpp, vLLM or Ollama server): base URL, model and API key come
@@ -51,13 +48,16 @@ struct OpenAIWorkflowExecutor: WorkflowExecutor {
         if wantsJSON { body["response_format"] = .object(["type": .string("json_object")]) }
         let endpoint = base.path.hasSuffix("/v1") || base.path.hasSuffix("/v1/")
             ? base.appendingPathComponent("chat/completions") : base.appendingPathComponent("v1/chat/completions")
-        var request = URLRequest(url: endpoint, timeoutInterval: max(1, run.deadline.timeIntervalSinceNow))
+        var request = OutboundRequest(url: endpoint, timeoutInterval: max(1, run.deadline.timeIntervalSinceNow))
+        // A model may think for a while before its first byte: the run's deadline bounds it.
+        request.lowSpeedSeconds = max(1, run.deadline.timeIntervalSinceNow)
+        request.target = .workflow
         request.httpMethod = "POST"
         request.httpBody = try? JSONEncoder().encode(JSONValue.object(body))
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         if let key = settings.openAIAPIKey { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
         let data: Data
-        let response: HTTPURLResponse
+        let response: OutboundResponse
         do { (data, response) = try await http.send(request) } catch {
             return .retry(code: "MODEL_UNREACHABLE", message: "The model endpoint did not answer: \(error.localizedDescription)")
         }

@@ -2,9 +2,6 @@ import Foundation
 import GatehouseCore
 import GatehouseWire
 import GatehouseWorkflowsEngine
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Built in: checks a web address — its syntax and scheme, that its host resolves to
 /// public addresses only, and how a `HEAD` request with a short timeout answers. The
@@ -45,7 +42,12 @@ struct URLCheckExecutor: WorkflowExecutor {
         }
         report["valid"] = .bool(true)
         report["addresses"] = .array(addresses.map(JSONValue.string))
-        var request = URLRequest(url: url, timeoutInterval: 5)
+        // Five seconds in all, connect included; only the vetted kind of address is connected to.
+        var request = OutboundRequest(url: url, timeoutInterval: 5)
+        request.connectTimeout = 5
+        request.lowSpeedSeconds = 5
+        request.target = .workflow
+        request.destinations = allowPrivateTargets ? .any : .publicOnly
         request.httpMethod = "HEAD"
         do {
             let (_, response) = try await http.send(request)

@@ -2,9 +2,6 @@ import Foundation
 import GatehouseCore
 import GatehouseWire
 import GatehouseWorkflowsEngine
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Sends a run to the tenant's own worker as a signed POST, like the delivery webhook:
 /// `X-Gatehouse-Signature` is base64(HMAC-SHA256(worker secret, "<timestamp>.<body>")) with
@@ -62,7 +59,10 @@ struct WebhookWorkflowExecutor: WorkflowExecutor {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let body = try? encoder.encode(payload) else { return .failed(code: "EXECUTOR_FAILED", message: "The run could not be encoded.") }
         let timestamp = String(Int64(now.timeIntervalSince1970))
-        var request = URLRequest(url: url, timeoutInterval: max(1, min(30, run.deadline.timeIntervalSince(now))))
+        var request = OutboundRequest(url: url, timeoutInterval: max(1, min(30, run.deadline.timeIntervalSince(now))))
+        request.lowSpeedSeconds = request.timeoutInterval
+        request.maxResponseBytes = 1 << 20
+        request.target = .workflow
         request.httpMethod = "POST"
         request.httpBody = body
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -70,7 +70,7 @@ struct WebhookWorkflowExecutor: WorkflowExecutor {
         request.setValue(WebhookDelivery.signature(secret: Array(secret.utf8), timestamp: timestamp, body: body), forHTTPHeaderField: "X-Gatehouse-Signature")
         request.setValue(run.runID, forHTTPHeaderField: "X-Gatehouse-Run-Id")
         let data: Data
-        let response: HTTPURLResponse
+        let response: OutboundResponse
         do { (data, response) = try await http.send(request) } catch {
             return .retry(code: "WORKER_UNREACHABLE", message: "The worker did not answer: \(error.localizedDescription)")
         }

@@ -1,8 +1,5 @@
 import Foundation
 import GatehouseWire
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// One provider API call with its timeout and retries, shared by every adapter.
 ///
@@ -20,18 +17,21 @@ struct ProviderExchange: Sendable {
     let secrets: [ProviderSecret]
 
     func perform<T>(
-        _ makeRequest: () throws -> URLRequest, interpret: (Data, HTTPURLResponse) throws -> T
+        _ makeRequest: () throws -> OutboundRequest, interpret: (Data, OutboundResponse) throws -> T
     ) async throws -> T {
         var attempt = 1
         while true {
             let failure: DeliveryError
             var retryAfter: TimeInterval?
             var request = try makeRequest()
-            // URLSession on Linux counts whole seconds and fails at once below one: round up.
-            request.timeoutInterval = max(1, timeout.rounded(.up))
+            // The attempt's whole deadline, connect and answer included; a provider answering a
+            // wrong credential with `401` and `WWW-Authenticate` ends it like any other answer.
+            request.timeoutInterval = timeout
+            request.connectTimeout = min(timeout, 10)
+            request.lowSpeedSeconds = timeout
+            request.target = .provider
             do {
-                // A second past the transport's own timeout, which normally ends the attempt first.
-                let (data, response) = try await TransportDeadline.send(request, over: http, within: request.timeoutInterval + 1)
+                let (data, response) = try await http.send(request)
                 do {
                     return try interpret(data, response)
                 } catch let error as DeliveryError {
@@ -54,8 +54,8 @@ struct ProviderExchange: Sendable {
 
     /// A POST of `fields` as `application/x-www-form-urlencoded`, percent-encoded so a `+` in
     /// an E.164 number arrives as `+`, not as a space.
-    static func formPost(_ url: URL, _ fields: [(String, String)]) -> URLRequest {
-        var request = URLRequest(url: url)
+    static func formPost(_ url: URL, _ fields: [(String, String)]) -> OutboundRequest {
+        var request = OutboundRequest(url: url)
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -87,20 +87,11 @@ struct ProviderExchange: Sendable {
         return formatter.date(from: value).map { max(0, $0.timeIntervalSince(now)) }
     }
 
-    /// A transport failure in words, from its code only: a URLError's own text can carry the
-    /// request URL, and adapters keep request details out of error messages.
+    /// A transport failure in words, from its code only: adapters keep request details out of
+    /// error messages.
     static func describe(transport error: any Error) -> String {
-        guard let error = error as? URLError else { return "transport error (\(type(of: error)))" }
-        switch error.code {
-        case .timedOut: return "timed out"
-        case .cannotConnectToHost: return "connection refused"
-        case .cannotFindHost, .dnsLookupFailed: return "host not found"
-        case .networkConnectionLost: return "connection lost"
-        case .notConnectedToInternet: return "no network"
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate: return "TLS failed"
-        case .badServerResponse: return "unreadable answer"
-        default: return "network error \(error.code.rawValue)"
-        }
+        guard let error = error as? OutboundError else { return "transport error (\(type(of: error)))" }
+        return error.description
     }
 
     /// `error` with every secret replaced by `<redacted>`.

@@ -1,9 +1,6 @@
 import Foundation
 import GatehouseCrypto
 import GatehouseWire
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// A Twilio account and how to authenticate to its REST API (HTTP Basic): with the account's
 /// Auth Token, or with an API key (`SK…` SID and secret), which Twilio recommends because it
@@ -62,7 +59,7 @@ public struct TwilioAccount: Sendable, CustomStringConvertible {
         let status: Int?
     }
 
-    static func interpret(_ data: Data, _ response: HTTPURLResponse, name: String) throws -> String {
+    static func interpret(_ data: Data, _ response: OutboundResponse, name: String) throws -> String {
         let status = response.statusCode
         if (200..<300).contains(status) {
             guard let created = try? JSONDecoder().decode(Created.self, from: data), !created.sid.isEmpty else {

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Sends `.sms` messages with the Vonage SMS API: `POST https://rest.nexmo.com/sms/json` with
 /// `api_key`, `api_secret`, `from`, `to` (digits), `text`, `client-ref` (the message id, so a
@@ -66,7 +63,7 @@ public struct VonageSMSDelivery: MessageDelivery {
         let messages: [Part]
     }
 
-    static func interpret(_ data: Data, _ response: HTTPURLResponse) throws -> String {
+    static func interpret(_ data: Data, _ response: OutboundResponse) throws -> String {
         let status = response.statusCode
         guard (200..<300).contains(status) else {
             throw DeliveryError("Vonage SMS answered \(status)", retryable: ProviderExchange.isRetryable(status: status))

@@ -1,8 +1,5 @@
 import Foundation
 import GatehouseCrypto
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Reads `.voice` messages out in a call with the Vonage Voice API: `POST
 /// https://api.nexmo.com/v1/calls` with a per-request application JWT and an inline NCCO of two
@@ -54,7 +51,7 @@ public struct VonageVoiceDelivery: MessageDelivery {
         let body = try encoder.encode(call)
         let url = try ProviderExchange.endpoint(baseURL, "/v1/calls")
         let uuid = try await exchange.perform({
-            var request = URLRequest(url: url)
+            var request = OutboundRequest(url: url)
             request.httpMethod = "POST"
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -95,7 +92,7 @@ public struct VonageVoiceDelivery: MessageDelivery {
         enum CodingKeys: String, CodingKey { case title, detail, errorTitle = "error_title" }
     }
 
-    static func interpret(_ data: Data, _ response: HTTPURLResponse) throws -> String {
+    static func interpret(_ data: Data, _ response: OutboundResponse) throws -> String {
         let status = response.statusCode
         if (200..<300).contains(status) {
             guard let created = try? JSONDecoder().decode(Created.self, from: data), !created.uuid.isEmpty else {
