@@ -88,6 +88,76 @@ static inline void cmhd_cut(int fd) { shutdown(fd, SHUT_RDWR); }
 // On Linux, shutting a listening socket down ends its listening: connects are refused.
 static inline void cmhd_stop_listening(int fd) { shutdown(fd, SHUT_RDWR); }
 
+// The request target's length as MHD first saw it, before a NUL could hide the rest: the URI
+// log callback's answer is the request's first context value, so the length travels as an odd
+// pointer value (no object is ever at an odd address) and nothing is allocated for it.
+static inline void *cmhd_log_uri(void *cls, const char *uri, struct MHD_Connection *connection) {
+    (void)cls; (void)connection;
+    return (void *)(uintptr_t)((strlen(uri) << 1) | 1);
+}
+static inline intptr_t cmhd_log_uri_callback(void) { return (intptr_t)&cmhd_log_uri; }
+static inline int cmhd_is_uri_length(const void *context) { return ((uintptr_t)context & 1) != 0; }
+static inline size_t cmhd_uri_length(const void *context) { return (uintptr_t)context >> 1; }
+
+// libmicrohttpd 0.9.75 hands the head over as C strings cut at the first NUL, and it skips
+// extra spaces in the request line and unfolds obs-fold lines into the field name. It leaves
+// every line where it read it, though, with each CR and LF (and the colon and the request
+// line's spaces) overwritten by NUL. So a head that a strict RFC 9112 reader accepts has an
+// exact layout: the method, one NUL, the target, one NUL, the version, its line end, then each
+// field as name, NUL, optional SP/HTAB, value, line end, and the empty line. Any byte hidden
+// behind a NUL, any extra space and any folding breaks that layout; this walks it.
+//
+// The one case it cannot see: a NUL right before a line end, which hides nothing.
+struct cmhd_layout_walk {
+    const char *next;
+    const char *last_end;
+    int broken;
+    size_t fields;
+    size_t bytes;
+};
+
+// Where the line after a line end begins: a CRLF is two NULs now, a bare LF one. (A line
+// never begins with NUL: MHD refuses a field line without a colon before its first NUL.)
+static inline const char *cmhd_after_line_end(const char *end) {
+    return end[1] == 0 ? end + 2 : end + 1;
+}
+
+static inline enum MHD_Result cmhd_layout_field(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
+                                                const char *value, size_t value_size) {
+    (void)kind;
+    struct cmhd_layout_walk *walk = cls;
+    walk->fields += 1;
+    walk->bytes += key_size + value_size + 4;
+    if (key != walk->next || value == NULL) { walk->broken = 1; return MHD_NO; }
+    const char *cursor = key + key_size + 1;
+    while (cursor < value && (*cursor == ' ' || *cursor == '\t')) cursor++;
+    const char *end = value + value_size;
+    if (cursor != value || end[0] != 0) { walk->broken = 1; return MHD_NO; }
+    walk->last_end = end;
+    walk->next = cmhd_after_line_end(end);
+    return MHD_YES;
+}
+
+// 0: the head is laid out as a strict reader would have read it; 1: the request line is not
+// (extra spaces, a NUL in the target); 2: a field is not (a NUL hiding bytes, a folded line).
+// `fields` and `bytes` say how many header fields and about how many bytes the head holds.
+static inline int cmhd_head_layout(struct MHD_Connection *connection, const char *method, const char *url,
+                                   const char *version, size_t uri_length, size_t *fields, size_t *bytes) {
+    *fields = 0;
+    *bytes = 0;
+    if (method == NULL || url == NULL || version == NULL) return 1;
+    if (url != method + strlen(method) + 1 || version != url + uri_length + 1) return 1;
+    const char *version_end = version + strlen(version);
+    struct cmhd_layout_walk walk = { cmhd_after_line_end(version_end), version_end, 0, 0, 0 };
+    MHD_get_connection_values_n(connection, MHD_HEADER_KIND, cmhd_layout_field, &walk);
+    *fields = walk.fields;
+    *bytes = walk.bytes + (size_t)(version_end - method);
+    if (walk.broken) return 2;
+    // The last line's end and the empty line are two NULs at least, both inside the head;
+    // what follows them may be the body, so nothing past them is read.
+    return walk.last_end[0] == 0 && walk.last_end[1] == 0 ? 0 : 2;
+}
+
 static inline ssize_t cmhd_end_of_stream(void) { return MHD_CONTENT_READER_END_OF_STREAM; }
 static inline ssize_t cmhd_end_with_error(void) { return MHD_CONTENT_READER_END_WITH_ERROR; }
 static inline uint64_t cmhd_size_unknown(void) { return MHD_SIZE_UNKNOWN; }

@@ -68,7 +68,10 @@ public final class Server: @unchecked Sendable {
                 option(MHD_OPTION.THREAD_POOL_SIZE, value: configuration.threads),
                 option(MHD_OPTION.CONNECTION_LIMIT, value: configuration.maxConnections),
                 option(MHD_OPTION.CONNECTION_TIMEOUT, value: configuration.connectionTimeout),
-                option(MHD_OPTION.CONNECTION_MEMORY_LIMIT, value: configuration.maxHeaderSize),
+                // Room past the head limit, so that a head over it reaches `strictHead` and is refused
+                // in the dialect's envelope; only one past twice the limit meets MHD's own 414/431.
+                option(MHD_OPTION.CONNECTION_MEMORY_LIMIT, value: configuration.maxHeaderSize * 2 + 16 * 1024),
+                option(MHD_OPTION.URI_LOG_CALLBACK, value: cmhd_log_uri_callback()),
                 option(MHD_OPTION.LISTEN_BACKLOG_SIZE, value: 1024),
                 option(MHD_OPTION.UNESCAPE_CALLBACK, value: cmhd_keep_escapes_callback()),
                 MHD_OptionItem(

@@ -11,7 +11,8 @@ public struct ServerConfiguration: Sendable {
     public var threads: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)
     /// Largest request body accepted, in bytes (413 above it).
     public var maxBodySize: Int = 1 << 20
-    /// Per-connection memory for the request line and headers (MHD answers 431 above it).
+    /// Largest request line and headers, in bytes (431 above it; the connection's memory is
+    /// twice this, so only a head past that meets MHD's own refusal).
     public var maxHeaderSize: Int = 32 * 1024
     /// Deepest nesting of objects and arrays a JSON body may have (400 above it).
     public var maxJSONDepth: Int = 32

@@ -16,7 +16,11 @@ let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, slot, _ 
     if let connection, let watched = cmhd_socket_context(connection) {
         server.clientDeadlines.requestFinished(Unmanaged<WatchedConnection>.fromOpaque(watched).takeUnretainedValue())
     }
-    guard let slot, let raw = slot.pointee else { return }
+    // Ended before the first call (MHD refused the head itself): only the target's length was there.
+    guard let slot, let raw = slot.pointee, cmhd_is_uri_length(raw) == 0 else {
+        slot?.pointee = nil
+        return
+    }
     let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeRetainedValue()
     slot.pointee = nil
     server.completed(exchange)

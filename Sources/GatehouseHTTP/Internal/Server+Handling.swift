@@ -10,10 +10,12 @@ extension Server {
         uploadData: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
-        guard let raw = slot.pointee else {
+        // The first call finds the target's length the URI log callback left (an odd value).
+        guard let raw = slot.pointee, cmhd_is_uri_length(raw) == 0 else {
             let watched = cmhd_socket_context(connection).map { Unmanaged<WatchedConnection>.fromOpaque($0).takeUnretainedValue() }
             if let watched { clientDeadlines.headArrived(watched) }
-            return begin(connection: connection, url: url, method: method, version: version, watched: watched, slot: slot)
+            let head = HeadFacts(connection, method: method, url: url, version: version, uriLength: slot.pointee.map { cmhd_uri_length($0) })
+            return begin(connection: connection, url: url, method: method, version: version, head: head, watched: watched, slot: slot)
         }
         let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeUnretainedValue()
         if exchange.phase == .admitting, !admitted(exchange) {
@@ -55,7 +57,7 @@ extension Server {
 
     private func begin(
         connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?,
-        watched: WatchedConnection?, slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+        head: HeadFacts, watched: WatchedConnection?, slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         let started = DispatchTime.now().uptimeNanoseconds
         let (requestID, stopping) = begin()
@@ -66,7 +68,8 @@ extension Server {
         }
         let client = addresses.resolve(peer: peer, forwardedFor: headers["X-Forwarded-For"])
         let rawPath = url.map { String(cString: $0) } ?? "/"
-        let query = collect(connection, MHD_ValueKind.GET_ARGUMENT_KIND).fields.map {
+        let rawQuery = collect(connection, MHD_ValueKind.GET_ARGUMENT_KIND)
+        let query = rawQuery.fields.map {
             (name: Request.percentDecoded($0.name, plusIsSpace: true), value: Request.percentDecoded($0.value, plusIsSpace: true))
         }
         let request = Request(
@@ -88,6 +91,12 @@ extension Server {
             response.headers.set("Connection", "close")
             return queue(response, for: exchange)
         }
+        let versionText = version.map { String(cString: $0) } ?? ""
+        // A head a strict reader would refuse, or read otherwise than MHD did: answered and closed
+        // before its body, whose framing could be read two ways too.
+        if let refusal = RequestScreening.strictHead(head, headers: headers, version: versionText, rawPath: rawPath, rawQuery: rawQuery, limits: configuration) {
+            return refuseNow(refusal, exchange)
+        }
         // A refused body the client is about to send is read and dropped, so that it reads its
         // answer instead of a reset (RFC 9112 §9.6); one it would only send after a
         // `100 Continue`, or one announced too large to drain, is answered at once.
@@ -100,10 +109,10 @@ extension Server {
             }
             exchange.bodyTooLarge = true
         }
-        exchange.refusal = RequestScreening.head(request, version: version.map { String(cString: $0) } ?? "")
+        exchange.refusal = RequestScreening.head(request, version: versionText)
             ?? (announcesBody && uploads == nil ? RequestScreening.mediaType(headers["Content-Type"], kind: routed.bodyKind) : nil)
-        // A body whose framing could be read two ways cannot be drained safely either.
-        if let refusal = exchange.refusal, refusal.code == "invalid_header" { return refuseNow(refusal, exchange) }
+        // One Host read two ways could route the request elsewhere than a proxy in front did.
+        if let refusal = exchange.refusal, refusal.code == "invalid_header" || refusal.code == "invalid_host" { return refuseNow(refusal, exchange) }
         if let refusal = exchange.refusal, announcesBody, expectsContinue { return refuseNow(refusal, exchange) }
         // Even a request without a body is answered on MHD's next call: a response queued
         // before MHD has seen the whole request makes it close the connection.

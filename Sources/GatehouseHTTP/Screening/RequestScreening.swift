@@ -6,14 +6,16 @@ import GatehouseWire
 enum RequestScreening {
     /// The request line and headers: HTTP/1.1 needs exactly one `Host` (RFC 9112 §3.2); a
     /// control character in the path names nothing that exists (404), in the query it is
-    /// refused (400). Checked on the decoded text, so `%00` counts.
+    /// refused (400). Checked on the decoded text, so `%00` counts (a raw one is refused
+    /// earlier, in `strictHead`).
     static func head(_ request: Request, version: String) -> HTTPError? {
+        // Names first: a name with a space glued on (" Host", "Host ") is not the Host it looks like.
+        if let framing = framing(request.headers) { return framing }
         let hosts = request.headers.values("Host")
         // Every HTTP/1.x but 1.0 is read as 1.1 (RFC 9112 §2.3).
         if hosts.count > 1 || (hosts.isEmpty && version.hasPrefix("HTTP/1.") && version != "HTTP/1.0") {
             return HTTPError(status: 400, code: "invalid_host", message: "HTTP/1.1 requests carry exactly one Host header")
         }
-        if let framing = framing(request.headers) { return framing }
         if hasControlCharacter(request.path) { return .notFound() }
         for (name, value) in request.query where hasControlCharacter(name) || hasControlCharacter(value) {
             return .invalidQuery
@@ -22,10 +24,9 @@ enum RequestScreening {
     }
 
     /// Header fields that could be read two ways, refused (RFC 9112 §5.1, §5.2, §6.3): a name
-    /// that is not a token (whitespace before the colon, an obsolete line folding glued onto
-    /// it), a line break or NUL in a value, two Content-Lengths, a transfer coding other than
-    /// `chunked` alone. A server in front or behind that read one differently could be handed
-    /// a second request inside the first.
+    /// that is not a token (whitespace before the colon), a line break or NUL in a value, two
+    /// Content-Lengths. A server in front or behind that read one differently could be handed
+    /// a second request inside the first. (Transfer codings and folded lines: `strictHead`.)
     static func framing(_ headers: HTTPHeaders) -> HTTPError? {
         var lengths = 0
         for (name, value) in headers {
@@ -34,9 +35,6 @@ enum RequestScreening {
             if name.utf8.count == 14, name.lowercased() == "content-length" { lengths += 1 }
         }
         if lengths > 1 { return .invalidHeader("Content-Length is given more than once") }
-        if let coding = headers["Transfer-Encoding"], coding.trimmingCharacters(in: .whitespaces).lowercased() != "chunked" || headers.values("Transfer-Encoding").count > 1 {
-            return .invalidHeader("the only transfer coding accepted is chunked")
-        }
         return nil
     }
 
