@@ -18,6 +18,20 @@ public struct DevCredentials: Codable, Sendable, Equatable {
     /// The sandbox tenant's client of the Prove v3 API (`POST /token`).
     public let possession: PossessionCredentials?
 
+    public init(
+        baseURL: String, adminToken: String, tenantId: String, applicationId: String, apiKey: String,
+        verification: VerificationCredentials? = nil, apiKeys: [String: String]? = nil, possession: PossessionCredentials? = nil
+    ) {
+        self.baseURL = baseURL
+        self.adminToken = adminToken
+        self.tenantId = tenantId
+        self.applicationId = applicationId
+        self.apiKey = apiKey
+        self.verification = verification
+        self.apiKeys = apiKeys
+        self.possession = possession
+    }
+
     public struct PossessionCredentials: Codable, Sendable, Equatable {
         public let clientId: String
         public let clientSecret: String

@@ -34,6 +34,8 @@ public final class GatehouseApp: @unchecked Sendable {
     /// Sends the codes that starts and sign-ins queue; runs from `start()` to `shutdown()`.
     public let deliveries: DeliveryDispatcher
     public let server: Server
+    /// The listener of `/metrics` alone, when `metrics-port` is set.
+    public let metricsServer: Server?
     public let router = Router(bodyKind: .json)
     private let sweeper = LockedValue<Task<Void, Never>?>(nil)
     /// Settles request rate limits with the other nodes (`rate-limit-sharing cluster`).
@@ -112,7 +114,7 @@ public final class GatehouseApp: @unchecked Sendable {
         let proxyMetrics = HTTPMetrics(
             family: "gatehouse_managed_api_request", routeLabel: "api",
             help: ("Proxied managed API calls, by tenant/name and the status passed back.", "Time until the upstream's answer began."))
-        SystemRoutes.register(on: router, database: database, metrics: [metrics, proxyMetrics], counters: [verification.testNumberUses, verification.deliveryReceipts, verification.prefixBlocksImposed])
+        SystemRoutes.register(on: router, database: database)
         let admin = AdminRoutes.register(on: router, directory: directory, configuredToken: settings.adminToken, logger: logger)
         AdminVerificationRoutes.register(on: admin, engine: verification, database: database, directory: directory)
         admin.post("/tenants/:tenantId/token-keys/rotate", .async { [accounts] _, context in
@@ -183,6 +185,10 @@ public final class GatehouseApp: @unchecked Sendable {
             configuration: Self.serverConfiguration(settings),
             responder: Responder(router: router, errorLog: transportLog),
             metrics: metrics, accessLog: accessLog, errorLog: transportLog)
+        metricsServer = Self.metricsServer(
+            settings, metrics: [metrics, proxyMetrics],
+            counters: [verification.testNumberUses, verification.deliveryReceipts, verification.prefixBlocksImposed],
+            publicRouter: router, errorLog: transportLog, logger: logger)
     }
 
     /// Every migration this binary knows, in order: core first, then each engine's.
@@ -272,6 +278,10 @@ public final class GatehouseApp: @unchecked Sendable {
         // The address is the server's own, no secret: its port must survive the digit masking.
         environment.logger.info("listening", ["address": .plain("http://\(settings.host):\(server.port)")])
         ownURL.withLock { $0 = URL(string: "http://\(settings.host == "0.0.0.0" || settings.host == "::" ? "127.0.0.1" : settings.host):\(server.port)") }
+        if let metricsServer {
+            try metricsServer.start()
+            environment.logger.info("metrics listening", ["address": .plain("http://\(settings.metricsHost):\(metricsServer.port)/metrics")])
+        }
         startSweeper()
         let (runs, runnerStopped) = (self.runs, self.runnerStopped)
         running.withLock {
@@ -305,6 +315,7 @@ public final class GatehouseApp: @unchecked Sendable {
         let sweeping = sweeper.withLock { $0 }
         sweeping?.cancel()
         server.shutdown(grace: settings.shutdownGrace)
+        metricsServer?.shutdown(grace: 1)
         // The dispatcher finishes the deliveries in hand; whatever it has not claimed stays
         // queued for the next node or the next start of this one.
         deliveries.stop()
@@ -328,9 +339,10 @@ public final class GatehouseApp: @unchecked Sendable {
     }
 
     /// Stops the background work started by `start()` without blocking a thread (for tests,
-    /// which stop the server with `server.stop`): the sweeper, the dispatcher after the
-    /// deliveries in hand, the last settlement, the listener's connection.
+    /// which stop the server with `server.stop`): the metrics listener, the sweeper, the
+    /// dispatcher after the deliveries in hand, the last settlement, the listener's connection.
     public func stopBackgroundWork() async {
+        await metricsServer?.stop(grace: 1)
         await Self.stop(sweeper.withLock { $0 })
         deliveries.stop()
         runs.stop()
