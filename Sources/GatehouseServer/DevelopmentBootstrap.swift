@@ -87,12 +87,13 @@ extension GatehouseApp {
             applicationId: app.id, apiKey: key.secret,
             verification: .init(appKey: otpApp.appKey, secret: otpSecret), apiKeys: platformKeys,
             possession: .init(clientId: client.client.id, clientSecret: client.secret))
-        try FileManager.default.createDirectory(atPath: settings.dataDir, withIntermediateDirectories: true)
+        if !FileManager.default.fileExists(atPath: settings.dataDir) { try DataFolder.create(settings.dataDir) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(credentials)
         let created = FileManager.default.createFile(atPath: credentialsPath, contents: data, attributes: [.posixPermissions: 0o600])
         guard created else { throw SettingsError("cannot write \(credentialsPath)") }
+        DataFolder.restrict([credentialsPath])
         return credentials
     }
 }

@@ -56,8 +56,9 @@ public final class GatehouseApp: @unchecked Sendable {
         self.settings = settings
         // The App Store root ships inside the binary; refuse to start if it is not Apple's.
         _ = try AppleRootCertificate.pinned()
-        let database = try injected?.database ?? Self.openDatabase(settings)
         let logger = Logger(minimum: settings.logLevel, write: { logSink.write($0) })
+        try DataFolder.secure(settings, logger: logger)
+        let database = try injected?.database ?? Self.openDatabase(settings)
         let environment = injected ?? .live(database: database, logger: logger)
         self.environment = environment
         _ = try DatabaseMigrator(migrations: Self.migrations, now: { environment.clock.now }).migrate(database)
@@ -255,22 +256,27 @@ public final class GatehouseApp: @unchecked Sendable {
         guard settings.mode == .development else { return nil }
         let path = (settings.dataDir as NSString).appendingPathComponent(file)
         if let text = try? String(contentsOfFile: path, encoding: .utf8), let key = SecretBox.keyBytes(text: text) { return key }
-        try FileManager.default.createDirectory(atPath: settings.dataDir, withIntermediateDirectories: true)
+        if !FileManager.default.fileExists(atPath: settings.dataDir) { try DataFolder.create(settings.dataDir) }
         let key = SystemRandom().bytes(32)
         guard FileManager.default.createFile(atPath: path, contents: Data(key.hexString.utf8), attributes: [.posixPermissions: 0o600]) else {
             throw SettingsError("cannot write \(path)")
         }
+        DataFolder.restrict([path])
         logger.info(LogValue("made a development key for \(purpose)"), ["path": .plain(path)])
         return key
     }
 
     /// Opens the configured database: SQLite in the data folder unless a PostgreSQL URL is set.
+    /// A new SQLite file and its folder are private (0600, 0700).
     public static func openDatabase(_ settings: Settings) throws -> any Database {
         if settings.isPostgres { return try PostgresDatabase(url: settings.databaseURL, poolSize: settings.databasePoolSize) }
         let path = settings.sqlitePath
-        try FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        return try SQLiteDatabase(path: path)
+        let folder = (path as NSString).deletingLastPathComponent
+        if !FileManager.default.fileExists(atPath: folder) { try DataFolder.create(folder) }
+        DataFolder.precreate(path)
+        let database = try SQLiteDatabase(path: path)
+        DataFolder.restrict(DataFolder.sqliteFiles(path))
+        return database
     }
 
     public func start() throws {
