@@ -37,7 +37,7 @@ import Testing
         for file in Self.privateFiles { #expect(chmod(folder + "/" + file, 0o644) == 0, "\(file)") }
 
         let second = try await Self.start(folder)
-        #expect(second.credentials == first.credentials)
+        #expect(second.credentials.adminToken == first.credentials.adminToken)
         #expect(try Self.mode(folder) == 0o700)
         let warnings = second.logs.lines.filter { $0.contains("open to other users; tightened it") }
         #expect(warnings.contains { $0.contains(#""path":"\#(folder)""#) && $0.contains(#""was":"0755""#) && $0.contains(#""now":"0700""#) })

@@ -109,6 +109,44 @@ import Testing
         await live.stop()
     }
 
+    /// A development server started again on another port writes that port into the file and
+    /// into its `server-health` definition; the keys stay the first start's.
+    @Test func developmentCredentialsFollowTheLatestStart() async throws {
+        let folder = NSTemporaryDirectory() + "gatehouse-restart-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let configure: (inout Settings) -> Void = {
+            $0.dataDir = folder
+            $0.databaseURL = ""
+        }
+        let first = try await LiveServer.start(configure: configure)
+        // Still listening, so the second start cannot be given the same port.
+        let second = try await LiveServer.start(configure: configure)
+        #expect(first.port != second.port)
+        let expected = "http://127.0.0.1:\(second.port)"
+        let file = try JSONDecoder().decode(DevCredentials.self, from: Data(contentsOf: URL(fileURLWithPath: second.app.credentialsPath)))
+        #expect(file.baseURL == expected && second.credentials == file)
+        #expect(file.adminToken == first.credentials.adminToken && file.apiKey == first.credentials.apiKey && file.apiKeys == first.credentials.apiKeys)
+        let health = try await second.app.managedAPIs.definition(tenantID: file.tenantId, name: "server-health")
+        #expect(health.baseURL.absoluteString == expected)
+        #expect(try Self.mode(second.app.credentialsPath) == 0o600)
+
+        // A server-health the developer pointed elsewhere keeps its address.
+        var moved = health
+        moved.baseURL = URL(string: "http://127.0.0.1:9/elsewhere")!
+        try await second.app.managedAPIs.saveDefinition(tenantID: file.tenantId, moved)
+        await first.stop()
+        let third = try await LiveServer.start(configure: configure)
+        #expect(third.credentials.baseURL == "http://127.0.0.1:\(third.port)")
+        #expect(try await third.app.managedAPIs.definition(tenantID: file.tenantId, name: "server-health").baseURL == moved.baseURL)
+        await second.stop()
+        await third.stop()
+        for live in [first, second, third] { live.app.environment.database.close() }
+    }
+
+    private static func mode(_ path: String) throws -> Int {
+        try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber).intValue & 0o777
+    }
+
     @Test func settingsFromEnvironmentAndFlags() throws {
         let settings = try Settings.load(
             environment: ["GATEHOUSE_PORT": "9000", "GATEHOUSE_DATA_DIR": "/srv/gh", "HOME": "/root", "GATEHOUSE_TRUSTED_PROXIES": "10.0.0.0/8, 127.0.0.1"],
