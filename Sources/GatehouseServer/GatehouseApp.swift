@@ -207,7 +207,8 @@ public final class GatehouseApp: @unchecked Sendable {
         }
         let email = SMTPDelivery(
             host: host, port: settings.smtpPort, from: settings.smtpFrom, username: settings.smtpUsername, password: settings.smtpPassword,
-            security: settings.smtpSecurity, timeout: 15, clock: environment.clock, subject: settings.smtpSubject)
+            security: settings.smtpSecurity, timeout: 15, totalTimeout: settings.verification.deliveryDeadline, clock: environment.clock,
+            subject: settings.smtpSubject)
         return ChannelDelivery(phone: phone, email: email)
     }
 
