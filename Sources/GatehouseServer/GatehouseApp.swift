@@ -35,6 +35,8 @@ public final class GatehouseApp: @unchecked Sendable {
     /// Sends the codes that starts and sign-ins queue; runs from `start()` to `shutdown()`.
     public let deliveries: DeliveryDispatcher
     public let server: Server
+    /// The listener of `/metrics` alone, when `metrics-port` is set.
+    public let metricsServer: Server?
     public let router = Router(bodyKind: .json)
     /// Every call this node makes to another service (libcurl, one thread and connection cache).
     public let outbound: CurlHTTPClient
@@ -57,8 +59,9 @@ public final class GatehouseApp: @unchecked Sendable {
         self.settings = settings
         // The App Store root ships inside the binary; refuse to start if it is not Apple's.
         _ = try AppleRootCertificate.pinned()
-        let database = try injected?.database ?? Self.openDatabase(settings)
         let logger = Logger(minimum: settings.logLevel, write: { logSink.write($0) })
+        try DataFolder.secure(settings, logger: logger)
+        let database = try injected?.database ?? Self.openDatabase(settings)
         let outbound = CurlHTTPClient()
         self.outbound = outbound
         let environment = injected ?? .live(database: database, logger: logger, http: outbound)
@@ -117,9 +120,7 @@ public final class GatehouseApp: @unchecked Sendable {
         let proxyMetrics = HTTPMetrics(
             family: "gatehouse_managed_api_request", routeLabel: "api",
             help: ("Proxied managed API calls, by tenant/name and the status passed back.", "Time until the upstream's answer began."))
-        SystemRoutes.register(
-            on: router, database: database, metrics: [metrics, proxyMetrics],
-            counters: [verification.testNumberUses, verification.deliveryReceipts, verification.prefixBlocksImposed], outbound: outbound.metrics)
+        SystemRoutes.register(on: router, database: database)
         let admin = AdminRoutes.register(on: router, directory: directory, configuredToken: settings.adminToken, logger: logger)
         AdminVerificationRoutes.register(on: admin, engine: verification, database: database, directory: directory)
         admin.post("/tenants/:tenantId/token-keys/rotate", .async { [accounts] _, context in
@@ -190,6 +191,10 @@ public final class GatehouseApp: @unchecked Sendable {
             configuration: Self.serverConfiguration(settings),
             responder: Responder(router: router, errorLog: transportLog),
             metrics: metrics, accessLog: accessLog, errorLog: transportLog)
+        metricsServer = Self.metricsServer(
+            settings, metrics: [metrics, proxyMetrics],
+            counters: [verification.testNumberUses, verification.deliveryReceipts, verification.prefixBlocksImposed],
+            outbound: outbound.metrics, publicRouter: router, errorLog: transportLog, logger: logger)
     }
 
     /// Every migration this binary knows, in order: core first, then each engine's.
@@ -207,7 +212,8 @@ public final class GatehouseApp: @unchecked Sendable {
         }
         let email = SMTPDelivery(
             host: host, port: settings.smtpPort, from: settings.smtpFrom, username: settings.smtpUsername, password: settings.smtpPassword,
-            security: settings.smtpSecurity, timeout: 15, clock: environment.clock, subject: settings.smtpSubject)
+            security: settings.smtpSecurity, timeout: 15, totalTimeout: settings.verification.deliveryDeadline, clock: environment.clock,
+            subject: settings.smtpSubject)
         return ChannelDelivery(phone: phone, email: email)
     }
 
@@ -233,45 +239,17 @@ public final class GatehouseApp: @unchecked Sendable {
         }
     }
 
-    /// The key that seals managed API secrets: the configured one; in development, one made
-    /// once beside the SQLite file; in production without one, none (secrets are refused).
-    static func managedAPISecrets(_ settings: Settings, logger: Logger) throws -> SecretBox? {
-        try secretKey(settings, configured: settings.managedApiSecretKey, setting: "managed-api-secret-key", file: "managed-api-secret.key",
-            purpose: "managed API secrets", logger: logger).map { try SecretBox(key: $0) }
-    }
-
-    /// The possession engine's key, found the same way.
-    static func possessionKeys(_ settings: Settings, logger: Logger) throws -> PossessionKeys? {
-        try secretKey(settings, configured: settings.possessionSecretKey, setting: "possession-secret-key", file: "possession-secret.key",
-            purpose: "possession identity data and authTokens", logger: logger).map { try PossessionKeys(secret: $0) }
-    }
-
-    /// A 32-byte key: the configured one (64 hex digits or base64); in development, one made
-    /// once in `<data-dir>/<file>` (mode 0600); in production without one, none.
-    static func secretKey(_ settings: Settings, configured: String?, setting: String, file: String, purpose: String, logger: Logger) throws -> [UInt8]? {
-        if let text = configured {
-            guard let key = SecretBox.keyBytes(text: text) else { throw SettingsError("\(setting) must be 64 hex digits or base64 of 32 bytes") }
-            return key
-        }
-        guard settings.mode == .development else { return nil }
-        let path = (settings.dataDir as NSString).appendingPathComponent(file)
-        if let text = try? String(contentsOfFile: path, encoding: .utf8), let key = SecretBox.keyBytes(text: text) { return key }
-        try FileManager.default.createDirectory(atPath: settings.dataDir, withIntermediateDirectories: true)
-        let key = SystemRandom().bytes(32)
-        guard FileManager.default.createFile(atPath: path, contents: Data(key.hexString.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw SettingsError("cannot write \(path)")
-        }
-        logger.info(LogValue("made a development key for \(purpose)"), ["path": .plain(path)])
-        return key
-    }
-
     /// Opens the configured database: SQLite in the data folder unless a PostgreSQL URL is set.
+    /// A new SQLite file and its folder are private (0600, 0700).
     public static func openDatabase(_ settings: Settings) throws -> any Database {
         if settings.isPostgres { return try PostgresDatabase(url: settings.databaseURL, poolSize: settings.databasePoolSize) }
         let path = settings.sqlitePath
-        try FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        return try SQLiteDatabase(path: path)
+        let folder = (path as NSString).deletingLastPathComponent
+        if !FileManager.default.fileExists(atPath: folder) { try DataFolder.create(folder) }
+        DataFolder.precreate(path)
+        let database = try SQLiteDatabase(path: path)
+        DataFolder.restrict(DataFolder.sqliteFiles(path))
+        return database
     }
 
     public func start() throws {
@@ -279,6 +257,10 @@ public final class GatehouseApp: @unchecked Sendable {
         // The address is the server's own, no secret: its port must survive the digit masking.
         environment.logger.info("listening", ["address": .plain("http://\(settings.host):\(server.port)")])
         ownURL.withLock { $0 = URL(string: "http://\(settings.host == "0.0.0.0" || settings.host == "::" ? "127.0.0.1" : settings.host):\(server.port)") }
+        if let metricsServer {
+            try metricsServer.start()
+            environment.logger.info("metrics listening", ["address": .plain("http://\(settings.metricsHost):\(metricsServer.port)/metrics")])
+        }
         startSweeper()
         let (runs, runnerStopped) = (self.runs, self.runnerStopped)
         running.withLock {
@@ -312,6 +294,7 @@ public final class GatehouseApp: @unchecked Sendable {
         let sweeping = sweeper.withLock { $0 }
         sweeping?.cancel()
         server.shutdown(grace: settings.shutdownGrace)
+        metricsServer?.shutdown(grace: 1)
         // The dispatcher finishes the deliveries in hand; whatever it has not claimed stays
         // queued for the next node or the next start of this one.
         deliveries.stop()
@@ -335,9 +318,10 @@ public final class GatehouseApp: @unchecked Sendable {
     }
 
     /// Stops the background work started by `start()` without blocking a thread (for tests,
-    /// which stop the server with `server.stop`): the sweeper, the dispatcher after the
-    /// deliveries in hand, the last settlement, the listener's connection.
+    /// which stop the server with `server.stop`): the metrics listener, the sweeper, the
+    /// dispatcher after the deliveries in hand, the last settlement, the listener's connection.
     public func stopBackgroundWork() async {
+        await metricsServer?.stop(grace: 1)
         await Self.stop(sweeper.withLock { $0 })
         deliveries.stop()
         runs.stop()

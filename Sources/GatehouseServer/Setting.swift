@@ -39,6 +39,18 @@ struct Setting: Sendable {
             read: { String(describing: $0[keyPath: path]) })
     }
 
+    /// A number where the empty string means "not set".
+    static func optionalNumber<T: LosslessStringConvertible>(_ name: String, _ path: Path<T?>, example: String) -> Setting {
+        Setting(
+            name: name, example: example,
+            apply: { settings, value in
+                guard !value.isEmpty else { return settings[keyPath: path] = nil }
+                guard let parsed = T(value) else { throw SettingsError("\(name) must be a number, got \(value)") }
+                settings[keyPath: path] = parsed
+            },
+            read: { $0[keyPath: path].map { String(describing: $0) } ?? "" })
+    }
+
     /// A finite number above zero.
     static func positive<T: LosslessStringConvertible & BinaryFloatingPoint>(_ name: String, _ path: Path<T>, example: String) -> Setting {
         Setting(

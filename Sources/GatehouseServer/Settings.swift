@@ -28,6 +28,12 @@ public struct Settings: Sendable {
     public var connectionTimeout = 30
     public var trustedProxies: [String] = []
     public var shutdownGrace = 10.0
+    /// `/metrics` on a listener of its own at `metricsHost:metricsPort` (0 picks a free port);
+    /// unset: on the public listener, behind `metricsToken` or in development only.
+    public var metricsPort: UInt16?
+    public var metricsHost = "127.0.0.1"
+    /// A bearer token `/metrics` asks for, wherever it is served.
+    public var metricsToken: String?
     /// The address clients use, written to `dev-credentials.json`.
     public var publicURL: String?
     public var databasePoolSize = 16

@@ -41,13 +41,14 @@ extension VerificationEngine {
     }
 
     /// Renders a claimed delivery, hands it to the provider and records the outcome. A
-    /// provider's refusal fails the verification (the person asks for a new code); if the
-    /// outcome cannot be recorded, the lease runs out and the delivery is claimed again.
+    /// provider's refusal, or a send past `deliveryDeadline`, fails the verification (the
+    /// person asks for a new code); if the outcome cannot be recorded, the lease runs out and
+    /// the delivery is claimed again.
     func deliver(_ job: DeliveryJob) async {
         let message = render(job.record, code: job.code, appHash: job.appHash)
         let receipt: DeliveryReceipt?
         do {
-            receipt = try await delivery.send(message)
+            receipt = try await delivery.send(message, within: settings.deliveryDeadline)
         } catch {
             receipt = nil
             environment.logger.warning("verification delivery failed", ["verification": job.record.id, "error": "\(error)"])

@@ -30,6 +30,7 @@ public final class VerificationEngine: Sendable {
     let prefixHistories: NodeCache<Double>
 
     public init(environment: Environment, delivery: any MessageDelivery, settings: VerificationSettings = VerificationSettings()) {
+        precondition(settings.deliveryDeadline < settings.dispatchRetryAfter, "a send must be given up before its lease ends")
         self.environment = environment
         self.delivery = delivery
         self.settings = settings

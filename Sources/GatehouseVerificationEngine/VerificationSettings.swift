@@ -20,6 +20,10 @@ public struct VerificationSettings: Sendable, Equatable {
     /// How long a claimed delivery is its dispatcher's: past this lease, a delivery whose
     /// node died mid-way is claimed again (by any node).
     public var dispatchRetryAfter: TimeInterval = 30
+    /// The most one send may take before it is given up and the verification fails as
+    /// undeliverable. Below the lease, so that no send is still running when its delivery is
+    /// claimed again (and sent twice); the rest of the lease is for recording the outcome.
+    public var deliveryDeadline: TimeInterval = 20
     /// Claims of one delivery before it counts as undeliverable (`failed_to_deliver`).
     public var deliveryAttempts = 3
     /// How often an idle dispatcher looks for deliveries left by other nodes; a start on

@@ -6,6 +6,9 @@ struct JSONScanner {
     /// False: check only, and give `.null` for every value.
     let build: Bool
     var index = 0
+    /// When not nil, collects the text of every number that is a member of the outermost
+    /// object, by name, for readers that need its exact value.
+    var topLevelNumbers: [String: String]?
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, build: Bool) {
         self.bytes = bytes
@@ -52,8 +55,13 @@ struct JSONScanner {
             skipWhitespace()
             guard peek(UInt8(ascii: ":")) else { throw .malformed(offset: index) }
             index += 1
+            skipWhitespace()
+            let start = index
             let member = try value(depth: depth)
             if build { members[name] = member }
+            if depth == 1, topLevelNumbers != nil, case .number = member {
+                topLevelNumbers?[name] = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            }
             skipWhitespace()
             guard index < bytes.count else { throw .malformed(offset: index) }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }

@@ -7,7 +7,7 @@ import GatehouseServer
 import GatehouseTesting
 
 /// The real server on 127.0.0.1:0 with a fresh database and data folder, in development
-/// mode, for end-to-end tests that drive it over loopback.
+/// mode unless `configure` says otherwise, for end-to-end tests that drive it over loopback.
 ///
 /// ```swift
 /// let live = try await LiveServer.start(.sqlite)
@@ -59,7 +59,11 @@ public final class LiveServer: @unchecked Sendable {
         }
         let app = try GatehouseApp(settings: settings, environment: environment, logSink: logs)
         try app.start()
-        guard let credentials = try await app.bootstrapDevelopment() else {
+        // In production nothing is bootstrapped: the address, and the configured admin token.
+        let credentials = settings.mode == .production
+            ? DevCredentials(baseURL: "http://127.0.0.1:\(app.server.port)", adminToken: settings.adminToken ?? "", tenantId: "", applicationId: "", apiKey: "")
+            : try await app.bootstrapDevelopment()
+        guard let credentials else {
             throw TestSetupError("the server did not bootstrap development credentials")
         }
         return LiveServer(app: app, credentials: credentials, dataDir: dataDir, logs: logs, database: database)

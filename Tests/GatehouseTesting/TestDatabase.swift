@@ -33,6 +33,9 @@ public final class TestDatabase: @unchecked Sendable {
         switch kind {
         case .sqlite:
             let db = try SQLiteDatabase.temporary()
+            // Private, as the server makes its own: a server started on it would otherwise
+            // tighten it and warn. SQLite gives the WAL and SHM files the database's mode.
+            for file in [db.path, db.path + "-wal", db.path + "-shm"] { _ = chmod(file, 0o600) }
             database = db
             url = "sqlite://" + db.path
             cleanup = {}

@@ -57,6 +57,28 @@ import Testing
         #expect(try await queued(harness) == 0)
     }
 
+    /// A provider that never answers is given up at the deadline, before the lease ends: the
+    /// verification fails as undeliverable, and the code is not claimed again and sent twice
+    /// while the first send still runs.
+    @Test(.timeLimit(.minutes(1)), arguments: TestDatabaseKind.available)
+    func aSendPastItsDeadlineIsGivenUpBeforeItsLeaseEnds(_ kind: TestDatabaseKind) async throws {
+        var settings = VerificationSettings()
+        settings.deliveryDeadline = 0.2
+        let provider = StallingDelivery()
+        let harness = try await EngineHarness(kind, settings: settings, provider: provider)
+        defer { harness.close() }
+        let caller = try await harness.caller()
+        let record = try await harness.engine.start(StartRequest(destination: Self.mobile, deliveryMethod: "sms"), caller: caller)
+        try await harness.dispatcher.drain()
+        await provider.untilCancelled()
+        let failed = try await harness.engine.verification(.id(record.id), caller: caller)
+        #expect(failed.outcome(at: harness.clock.now) == .failedToDeliver)
+        #expect(try await queued(harness) == 0)
+        harness.clock.advance(by: harness.engine.settings.dispatchRetryAfter)
+        try await harness.dispatcher.drain()
+        #expect(provider.sends == 1)
+    }
+
     /// Delivery is at least once: a code claimed again after its lease goes out with the
     /// message id of its first try (not the verification id), and the outbox keeps it once.
     @Test(arguments: TestDatabaseKind.available)
@@ -131,6 +153,42 @@ import Testing
     private func queued(_ harness: EngineHarness) async throws -> Int {
         try await harness.store.database.read { db in
             try db.queryOne("SELECT COUNT(*) AS n FROM verification_deliveries", [])!.get("n")
+        }
+    }
+}
+
+/// Takes a message and never answers; only cancelling the send ends it.
+final class StallingDelivery: MessageDelivery, @unchecked Sendable {
+    private let lock = NSLock()
+    private var started = 0
+    private var cancelled = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    var sends: Int { lock.withLock { started } }
+
+    func deliver(_ message: OutboundMessage) async throws {
+        lock.withLock { started += 1 }
+        do {
+            try await Task.sleep(nanoseconds: 3_600_000_000_000)
+        } catch {
+            let ready = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+                cancelled = true
+                defer { waiters = [] }
+                return waiters
+            }
+            ready.forEach { $0.resume() }
+            throw error
+        }
+    }
+
+    /// Returns once a send has been cancelled.
+    func untilCancelled() async {
+        await withCheckedContinuation { continuation in
+            let done = lock.withLock { () -> Bool in
+                if !cancelled { waiters.append(continuation) }
+                return cancelled
+            }
+            if done { continuation.resume() }
         }
     }
 }

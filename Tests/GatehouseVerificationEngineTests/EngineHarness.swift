@@ -21,14 +21,15 @@ final class EngineHarness: @unchecked Sendable {
     let callbacks = ScriptedHTTP()
     let tenantID: String
 
-    init(_ kind: TestDatabaseKind, settings: VerificationSettings = VerificationSettings()) async throws {
+    /// - Parameter provider: sends instead of `delivery`.
+    init(_ kind: TestDatabaseKind, settings: VerificationSettings = VerificationSettings(), provider: (any MessageDelivery)? = nil) async throws {
         store = try TestDatabase(kind)
         let clock = self.clock
         _ = try DatabaseMigrator(migrations: CoreMigrations.all + VerificationMigrations.all, now: { clock.now }).migrate(store.database)
         database = CountingDatabase(store.database)
         let environment = Environment.test(database: database, clock: clock, http: callbacks)
         tenantID = try await TenantDirectory(environment: environment).createTenant(name: "Acme").id
-        engine = VerificationEngine(environment: environment, delivery: delivery, settings: settings)
+        engine = VerificationEngine(environment: environment, delivery: provider ?? delivery, settings: settings)
         dispatcher = DeliveryDispatcher(engine: engine)
         _ = try await engine.adjustBalance(tenantID: tenantID, byMicros: 10_000_000)
     }

@@ -112,6 +112,22 @@ import Testing
         #expect(!finished)
     }
 
+    /// A tool sees its three standard descriptors and nothing of the server's, even one a
+    /// library left without close-on-exec.
+    @Test func aToolInheritsOnlyItsOwnDescriptors() async throws {
+        #expect(BoundedProcess.addCloseFrom != nil, "glibc 2.34 or newer has posix_spawn_file_actions_addclosefrom_np")
+        let opened = open("/dev/null", O_RDONLY)
+        // F_DUPFD sets no close-on-exec flag, and a high number cannot be mistaken for the child's own.
+        let leaked = fcntl(opened, F_DUPFD, 200)
+        close(opened)
+        defer { close(leaked) }
+        #expect(leaked >= 200 && fcntl(leaked, F_GETFD) & FD_CLOEXEC == 0)
+        let output = try await BoundedProcess.run("ls", ["/proc/self/fd"], timeout: 30, maxOutput: 64 * 1024)
+        let seen = Set(String(decoding: output.stdout, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Int32($0) })
+        // 0, 1 and 2, and the one `ls` opens to read the folder (the lowest free number).
+        #expect(seen == [0, 1, 2, 3])
+    }
+
     @Test func wordsAreCountedInMarkupAndText() {
         #expect(DocumentDigestExecutor.words(Data("<w:p><w:t>one two</w:t></w:p><w:p><w:t>three</w:t></w:p>".utf8), markup: true) == 3)
         #expect(DocumentDigestExecutor.words(Data("a<w:br/>b<w:tab/>c".utf8), markup: true) == 3)

@@ -25,6 +25,7 @@ public struct SMTPDelivery: MessageDelivery, CustomStringConvertible, CustomDebu
     let password: String?
     let security: Security
     let timeout: TimeInterval
+    let totalTimeout: TimeInterval?
     let clock: any Clock
     let subject: String
     let extraTrustedCertificatePEM: String?
@@ -37,14 +38,16 @@ public struct SMTPDelivery: MessageDelivery, CustomStringConvertible, CustomDebu
     ///   - from: the bare sender address (`codes@example.com`), used for the envelope and `From`.
     ///   - username, password: when both are given, the client authenticates with AUTH PLAIN or LOGIN.
     ///   - timeout: seconds allowed for the connect and for each read or write.
+    ///   - totalTimeout: seconds allowed for the whole conversation, connect to QUIT; nil for no
+    ///     bound but the steps'. A dozen steps of `timeout` each would outlast a delivery lease.
     ///   - clock: dates the `Date` header.
     ///   - subject: the `Subject` of every message this provider sends.
     ///   - extraTrustedCertificatePEM: PEM certificates (e.g. a private CA) trusted in addition
     ///     to the system roots; verification itself stays on, host name check included.
     public init(
         host: String, port: UInt16, from: String, username: String? = nil, password: String? = nil,
-        security: Security, timeout: TimeInterval = 30, clock: any Clock, subject: String = "Your verification code",
-        extraTrustedCertificatePEM: String? = nil
+        security: Security, timeout: TimeInterval = 30, totalTimeout: TimeInterval? = nil, clock: any Clock,
+        subject: String = "Your verification code", extraTrustedCertificatePEM: String? = nil
     ) {
         self.extraTrustedCertificatePEM = extraTrustedCertificatePEM
         self.host = host
@@ -54,6 +57,7 @@ public struct SMTPDelivery: MessageDelivery, CustomStringConvertible, CustomDebu
         self.password = password
         self.security = security
         self.timeout = timeout
+        self.totalTimeout = totalTimeout
         self.clock = clock
         self.subject = subject
     }
@@ -61,10 +65,11 @@ public struct SMTPDelivery: MessageDelivery, CustomStringConvertible, CustomDebu
     public func deliver(_ message: OutboundMessage) async throws {
         let envelope = try envelope(for: message)
         let host = host, port = port, timeout = timeout, security = security, pem = extraTrustedCertificatePEM
+        let until = totalTimeout.map { TCPTransport.deadline(after: $0) } ?? .max
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             Self.queue.async {
                 do {
-                    let tcp = try TCPTransport.connect(host: host, port: port, timeout: timeout)
+                    let tcp = try TCPTransport.connect(host: host, port: port, timeout: timeout, until: until)
                     let conversation = SMTPConversation(transport: tcp, security: security) { _ in
                         try TLSTransport.handshake(over: tcp, host: host, extraTrustedCertificatePEM: pem)
                     }

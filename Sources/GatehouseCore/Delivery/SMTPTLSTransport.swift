@@ -100,7 +100,7 @@ final class TLSTransport: SMTPTransport {
     private func connect() throws {
         guard let ssl else { throw closedError }
         // One deadline for the whole handshake, however many round trips it takes.
-        let deadline = TCPTransport.deadline(after: tcp.timeout)
+        let deadline = tcp.stepDeadline()
         while true {
             ERR_clear_error()
             let result = SSL_connect(ssl)
@@ -133,7 +133,7 @@ final class TLSTransport: SMTPTransport {
     func write(_ bytes: [UInt8]) throws {
         guard let ssl, established else { throw closedError }
         guard !bytes.isEmpty else { return }
-        let deadline = TCPTransport.deadline(after: tcp.timeout)
+        let deadline = tcp.stepDeadline()
         ERR_clear_error()
         // A memory BIO never blocks, so SSL_write encrypts everything at once or fails.
         let written = bytes.withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) }
@@ -144,7 +144,7 @@ final class TLSTransport: SMTPTransport {
     }
 
     func readLine() throws -> String {
-        let deadline = TCPTransport.deadline(after: tcp.timeout)
+        let deadline = tcp.stepDeadline()
         while true {
             if let line = try lines.nextLine(peer: peer) { return line }
             try fill(deadline: deadline)
@@ -198,7 +198,7 @@ final class TLSTransport: SMTPTransport {
             if established {
                 // close_notify, so the server can tell our end from a truncation; not awaited.
                 _ = SSL_shutdown(ssl)
-                try? flush(deadline: TCPTransport.deadline(after: min(tcp.timeout, 1)))
+                try? flush(deadline: tcp.stepDeadline(within: min(tcp.timeout, 1)))
             }
             SSL_free(ssl)
             self.ssl = nil

@@ -55,11 +55,13 @@ struct SMTPLineBuffer {
 }
 
 /// A plain TCP connection over POSIX sockets. Every wait (connect, read, write) is bounded by
-/// `timeout`, measured on the monotonic clock: a timeout is real elapsed time, so it must not
-/// follow the injected (possibly manual) clock.
+/// `timeout`, and all of them together by `until`, measured on the monotonic clock: a timeout
+/// is real elapsed time, so it must not follow the injected (possibly manual) clock.
 final class TCPTransport: SMTPTransport {
     private var fd: Int32
     let timeout: TimeInterval
+    /// The end of the whole conversation (monotonic nanoseconds), however many steps are left.
+    let until: UInt64
     let peer: String
     private var buffer = SMTPLineBuffer()
 
@@ -67,16 +69,17 @@ final class TCPTransport: SMTPTransport {
     /// such bytes were sent in plain text before the handshake and must not be trusted.
     var hasBufferedInput: Bool { !buffer.bytes.isEmpty }
 
-    private init(fd: Int32, timeout: TimeInterval, peer: String) {
+    private init(fd: Int32, timeout: TimeInterval, until: UInt64, peer: String) {
         self.fd = fd
         self.timeout = timeout
+        self.until = until
         self.peer = peer
     }
 
     deinit { close() }
 
     /// Resolves `host` and connects to the first address that answers within `timeout`.
-    static func connect(host: String, port: UInt16, timeout: TimeInterval) throws -> TCPTransport {
+    static func connect(host: String, port: UInt16, timeout: TimeInterval, until: UInt64 = .max) throws -> TCPTransport {
         let peer = "\(host):\(port)"
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
@@ -92,8 +95,8 @@ final class TCPTransport: SMTPTransport {
         while let info = entry {
             entry = info.pointee.ai_next
             do {
-                let fd = try connectOne(info.pointee, timeout: timeout)
-                return TCPTransport(fd: fd, timeout: timeout, peer: peer)
+                let fd = try connectOne(info.pointee, deadline: min(deadline(after: timeout), until))
+                return TCPTransport(fd: fd, timeout: timeout, until: until, peer: peer)
             } catch let error as DeliveryError {
                 lastError = error.description
             }
@@ -103,7 +106,7 @@ final class TCPTransport: SMTPTransport {
 
     /// A non-blocking connect followed by a poll, because a blocking `connect` to a host that
     /// drops packets would wait for the kernel's own timeout (minutes), not ours.
-    private static func connectOne(_ info: addrinfo, timeout: TimeInterval) throws -> Int32 {
+    private static func connectOne(_ info: addrinfo, deadline limit: UInt64) throws -> Int32 {
         let fd = socket(info.ai_family, info.ai_socktype, info.ai_protocol)
         guard fd >= 0 else { throw DeliveryError(errnoText()) }
         // The server spawns child processes; a socket inherited by one would outlive us.
@@ -120,7 +123,7 @@ final class TCPTransport: SMTPTransport {
                 throw DeliveryError(text)
             }
             do {
-                try waitFor(fd: fd, events: Int16(POLLOUT), deadline: deadline(after: timeout), what: "connect")
+                try waitFor(fd: fd, events: Int16(POLLOUT), deadline: limit, what: "connect")
             } catch {
                 _ = posixClose(fd)
                 throw error
@@ -137,7 +140,7 @@ final class TCPTransport: SMTPTransport {
     }
 
     func write(_ bytes: [UInt8]) throws {
-        try write(bytes, deadline: Self.deadline(after: timeout))
+        try write(bytes, deadline: stepDeadline())
     }
 
     /// Sends all of `bytes` before `limit`; the TLS transport sends its records through this.
@@ -159,7 +162,7 @@ final class TCPTransport: SMTPTransport {
     }
 
     func readLine() throws -> String {
-        let limit = Self.deadline(after: timeout)
+        let limit = stepDeadline()
         while true {
             if let line = try buffer.nextLine(peer: peer) { return line }
             buffer.bytes += try receive(deadline: limit, what: "reply from \(peer)")
@@ -185,6 +188,11 @@ final class TCPTransport: SMTPTransport {
         guard fd >= 0 else { return }
         _ = posixClose(fd)
         fd = -1
+    }
+
+    /// The end of one step: its own timeout, or the conversation's end if that comes first.
+    func stepDeadline(within seconds: TimeInterval? = nil) -> UInt64 {
+        min(Self.deadline(after: seconds ?? timeout), until)
     }
 
     static func deadline(after seconds: TimeInterval) -> UInt64 {

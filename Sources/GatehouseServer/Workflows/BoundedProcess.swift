@@ -57,9 +57,9 @@ enum BoundedProcess {
 
     // posix_spawn rather than Foundation's Process: on Linux, Process.run corrupts memory once
     // the server holds more than 1024 descriptors (it builds an fd_set of them), which a busy
-    // server with thousands of connections does. The child gets /dev/null for stdin and stderr
-    // and the pipe for stdout; the server's own descriptors are close-on-exec (sockets, SQLite,
-    // libpq), so they stay behind.
+    // server with thousands of connections does. The child gets /dev/null for stdin and stderr,
+    // the pipe for stdout, and nothing else: close-on-exec is up to every library that opens a
+    // descriptor in this process, and one that forgets would hand a tool a socket or the database.
     private static func runBlocking(
         _ executable: String, _ arguments: [String], timeout: TimeInterval, maxOutput: Int, child: Child
     ) throws -> Output {
@@ -76,6 +76,8 @@ enum BoundedProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // Last: the dup2 above still needs the write end, which this then closes in the child.
+        if let closeFrom = addCloseFrom { _ = closeFrom(&actions, 3) }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
@@ -119,6 +121,15 @@ enum BoundedProcess {
         timer.cancel()
         if child.wasKilled, !truncated { throw Failure(description: "\(executable) took longer than \(Int(timeout)) s") }
         return Output(status: status, stdout: collected, truncated: truncated)
+    }
+
+    typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+    /// glibc 2.34's `posix_spawn_file_actions_addclosefrom_np`, looked up at run time: Swift's
+    /// Glibc module is built without `_GNU_SOURCE`, so the header hides it. On an older libc the
+    /// child keeps relying on close-on-exec alone.
+    static let addCloseFrom: AddCloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map {
+        unsafeBitCast($0, to: AddCloseFrom.self)
     }
 
     private static func locate(_ name: String) -> String? {

@@ -17,7 +17,9 @@ enum AdminWorkflowRoutes {
             return try .json(AdminWire.WorkflowDefinition(definition))
         })
         admin.put("/tenants/:tenantId/workflows/:workflowId", .async { request, context in
-            let body = try StrictJSON.decode(AdminWire.WorkflowDefinition.self, from: request, fields: definitionFields)
+            let body = try StrictJSON.decode(
+                AdminWire.WorkflowDefinition.self, from: request, fields: definitionFields,
+                integers: ["credits": StrictJSON.counts, "timeoutSeconds": StrictJSON.counts])
             let id = context.parameter("workflowId")
             if let named = body.id, named != id { throw HTTPError.badRequest("id must match the path", code: "invalid_definition") }
             let saved = try await engine.saveDefinition(tenantID: context.parameter("tenantId"), try WorkflowDefinition(body, id: id))
@@ -32,12 +34,13 @@ enum AdminWorkflowRoutes {
         })
         admin.patch("/tenants/:tenantId/workflow-settings", .async { request, context in
             let fields = Set(AdminWire.WorkflowSettingsPatch.CodingKeys.allCases.map(\.stringValue))
-            _ = try StrictJSON.decode(AdminWire.WorkflowSettingsPatch.self, from: request, fields: fields)
+            _ = try StrictJSON.decode(AdminWire.WorkflowSettingsPatch.self, from: request, fields: fields, integers: ["maxConcurrentRuns": StrictJSON.counts])
             let patch = try WorkflowTenantSettingsPatch(try JSONValue(parsing: request.body).object ?? [:])
             return try .json(AdminWire.WorkflowSettings(try await engine.updateTenantSettings(tenantID: context.parameter("tenantId"), patch)))
         })
         admin.post("/tenants/:tenantId/accounts/:accountId/credits", .async { request, context in
-            let body = try StrictJSON.decode(AdminWire.CreditGrant.self, from: request, fields: ["credits"])
+            // The commerce engine's own bounds, so that the refusal names them.
+            let body = try StrictJSON.decode(AdminWire.CreditGrant.self, from: request, fields: ["credits"], integers: ["credits": 1...1_000_000_000])
             let balance = try await commerce.grantCredits(
                 tenantID: context.parameter("tenantId"), accountID: context.parameter("accountId"), credits: body.credits)
             return try .json(AdminWire.WalletBalance(wallet: balance))

@@ -14,13 +14,8 @@ enum OTPApplicationSettingsBody {
     ]
 
     static func decode(_ request: Request) throws -> OTPApplicationSettings {
-        let body = request.body.isEmpty ? Data("{}".utf8) : request.body
-        guard case .object(let object)? = try? JSONValue(parsing: body) else {
-            throw HTTPError.badRequest("body must be a JSON object", code: "invalid_body")
-        }
-        if let unknown = object.keys.sorted().first(where: { !fields.contains($0) }) {
-            throw HTTPError.badRequest("unknown field: \(unknown)", code: "unknown_field")
-        }
+        let body = try StrictJSON.Body(request, fields: fields, emptyIsObject: true)
+        let object = body.members
         var settings = OTPApplicationSettings()
         settings.name = try value(object, "name", \.string)
         if let mode = try value(object, "minimumAuth", \.string) {
@@ -29,20 +24,20 @@ enum OTPApplicationSettingsBody {
         }
         settings.callbackURL = try nullable(object, "callbackUrl", \.string)
         settings.smsDomain = try nullable(object, "smsDomain", \.string)
-        settings.codeLength = try value(object, "codeLength", \.int)
-        settings.lifetimeSeconds = try value(object, "lifetimeSeconds", \.int)
-        settings.maxAttempts = try value(object, "maxAttempts", \.int)
+        settings.codeLength = try body.integer("codeLength")
+        settings.lifetimeSeconds = try body.integer("lifetimeSeconds")
+        settings.maxAttempts = try body.integer("maxAttempts")
         settings.paused = try value(object, "paused", \.bool)
         settings.disabledCountries = try value(object, "disabledCountries", \.strings)
-        settings.dailyLimit = try nullable(object, "dailyLimit", \.int)
-        settings.monthlyLimit = try nullable(object, "monthlyLimit", \.int)
-        settings.cooldownSeconds = try value(object, "cooldownSeconds", \.int)
+        settings.dailyLimit = try nullableInteger(body, "dailyLimit")
+        settings.monthlyLimit = try nullableInteger(body, "monthlyLimit")
+        settings.cooldownSeconds = try body.integer("cooldownSeconds")
         settings.smsFee = try value(object, "smsFee", \.string)
         settings.calloutFee = try value(object, "calloutFee", \.string)
-        settings.prefixHourlyLimit = try nullable(object, "prefixHourlyLimit", \.int)
-        settings.prefixDailyLimit = try nullable(object, "prefixDailyLimit", \.int)
-        settings.countryHourlyLimit = try nullable(object, "countryHourlyLimit", \.int)
-        settings.countryDailyLimit = try nullable(object, "countryDailyLimit", \.int)
+        settings.prefixHourlyLimit = try nullableInteger(body, "prefixHourlyLimit")
+        settings.prefixDailyLimit = try nullableInteger(body, "prefixDailyLimit")
+        settings.countryHourlyLimit = try nullableInteger(body, "countryHourlyLimit")
+        settings.countryDailyLimit = try nullableInteger(body, "countryDailyLimit")
         settings.autoBlockPrefixes = try value(object, "autoBlockPrefixes", \.bool)
         return settings
     }
@@ -52,6 +47,12 @@ enum OTPApplicationSettingsBody {
         guard let raw = object[key] else { return nil }
         guard let typed = read(raw) else { throw wrong(key, "\(T.self)") }
         return typed
+    }
+
+    /// Absent: keep (`nil`); `null`: clear (`.some(nil)`); an integer: set.
+    private static func nullableInteger(_ body: StrictJSON.Body, _ key: String) throws -> Int?? {
+        if body.members[key] == .null { return .some(nil) }
+        return try body.integer(key).map { .some($0) }
     }
 
     /// Absent: keep (`nil`); `null`: clear (`.some(nil)`); a value: set.
