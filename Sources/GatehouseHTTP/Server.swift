@@ -114,6 +114,8 @@ public final class Server: @unchecked Sendable {
         waitForIdle(seconds: 3)
         if inFlight > 0 {
             errorLog(TransportLogEntry("shutdown: \(inFlight) requests did not finish; leaving the listener shut without stopping MHD"))
+            // MHD's threads still call back into this server: it must never be freed now.
+            _ = Unmanaged.passRetained(self)
             return
         }
         MHD_stop_daemon(daemon)
@@ -169,6 +171,11 @@ public final class Server: @unchecked Sendable {
     var isStopping: Bool { cmhd_flag_get(stoppingFlag) != 0 }
 
     deinit {
+        // A server dropped without `shutdown` would leave MHD's threads calling into freed memory.
+        if let daemon {
+            MHD_stop_daemon(daemon)
+            clientDeadlines.stop()
+        }
         stoppingFlag.deallocate()
         counters.deallocate()
     }

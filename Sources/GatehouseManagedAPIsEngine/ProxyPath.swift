@@ -47,7 +47,14 @@ public enum ProxyPath {
             }
         }
         var kept: [String] = []
-        for segment in rawPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+        let all = rawPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        // An empty segment is never dropped, which would send another path than the device's
+        // (`/echo//x` as `/echo/x`, `/http://evil.example/x` as `/http:/evil.example/x`): refused.
+        // Only the trailing slash, which the joined URL keeps, ends in one.
+        if all.dropLast().contains(where: \.isEmpty) {
+            throw ManagedAPIError(.pathRefused, "relativeUrl may not hold an empty segment (//)")
+        }
+        for segment in all {
             // `..;x` is `..` to servers that drop path parameters (Tomcat, Spring).
             let decoded = segment.removingPercentEncoding ?? String(segment)
             let head = decoded.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""

@@ -16,6 +16,15 @@ final class EventStreamConnection: NSObject, URLSessionDataDelegate, @unchecked 
     private var continuation: AsyncThrowingStream<ServerSentEvent, any Error>.Continuation?
     private var session: URLSession?
     private var task: URLSessionDataTask?
+    /// The session's delegate queue, one operation at a time: a cancel is queued behind the
+    /// callbacks, never run beside the one that ends the task (corelibs traps on that race).
+    private let callbacks: OperationQueue = {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        return queue
+    }()
+    /// Set on the delegate queue once the task has ended: it is not cancelled after that.
+    private var ended = false
 
     init(lastEventID: String?) {
         parser = ServerSentEventParser(lastEventID: lastEventID ?? "")
@@ -27,7 +36,7 @@ final class EventStreamConnection: NSObject, URLSessionDataDelegate, @unchecked 
             let configuration = URLSessionConfiguration.ephemeral
             configuration.timeoutIntervalForRequest = 90  // heartbeats come every 15 s
             configuration.timeoutIntervalForResource = 24 * 3600
-            let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+            let session = URLSession(configuration: configuration, delegate: self, delegateQueue: callbacks)
             let task = session.dataTask(with: request)
             lock.withLock {
                 self.continuation = continuation
@@ -39,6 +48,8 @@ final class EventStreamConnection: NSObject, URLSessionDataDelegate, @unchecked 
         }
     }
 
+    /// Stops reading; the consumer's stream ends at once, the task is cancelled on the
+    /// delegate queue unless it has ended by then.
     func close() {
         let (task, session) = lock.withLock { () -> (URLSessionDataTask?, URLSession?) in
             defer {
@@ -47,8 +58,11 @@ final class EventStreamConnection: NSObject, URLSessionDataDelegate, @unchecked 
             }
             return (self.task, self.session)
         }
-        task?.cancel()
-        session?.invalidateAndCancel()
+        guard task != nil || session != nil else { return }
+        callbacks.addOperation { [self] in
+            if !lock.withLock({ ended }) { task?.cancel() }
+            session?.finishTasksAndInvalidate()
+        }
     }
 
     func urlSession(
@@ -71,6 +85,7 @@ final class EventStreamConnection: NSObject, URLSessionDataDelegate, @unchecked 
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        lock.withLock { ended = true }
         finish(throwing: error)
     }
 

@@ -63,7 +63,12 @@ extension WorkflowsClient {
                 guard let stream = InputStream(url: file.url) else { throw WorkflowsError.fileUnreadable(file.url.lastPathComponent) }
                 request.httpBodyStream = stream
                 request.setValue("multipart/form-data; boundary=\(file.boundary)", forHTTPHeaderField: "Content-Type")
+                #if !canImport(FoundationNetworking)
+                // Apple's URLSession frames a stream by this length; the Linux one sends every
+                // stream chunked, and adding a length would frame the body two ways (RFC 9112
+                // §6.1), which the server refuses.
                 request.setValue(String(file.size), forHTTPHeaderField: "Content-Length")
+                #endif
             }
             let response = try await http.response(request)
             answer = response

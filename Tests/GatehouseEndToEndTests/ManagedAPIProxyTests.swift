@@ -168,7 +168,7 @@ import FoundationNetworking
         do {
             try await f.proxied("open", path: "/open/base")
             let prefix = "/api/managed-apis/v1/open/proxy"
-            for path in ["//evil.example/x", "/../../secret", "/%2e%2e/%2e%2e/admin", "/a%2f..%2f..%2fb", "/a%5cb"] {
+            for path in ["//evil.example/x", "/http://evil.example/x", "/echo//x", "/../../secret", "/%2e%2e/%2e%2e/admin", "/a%2f..%2f..%2fb", "/a%5cb"] {
                 let answer = try await f.rawProxy(prefix + path)
                 #expect(answer.status == 400, "\(path): \(answer.status) \(String(decoding: answer.body, as: UTF8.self))")
                 #expect(answer.headers[ManagedAPIWire.originHeader.lowercased()] == "PATH_REFUSED", "\(path)")

@@ -11,14 +11,17 @@ import Testing
 
 /// Runs outlive the process that started them, and events reach streams on other nodes.
 @Suite struct WorkflowDurabilityTests {
-    /// A `gatehouse serve` child on `dataDir`, once it listens.
+    /// A `gatehouse serve` child on `dataDir`, once it listens and, in development, once its
+    /// banner says `dev-credentials.json` names this start's address (it is written after the
+    /// listener opens).
     static func serve(dataDir: String, port: UInt16, database: String? = nil, extra: [String: String] = [:]) async throws -> ChildProcess {
         var environment = ["GATEHOUSE_DATA_DIR": dataDir, "GATEHOUSE_ACCESS_LOG": "off", "PATH": "/usr/bin:/bin"]
         if let database { environment["GATEHOUSE_DATABASE_URL"] = database }
         environment.merge(extra) { $1 }
         let child = try ChildProcess(
             path: ExecutableTests.binary, arguments: ["serve", "--host", "127.0.0.1", "--port", String(port)], environment: environment)
-        _ = await child.line(within: 30) { $0.contains("\"listening\"") }
+        let production = extra["GATEHOUSE_MODE"] == "production"
+        _ = await child.line(within: 30) { production ? $0.contains("\"listening\"") : $0.contains("Gatehouse is running") }
         return child
     }
 

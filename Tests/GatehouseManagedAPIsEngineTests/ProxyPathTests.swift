@@ -11,7 +11,6 @@ import Testing
             ("/", [], "https://api.example.com/v1"),
             ("/me/top/tracks", [("limit", "5")], "https://api.example.com/v1/me/top/tracks?limit=5"),
             ("/a/./b/../c", [], "https://api.example.com/v1/a/c"),
-            ("/a//b/", [], "https://api.example.com/v1/a/b/"),
             ("/caf%C3%A9", [("q", "a&b=c"), ("x", "é")], "https://api.example.com/v1/caf%C3%A9?q=a%26b%3Dc&x=%C3%A9"),
             ("/@evil.com", [], "https://api.example.com/v1/@evil.com"),
             ("/items;v=2/a:b!$&'()*+,=", [], "https://api.example.com/v1/items;v=2/a:b!$&'()*+,="),
@@ -24,7 +23,7 @@ import Testing
 
     @Test func escapesAndTricksAreRefused() {
         let refused = [
-            "//evil.com/x", "/../secret", "/a/../../b", "/%2e%2e/admin", "/%2E./x", "/a%2fb", "/a%2Fb", "/a%5cb", "/a\\b", "/a%00b",
+            "//evil.com/x", "/http://evil.example/x", "/echo//x", "/a//", "/a//b/", "/https:///x", "/../secret", "/a/../../b", "/%2e%2e/admin", "/%2E./x", "/a%2fb", "/a%2Fb", "/a%5cb", "/a\\b", "/a%00b",
             "/a%0d%0aX-Injected:1", "/a b", "relative", "https://evil.com", "/a%zz", "/a%4", "/\u{00e9}", "/a{b}", "/a|b", "/a^b", "/a`b",
             "/a\"b", "/a<b>", "/a#b", "/a?b", "/a[0]", "/..;/admin", "/a/.;x/b", "/x/..;jsessionid=1", "/x/..%3b/admin", "/x/..%3B",
         ]

@@ -56,6 +56,9 @@ final class UpstreamSession: @unchecked Sendable {
         }
     }
 
+    /// Calls of `api` holding a slot now.
+    func inUse(api: String) -> Int { lock.withLock { admittedPerAPI[api] ?? 0 } }
+
     private func release(_ api: String) {
         lock.withLock {
             admitted -= 1
