@@ -42,7 +42,7 @@ var targets: [Target] = [
         swiftSettings: swiftSettings
     ),
     // The server's outbound HTTP on libcurl, behind GatehouseCore's OutboundHTTP seam.
-    .target(name: "GatehouseOutbound", dependencies: ["CCurl", "GatehouseCore"], swiftSettings: swiftSettings),
+    .target(name: "GatehouseOutbound", dependencies: ["CCurl", "GatehouseCore", "GatehouseWire"], swiftSettings: swiftSettings),
     .target(
         name: "GatehouseServer",
         dependencies: ["GatehouseHTTP", "GatehouseCore", "GatehouseWire", "GatehouseSQLite", "GatehousePostgres", "GatehouseOutbound"]

@@ -88,16 +88,24 @@ static inline void cmhd_cut(int fd) { shutdown(fd, SHUT_RDWR); }
 // On Linux, shutting a listening socket down ends its listening: connects are refused.
 static inline void cmhd_stop_listening(int fd) { shutdown(fd, SHUT_RDWR); }
 
-// The request target's length as MHD first saw it, before a NUL could hide the rest: the URI
-// log callback's answer is the request's first context value, so the length travels as an odd
-// pointer value (no object is ever at an odd address) and nothing is allocated for it.
+// The request target as MHD first saw it, before a NUL could hide the rest of it and before
+// MHD turned `+` into a space in its arguments: its length, and whether it held a space or a
+// control byte. The URI log callback's answer is the request's first context value, so both
+// travel in an odd pointer value (no object is ever at an odd address) and nothing is
+// allocated for them.
 static inline void *cmhd_log_uri(void *cls, const char *uri, struct MHD_Connection *connection) {
     (void)cls; (void)connection;
-    return (void *)(uintptr_t)((strlen(uri) << 1) | 1);
+    size_t length = 0;
+    uintptr_t refused = 0;
+    for (const unsigned char *c = (const unsigned char *)uri; *c != 0; c++, length++) {
+        if (*c <= 0x20 || *c == 0x7F) refused = 1;
+    }
+    return (void *)(uintptr_t)((length << 2) | (refused << 1) | 1);
 }
 static inline intptr_t cmhd_log_uri_callback(void) { return (intptr_t)&cmhd_log_uri; }
 static inline int cmhd_is_uri_length(const void *context) { return ((uintptr_t)context & 1) != 0; }
-static inline size_t cmhd_uri_length(const void *context) { return (uintptr_t)context >> 1; }
+static inline size_t cmhd_uri_length(const void *context) { return (uintptr_t)context >> 2; }
+static inline int cmhd_uri_has_refused_byte(const void *context) { return ((uintptr_t)context & 2) != 0; }
 
 // libmicrohttpd 0.9.75 hands the head over as C strings cut at the first NUL, and it skips
 // extra spaces in the request line and unfolds obs-fold lines into the field name. It leaves
@@ -116,8 +124,9 @@ struct cmhd_layout_walk {
     size_t bytes;
 };
 
-// Where the line after a line end begins: a CRLF is two NULs now, a bare LF one. (A line
-// never begins with NUL: MHD refuses a field line without a colon before its first NUL.)
+// Where the line after a line end begins: a CRLF is two NULs now, a bare LF one. (A field
+// line never begins with NUL: MHD takes such a line for the empty one that ends the head,
+// which the final check below sees.)
 static inline const char *cmhd_after_line_end(const char *end) {
     return end[1] == 0 ? end + 2 : end + 1;
 }
@@ -153,9 +162,18 @@ static inline int cmhd_head_layout(struct MHD_Connection *connection, const char
     *fields = walk.fields;
     *bytes = walk.bytes + (size_t)(version_end - method);
     if (walk.broken) return 2;
-    // The last line's end and the empty line are two NULs at least, both inside the head;
-    // what follows them may be the body, so nothing past them is read.
-    return walk.last_end[0] == 0 && walk.last_end[1] == 0 ? 0 : 2;
+    // From the last line's end to the head's end (MHD's header size, counted from the method):
+    // that line end and the empty line, two to four NULs and nothing else. A line MHD took for
+    // the empty one because it began with NUL, or bytes behind a NUL in the last field, show
+    // here. (A CRLF, a NUL and a LF still read like two line ends: that NUL hides nothing.)
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    if (info == NULL) return 2;
+    const char *head_end = method + info->header_size;
+    if (head_end <= walk.last_end || head_end - walk.last_end > 4) return 2;
+    for (const char *cursor = walk.last_end; cursor < head_end; cursor++) {
+        if (*cursor != 0) return 2;
+    }
+    return 0;
 }
 
 static inline ssize_t cmhd_end_of_stream(void) { return MHD_CONTENT_READER_END_OF_STREAM; }

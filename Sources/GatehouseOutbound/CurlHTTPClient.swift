@@ -51,9 +51,13 @@ public final class CurlHTTPClient: OutboundHTTP, @unchecked Sendable {
     /// Sends `request` and returns once the answer's head is in; its body follows as the
     /// caller reads it, at most `highWater` bytes held unread (curl is paused meanwhile).
     public func open(_ request: OutboundRequest, highWater: Int = 256 * 1024) async throws -> OutboundStream {
+        precondition(highWater > 0, "a stream needs room for at least one byte")
         let transfer = try transfer(request, .streamed(highWater: highWater))
         let loop = loop(transfer)
-        transfer.requestUnpause = { [loop] in loop.submit(.unpause(transfer)) }
+        // Weak: the transfer holds this closure, and must be freed once curl and the caller let go.
+        transfer.requestUnpause = { [loop, weak transfer] in
+            if let transfer { loop.submit(.unpause(transfer)) }
+        }
         let head = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.head(continuation)
@@ -94,4 +98,6 @@ public final class OutboundStream: Sendable {
 
     /// Stops the transfer (the reader went away); safe at any time, more than once.
     public func cancel() { cancelling() }
+
+    deinit { cancelling() }
 }

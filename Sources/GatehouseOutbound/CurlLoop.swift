@@ -35,14 +35,22 @@ final class CurlLoop: @unchecked Sendable {
     }
 
     func submit(_ command: Command) {
-        lock.withLock { commands.append(command) }
-        curl_multi_wakeup(multi)
+        // Woken under the lock: the multi handle is cleaned up only once `stopping` is set.
+        let accepted = lock.withLock { () -> Bool in
+            guard !stopping else { return false }
+            commands.append(command)
+            curl_multi_wakeup(multi)
+            return true
+        }
+        if !accepted, case .add(let transfer) = command { transfer.abandon(CancellationError()) }
     }
 
     /// Ends the loop: every transfer still running fails as cancelled.
     func stop() {
-        lock.withLock { stopping = true }
-        curl_multi_wakeup(multi)
+        lock.withLock {
+            stopping = true
+            curl_multi_wakeup(multi)
+        }
     }
 
     private func run() {
@@ -63,6 +71,7 @@ final class CurlLoop: @unchecked Sendable {
             detach(transfer)
             transfer.abandon(CancellationError())
         }
+        for case .add(let transfer) in lock.withLock({ commands }) { transfer.abandon(CancellationError()) }
         curl_multi_cleanup(multi)
     }
 
@@ -82,7 +91,12 @@ final class CurlLoop: @unchecked Sendable {
         case .unpause(let transfer):
             // Delivers what curl held back, in this call: the write callback may pause again.
             guard active[transfer.easy] != nil else { return }
-            curl_easy_pause(transfer.easy, ccurl_pause_continue())
+            // A callback that fails while curl hands over what it held ends the transfer here.
+            let code = curl_easy_pause(transfer.easy, ccurl_pause_continue())
+            if code != CURLE_OK {
+                detach(transfer)
+                transfer.completed(code)
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 import CCurl
 import Foundation
 import GatehouseCore
+import GatehouseWire
 
 /// One request on one curl easy handle: its options, the callbacks curl calls on the loop
 /// thread, and the answer as the caller sees it (its head once, then its body, whole or in
@@ -122,7 +123,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// curl is done with the transfer, well or not; false when the caller had let go first.
     @discardableResult
     func completed(_ code: CURLcode) -> Bool {
-        if code == CURLE_OK {
+        if code == CURLE_OK, abortReason == nil {
             if !headPublished { publishHead() }
             var status = 0
             _ = ccurl_get_long(easy, CURLINFO_RESPONSE_CODE, &status)
@@ -198,7 +199,17 @@ final class CurlTransfer: @unchecked Sendable {
             headerBytes = bytes.count
             return true
         }
-        if line.isEmpty { return true }
+        if line.isEmpty {
+            // The head is complete: the caller has it now, before any body (an event stream's
+            // first event may be a while). Not a redirect's head that curl is about to follow.
+            var status = 0
+            _ = ccurl_get_long(easy, CURLINFO_RESPONSE_CODE, &status)
+            if !headPublished, status >= 200, !(request.followsRedirects && (300..<400).contains(status)) {
+                headPublished = true
+                publishHead()
+            }
+            return true
+        }
         // A NUL or a bare CR in a field could be read two ways further on: refused whole.
         guard !line.utf8.contains(where: { $0 == 0 || $0 == 0x0D }) else { return abort(.invalidResponse) }
         if line.first == " " || line.first == "\t" {
@@ -207,7 +218,8 @@ final class CurlTransfer: @unchecked Sendable {
             lines[lines.count - 1].value += " " + line.trimmingCharacters(in: .whitespaces)
             return true
         }
-        guard let colon = line.firstIndex(of: ":") else { return abort(.invalidResponse) }
+        // A name with whitespace glued on ("Set-Cookie :") would pass the proxy's filters.
+        guard let colon = line.firstIndex(of: ":"), HTTPToken.isToken(line[..<colon]) else { return abort(.invalidResponse) }
         lines.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         return lines.count <= Self.maxHeaderFields || abort(.invalidResponse)
     }
@@ -252,7 +264,11 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Whether curl may connect to this address.
     func mayConnect(to address: UnsafePointer<sockaddr>) -> Bool {
-        guard request.destinations == .publicOnly, !PublicAddress.isPublic(address) else { return true }
+        guard request.destinations == .publicOnly, !PublicAddress.isPublic(address) else {
+            // Another of the host's addresses may have been refused first: this one is not.
+            if abortReason == .destinationRefused { abortReason = nil }
+            return true
+        }
         abortReason = .destinationRefused
         return false
     }

@@ -37,7 +37,8 @@ public enum PublicAddress {
         case (169, 254): return false
         case (172, 16...31): return false
         case (192, 168): return false
-        case (192, 0) where b[2] == 0: return false
+        case (192, 0) where b[2] == 0 || b[2] == 2: return false  // IETF protocol assignments, TEST-NET-1
+        case (198, 51) where b[2] == 100, (203, 0) where b[2] == 113: return false  // TEST-NET-2 and -3
         case (198, 18...19): return false
         case (224...255, _): return false
         default: return true

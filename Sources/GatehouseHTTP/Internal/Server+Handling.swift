@@ -14,7 +14,7 @@ extension Server {
         guard let raw = slot.pointee, cmhd_is_uri_length(raw) == 0 else {
             let watched = cmhd_socket_context(connection).map { Unmanaged<WatchedConnection>.fromOpaque($0).takeUnretainedValue() }
             if let watched { clientDeadlines.headArrived(watched) }
-            let head = HeadFacts(connection, method: method, url: url, version: version, uriLength: slot.pointee.map { cmhd_uri_length($0) })
+            let head = HeadFacts(connection, method: method, url: url, version: version, target: slot.pointee)
             return begin(connection: connection, url: url, method: method, version: version, head: head, watched: watched, slot: slot)
         }
         let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeUnretainedValue()
@@ -68,8 +68,7 @@ extension Server {
         }
         let client = addresses.resolve(peer: peer, forwardedFor: headers["X-Forwarded-For"])
         let rawPath = url.map { String(cString: $0) } ?? "/"
-        let rawQuery = collect(connection, MHD_ValueKind.GET_ARGUMENT_KIND)
-        let query = rawQuery.fields.map {
+        let query = collect(connection, MHD_ValueKind.GET_ARGUMENT_KIND).fields.map {
             (name: Request.percentDecoded($0.name, plusIsSpace: true), value: Request.percentDecoded($0.value, plusIsSpace: true))
         }
         let request = Request(
@@ -94,7 +93,7 @@ extension Server {
         let versionText = version.map { String(cString: $0) } ?? ""
         // A head a strict reader would refuse, or read otherwise than MHD did: answered and closed
         // before its body, whose framing could be read two ways too.
-        if let refusal = RequestScreening.strictHead(head, headers: headers, version: versionText, rawPath: rawPath, rawQuery: rawQuery, limits: configuration) {
+        if let refusal = RequestScreening.strictHead(head, headers: headers, version: versionText, limits: configuration) {
             return refuseNow(refusal, exchange)
         }
         // A refused body the client is about to send is read and dropped, so that it reads its

@@ -11,7 +11,7 @@ extension RequestScreening {
     static let maxFields = 100
 
     static func strictHead(
-        _ head: HeadFacts, headers: HTTPHeaders, version: String, rawPath: String, rawQuery: HTTPHeaders, limits: ServerConfiguration
+        _ head: HeadFacts, headers: HTTPHeaders, version: String, limits: ServerConfiguration
     ) -> HTTPError? {
         switch head.layout {
         case .brokenRequestLine:
@@ -30,10 +30,7 @@ extension RequestScreening {
                 message: "the request line and headers must fit in \(limits.maxHeaderSize) bytes and \(maxFields) fields")
         }
         // A space or a control character in the target: one reader stops at it, another does not.
-        if hasTargetByteOutsideRange(rawPath) {
-            return .invalidRequestLine("the request target must not contain spaces or control characters")
-        }
-        for (name, value) in rawQuery where hasTargetByteOutsideRange(name) || hasTargetByteOutsideRange(value) {
+        if head.targetHasRefusedByte {
             return .invalidRequestLine("the request target must not contain spaces or control characters")
         }
         let codings = headers.values("Transfer-Encoding")
@@ -50,11 +47,6 @@ extension RequestScreening {
             }
         }
         return nil
-    }
-
-    /// Bytes a target may not hold raw: controls, space, DEL (RFC 9112 §3.2, RFC 3986).
-    static func hasTargetByteOutsideRange(_ text: String) -> Bool {
-        text.utf8.contains { $0 <= 0x20 || $0 == 0x7F }
     }
 }
 

@@ -73,6 +73,8 @@ final class UpstreamSession: @unchecked Sendable {
         private var released = false
         private let give: @Sendable () -> Void
         init(_ give: @escaping @Sendable () -> Void) { self.give = give }
+        /// An answer dropped before its body was read still gives its slot back.
+        deinit { release() }
         func release() {
             let first = lock.withLock { () -> Bool in
                 defer { released = true }
