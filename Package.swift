@@ -88,7 +88,7 @@ var targets: [Target] = [
         swiftSettings: swiftSettings),
     .testTarget(
         name: "GatehouseVerificationEngineTests",
-        dependencies: ["GatehouseVerificationEngine", "GatehouseTesting", "GatehouseCrypto", "GatehouseDatabase", "GatehouseCore"],
+        dependencies: ["GatehouseVerificationEngine", "GatehouseTesting", "GatehouseCrypto", "GatehouseDatabase", "GatehouseCore", "GatehouseOutbound"],
         swiftSettings: swiftSettings
     ),
     .testTarget(
@@ -110,7 +110,7 @@ var targets: [Target] = [
         // Runs are billed through the server's conformance of the real commerce engine.
         dependencies: [
             "GatehouseWorkflowsEngine", "GatehouseCommerceEngine", "GatehouseServer", "GatehouseTesting", "GatehouseCrypto",
-            "GatehouseDatabase", "GatehouseCore", "GatehouseWire",
+            "GatehouseDatabase", "GatehouseCore", "GatehouseWire", "GatehouseOutbound",
         ],
         swiftSettings: swiftSettings
     ),

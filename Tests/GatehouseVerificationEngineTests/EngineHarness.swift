@@ -22,12 +22,16 @@ final class EngineHarness: @unchecked Sendable {
     let tenantID: String
 
     /// - Parameter provider: sends instead of `delivery`.
-    init(_ kind: TestDatabaseKind, settings: VerificationSettings = VerificationSettings(), provider: (any MessageDelivery)? = nil) async throws {
+    /// - Parameter http: calls the request callbacks instead of `callbacks`.
+    init(
+        _ kind: TestDatabaseKind, settings: VerificationSettings = VerificationSettings(), provider: (any MessageDelivery)? = nil,
+        http: (any OutboundHTTP)? = nil
+    ) async throws {
         store = try TestDatabase(kind)
         let clock = self.clock
         _ = try DatabaseMigrator(migrations: CoreMigrations.all + VerificationMigrations.all, now: { clock.now }).migrate(store.database)
         database = CountingDatabase(store.database)
-        let environment = Environment.test(database: database, clock: clock, http: callbacks)
+        let environment = Environment.test(database: database, clock: clock, http: http ?? callbacks)
         tenantID = try await TenantDirectory(environment: environment).createTenant(name: "Acme").id
         engine = VerificationEngine(environment: environment, delivery: provider ?? delivery, settings: settings)
         dispatcher = DeliveryDispatcher(engine: engine)

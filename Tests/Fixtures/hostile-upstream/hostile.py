@@ -3,6 +3,7 @@
 
   /ok                      200 "ok"
   /echo                    200, the request's method, head and body length as JSON
+  /allow                   200 {"action":"allow"}, what a verification request callback allows with
   /connections             200, how many connections were accepted so far
   /silent                  reads the request and never answers
   /head-only               a head announcing 100 bytes, then nothing
@@ -78,6 +79,8 @@ def handle(conn):
             echoed = {"method": method, "target": target, "headers": fields, "bodyLength": len(body),
                       "body": body.decode("utf-8", "replace")}
             answer(conn, 200, "OK", json.dumps(echoed).encode(), ["Content-Type: application/json"])
+        elif path == "/allow":
+            answer(conn, 200, "OK", b'{"action":"allow"}', ["Content-Type: application/json"])
         elif path == "/connections":
             answer(conn, 200, "OK", str(connections).encode())
         elif path == "/silent":
