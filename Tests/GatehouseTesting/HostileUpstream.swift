@@ -24,5 +24,10 @@ public final class HostileUpstream: @unchecked Sendable {
         URL(string: "http://\(host):\(port)\(path)")!
     }
 
-    public func stop() { process.stop() }
+    /// Ends the process on a thread of its own: stopping waits for the exit, and a test's
+    /// `defer` runs on the concurrency pool, which a wait would hold from every other test.
+    public func stop() {
+        let process = self.process
+        DispatchQueue.global().async { process.stop() }
+    }
 }

@@ -149,6 +149,9 @@ def main():
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", port))
     listener.listen(512)
+    # Woken twice a second: SIGTERM may land on a connection's thread, and Python runs its
+    # handler only on the main one, which a blocking accept would hold until the next client.
+    listener.settimeout(0.5)
     print(f"PORT {listener.getsockname()[1]}", flush=True)
 
     def serve(conn):
@@ -163,7 +166,11 @@ def main():
                 pass
 
     while True:
-        conn, _ = listener.accept()
+        try:
+            conn, _ = listener.accept()
+        except socket.timeout:
+            continue
+        conn.settimeout(None)
         threading.Thread(target=serve, args=(conn,), daemon=True).start()
 
 
