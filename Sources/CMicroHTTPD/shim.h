@@ -85,6 +85,11 @@ static inline int cmhd_connection_fd(struct MHD_Connection *connection) {
 // MHD closes the connection itself, on its own thread.
 static inline void cmhd_cut(int fd) { shutdown(fd, SHUT_RDWR); }
 
+// One write that never blocks MHD's thread and never raises SIGPIPE.
+static inline ssize_t cmhd_send_now(int fd, const void *bytes, size_t length) {
+    return send(fd, bytes, length, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
 // On Linux, shutting a listening socket down ends its listening: connects are refused.
 static inline void cmhd_stop_listening(int fd) { shutdown(fd, SHUT_RDWR); }
 

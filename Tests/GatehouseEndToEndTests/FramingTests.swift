@@ -176,6 +176,21 @@ import Testing
         }
     }
 
+    @Test func aChunkedBodyPastTheLimitIsAnsweredAtOnceThenClosed() async throws {
+        let live = try await LiveServer.start()
+        defer { Task { await live.stop() } }
+        let connection = try RawConnection(port: live.port, timeout: 10)
+        connection.send("POST /admin/v1/tenants HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+        // 1.5 MiB past a 1 MiB limit, then the client waits for its answer without ending the body.
+        let chunk = String(repeating: " ", count: 65536)
+        for _ in 0..<24 { connection.send("10000\r\n" + chunk + "\r\n") }
+        let (responses, closed) = try await offPool { Self.readAll(connection) }
+        #expect(responses.count == 1 && responses.first?.status == 413, "\(responses.map(\.status))")
+        let text = String(decoding: responses.first?.body ?? Data(), as: UTF8.self)
+        #expect(text.contains("payload_too_large"), "\(text)")
+        #expect(responses.first?.headers["connection"] == "close" && closed)
+    }
+
     @Test func aConnectionThatWasAnsweredStaysOpenForTheNext() async throws {
         let live = try await LiveServer.start()
         defer { Task { await live.stop() } }

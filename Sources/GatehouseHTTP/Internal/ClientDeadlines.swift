@@ -12,6 +12,8 @@ final class WatchedConnection: @unchecked Sendable {
         case body(since: UInt64, received: Int)
         /// A request is being handled or answered: nothing is due from the client.
         case busy
+        /// Answered early and lingering: cut at this uptime, whatever the client does.
+        case closing(due: UInt64)
     }
 
     let fd: Int32
@@ -60,8 +62,14 @@ final class ClientDeadlines: @unchecked Sendable {
 
     func bodyReceived(_ connection: WatchedConnection, bytes: Int) {
         lock.withLock {
+            if case .closing = connection.phase { return }
             if case .body(let since, let received) = connection.phase { connection.phase = .body(since: since, received: received + bytes) }
         }
+    }
+
+    /// The connection is cut at `due`, even if the client sends nothing more.
+    func closing(_ connection: WatchedConnection, due: UInt64) {
+        lock.withLock { connection.phase = .closing(due: due) }
     }
 
     func bodyComplete(_ connection: WatchedConnection) {
@@ -109,7 +117,7 @@ final class ClientDeadlines: @unchecked Sendable {
 
     private func isOverdue(_ phase: WatchedConnection.Phase, now: UInt64) -> Bool {
         switch phase {
-        case .head(let due): return due < now
+        case .head(let due), .closing(let due): return due < now
         case .body(let since, let received):
             guard now > since + timeout else { return false }
             return Double(received) < Double(now - since) / 1e9 * minBytesPerSecond

@@ -50,6 +50,10 @@ final class Exchange: @unchecked Sendable {
     var task: Task<Void, Never>?
     /// Registered with the server because its connection may be suspended.
     var isTracked = false
+    /// A 413 was written while the body still arrived: MHD must not answer again.
+    var answeredEarly = false
+    /// Until when (uptime nanoseconds) the rest of an early-refused body is read and dropped.
+    var lingerUntil: UInt64 = 0
 
     init(connection: OpaquePointer, started: UInt64, routed: Responder.Routed, request: Request, bodyLimit: Int) {
         self.connection = connection

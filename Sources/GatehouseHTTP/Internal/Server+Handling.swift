@@ -28,6 +28,14 @@ extension Server {
             return exchange.heldBody.count <= configuration.maxHeaderSize * 4 ? MHD_Result.YES : MHD_Result.NO
         }
         switch exchange.phase {
+        case .responded where exchange.answeredEarly:
+            // Read and dropped for a while after the early 413, then closed without a second
+            // answer; at the body's end at once.
+            guard uploadSize.pointee > 0 else { return MHD_Result.NO }
+            exchange.received += uploadSize.pointee
+            uploadSize.pointee = 0
+            let lingering = DispatchTime.now().uptimeNanoseconds < exchange.lingerUntil
+            return lingering && exchange.received <= exchange.bodyLimit + drainAllowance(exchange) ? MHD_Result.YES : MHD_Result.NO
         case .receiving, .admitting:
             if !exchange.heldBody.isEmpty {
                 let held = exchange.heldBody
@@ -173,7 +181,8 @@ extension Server {
             exchange.request.body = Data()
             exchange.multipart = nil
             exchange.removeUploads()
-            return true
+            // A chunked body gave no length to refuse up front: it is answered now, not at its end.
+            return exchange.announcedLength != nil || answerEarly(exchange)
         }
         if let processor = exchange.postProcessor {
             // The post processor keeps the parts; the raw bytes only count against the limit.

@@ -50,7 +50,7 @@ extension Server {
         return result
     }
 
-    private func record(_ exchange: Exchange, status: Int) {
+    func record(_ exchange: Exchange, status: Int) {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - exchange.started) / 1e9
         let context = exchange.routed.context
         metrics.record(method: exchange.request.method, route: context.route, status: status, seconds: seconds)
