@@ -46,7 +46,7 @@ import FoundationNetworking
         let run = try await f.client.execute(id: "wf-deep-001", input: ["url": .string("https://example.com")])
         let eventID = try #require(run.eventId)
         let waiting = Task { try await f.client.waitForReport(eventId: eventID, timeout: 30) }
-        #expect(await worker.arrived.wait(timeout: .seconds(10)))
+        #expect(await worker.arrived.wait(timeout: .seconds(60)))  // only a hang fails this
         let sent = try #require(worker.requests.first)
         // Signed like the delivery webhook, over the exact bytes.
         let timestamp = try #require(sent.headers["X-Gatehouse-Timestamp"])
@@ -159,7 +159,7 @@ import FoundationNetworking
             ready.signal()
             return try await iterator.next()
         }
-        #expect(await ready.wait(timeout: .seconds(10)))
+        #expect(await ready.wait(timeout: .seconds(60)))  // only a hang fails this; a loaded run took most of ten seconds
         let first = try #require(try await f.client.execute(id: "wf-deep-003", input: ["url": .string("https://a.example")]).eventId)
         let seen = try #require(try await firstStream.value)
         // The event is the run's queueing; its report is the run as it stands when read, which
