@@ -27,7 +27,7 @@ final class UpstreamSession: @unchecked Sendable {
     private var admitted = 0
     private var admittedPerAPI: [String: Int] = [:]
 
-    init(http: CurlHTTPClient, maxCalls: Int = 64, maxCallsPerAPI: Int = 16) {
+    init(http: CurlHTTPClient, maxCalls: Int = 64, maxCallsPerAPI: Int = 48) {
         self.http = http
         self.maxCalls = maxCalls
         self.maxCallsPerAPI = min(maxCalls, maxCallsPerAPI)
