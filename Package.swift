@@ -53,7 +53,7 @@ var targets: [Target] = [
     .executableTarget(name: "gatehouse-bench", dependencies: ["CMicroHTTPD"], swiftSettings: swiftSettings),
     // The seed's app backend (/initialize, /verify, /finish) over a v3 client of its own: what
     // a customer runs beside Gatehouse, and what the possession end-to-end tests drive.
-    .target(name: "GatehousePossessionSample", dependencies: ["GatehouseHTTP", "GatehouseWire"], swiftSettings: swiftSettings),
+    .target(name: "GatehousePossessionSample", dependencies: ["GatehouseHTTP", "GatehouseOutbound", "GatehouseWire"], swiftSettings: swiftSettings),
     .executableTarget(name: "gatehouse-possession-sample", dependencies: ["GatehousePossessionSample"], swiftSettings: swiftSettings),
 
     .target(name: "GatehouseClientCore", dependencies: ["GatehouseWire"], swiftSettings: swiftSettings),
@@ -124,7 +124,7 @@ var targets: [Target] = [
         // Codes are the verification engine's, through the server's conformance.
         dependencies: [
             "GatehousePossessionEngine", "GatehouseVerificationEngine", "GatehouseServer", "GatehouseTesting", "GatehouseCrypto",
-            "GatehouseDatabase", "GatehouseCore", "GatehouseWire",
+            "GatehouseDatabase", "GatehouseCore", "GatehouseWire", "GatehouseOutbound",
         ],
         swiftSettings: swiftSettings
     ),

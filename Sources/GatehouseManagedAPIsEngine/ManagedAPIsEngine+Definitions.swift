@@ -20,6 +20,7 @@ extension ManagedAPIsEngine {
         let settings = try Self.encode(StoredAuth(definition.auth))
         let metadata = try Self.encode(definition.metadata)
         let now = self.now
+        let (invalidations, key) = (environment.invalidations, Self.definitionKey(tenantID: tenantID, name: definition.name))
         let saved = try await database.write { db -> ManagedAPIDefinition in
             guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError(.notFound, "no such tenant") }
             // A kept secret belongs to the same auth type only (a bearer token must not become a
@@ -48,12 +49,14 @@ extension ManagedAPIsEngine {
                  secret.map(SQLValue.text) ?? .null, .text(metadata), now.sqlValue, now.sqlValue])
             // A changed client must not reuse the token the old one was given.
             try db.execute("DELETE FROM managed_api_tokens WHERE tenant_id = ? AND name = ?", tenantID, definition.name)
+            try invalidations.announce(db, cache: Self.definitionCacheName, key: key)
             var saved = definition
             saved.auth = definition.auth.with(secret: nil)
             saved.hasSecret = secret != nil
             saved.updatedAt = now
             return saved
         }
+        invalidations.drop(cache: Self.definitionCacheName, key: key)
         return saved
     }
 
@@ -71,10 +74,13 @@ extension ManagedAPIsEngine {
 
     /// Removes a definition and the token the server held for it.
     public func deleteDefinition(tenantID: String, name: String) async throws {
+        let (invalidations, key) = (environment.invalidations, Self.definitionKey(tenantID: tenantID, name: name))
         let removed = try await database.write { db -> Int in
             try db.execute("DELETE FROM managed_api_tokens WHERE tenant_id = ? AND name = ?", tenantID, name)
+            try invalidations.announce(db, cache: Self.definitionCacheName, key: key)
             return try db.execute("DELETE FROM managed_api_definitions WHERE tenant_id = ? AND name = ?", tenantID, name)
         }
+        invalidations.drop(cache: Self.definitionCacheName, key: key)
         if removed == 0 { throw ManagedAPIError(.notFound, "No managed API \(name).") }
     }
 

@@ -12,12 +12,8 @@ extension ManagedAPIsEngine {
     public func plan(
         tenantID: String, name: String, rawPath: String, query: [(name: String, value: String)], retiring: String? = nil
     ) async throws -> ProxyPlan {
-        let (definition, sealed) = try await database.read { db -> (ManagedAPIDefinition, String?) in
-            guard let row = try db.queryOne("SELECT * FROM managed_api_definitions WHERE tenant_id = ? AND name = ?", tenantID, name) else {
-                throw ManagedAPIError(.notFound, "No managed API \(name).")
-            }
-            return (try Self.definition(row), try row.get("sealed_secret"))
-        }
+        let stored = try await storedDefinition(tenantID: tenantID, name: name)
+        let (definition, sealed) = (stored.definition, stored.sealedSecret)
         guard definition.mode == .proxied else {
             throw ManagedAPIError(.notProxied, "\(name) is a direct managed API: devices call it themselves")
         }
@@ -58,6 +54,22 @@ extension ManagedAPIsEngine {
         return ProxyPlan(
             url: url, credentialHeaders: headers, reservedQueryNames: reserved, definition: definition, serverToken: serverToken,
             echoedSecrets: echoed)
+    }
+
+    /// The definition from this node's cache, or read and kept there.
+    func storedDefinition(tenantID: String, name: String) async throws -> StoredDefinition {
+        let key = Self.definitionKey(tenantID: tenantID, name: name)
+        let now = self.now
+        if let hit = proxiedDefinitions.cached(key, now: now) { return hit }
+        let started = proxiedDefinitions.currentGeneration
+        let stored = try await database.read { db -> StoredDefinition in
+            guard let row = try db.queryOne("SELECT * FROM managed_api_definitions WHERE tenant_id = ? AND name = ?", tenantID, name) else {
+                throw ManagedAPIError(.notFound, "No managed API \(name).")
+            }
+            return StoredDefinition(definition: try Self.definition(row), sealedSecret: try row.get("sealed_secret"))
+        }
+        proxiedDefinitions.store(stored, for: key, loadedIn: started, now: now)
+        return stored
     }
 
     func vet(_ url: URL, definition: ManagedAPIDefinition) async throws {

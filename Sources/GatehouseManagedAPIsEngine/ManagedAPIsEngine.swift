@@ -15,16 +15,31 @@ public final class ManagedAPIsEngine: Sendable {
     let tokenFetches = SingleFlight<String>()
     /// Who holds a token lease: this node's own, random per process.
     let nodeID: String
+    /// The proxy's definitions with their sealed secrets, by tenant and name, for a few
+    /// seconds; a save or a removal drops the entry here and, by notice, on the other nodes.
+    let proxiedDefinitions: NodeCache<StoredDefinition>
+    /// The name definition changes are announced under (see ``CacheInvalidations``).
+    public static let definitionCacheName = "managed-api-definitions"
 
     public init(environment: Environment, secrets: SecretBox?, destinations: any DestinationGuard) {
         self.environment = environment
         self.secrets = secrets
         self.destinations = destinations
         nodeID = environment.ids.next().uuidString.lowercased()
+        proxiedDefinitions = NodeCache(name: Self.definitionCacheName, clock: environment.clock)
+        environment.invalidations.register(proxiedDefinitions)
     }
 
     var database: any Database { environment.database }
     var now: Date { environment.clock.now }
+
+    /// A definition as the proxy reads it: the settings and the secret still sealed.
+    struct StoredDefinition: Sendable {
+        let definition: ManagedAPIDefinition
+        let sealedSecret: String?
+    }
+
+    static func definitionKey(tenantID: String, name: String) -> String { tenantID + "\n" + name }
 }
 
 /// Refuses destinations a definition may not reach (loopback, private and link-local

@@ -33,6 +33,8 @@ public struct CamaraNumberVerification: CarrierProvider {
         var request = OutboundRequest(url: url, timeoutInterval: timeout)
         request.connectTimeout = timeout
         request.lowSpeedSeconds = timeout
+        // A token or a verdict is a few hundred bytes.
+        request.maxResponseBytes = 64 * 1024
         request.target = .carrier
         request.destinations = settings.development && allowsPrivateAddresses ? .any : .publicOnly
         return request

@@ -1,8 +1,7 @@
 import Foundation
+import GatehouseCore
+import GatehouseOutbound
 import GatehouseWire
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// A server-side client of the v3 API, as an app's backend runs it: it fetches its bearer
 /// token with the client credentials itself and renews it a minute before it expires (one
@@ -17,19 +16,24 @@ public actor ProveClient {
     let baseURL: URL
     let clientID: String
     let clientSecret: String
-    let session: URLSession
+    let http: any OutboundHTTP
     let now: @Sendable () -> Date
     private var token: (value: String, renewAt: Date)?
     private var fetching: Task<String, any Error>?
 
-    public init(baseURL: URL, clientID: String, clientSecret: String, now: @escaping @Sendable () -> Date = { Date() }) {
+    /// Each call must be answered within 15 s; no redirect is followed (a backend's
+    /// credentials go only where it was configured to send them).
+    static let timeout: TimeInterval = 15
+
+    public init(
+        baseURL: URL, clientID: String, clientSecret: String, http: any OutboundHTTP = CurlHTTPClient(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.baseURL = baseURL
         self.clientID = clientID
         self.clientSecret = clientSecret
+        self.http = http
         self.now = now
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 15
-        session = URLSession(configuration: configuration)
     }
 
     public func start(_ request: ProveWire.StartRequest) async throws -> ProveWire.StartResponse { try await call("/v3/start", request) }
@@ -45,7 +49,7 @@ public actor ProveClient {
     private func call<Body: Encodable, Reply: Decodable>(_ path: String, _ body: Body) async throws -> Reply {
         var retried = false
         while true {
-            var request = URLRequest(url: baseURL.appendingPathComponent(path))
+            var request = OutboundRequest(url: baseURL.appendingPathComponent(path), timeoutInterval: Self.timeout)
             request.httpMethod = "POST"
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.setValue("Bearer " + (try await bearer()), forHTTPHeaderField: "Authorization")
@@ -72,7 +76,7 @@ public actor ProveClient {
     }
 
     private func fetchToken() async throws -> String {
-        var request = URLRequest(url: baseURL.appendingPathComponent("/token"))
+        var request = OutboundRequest(url: baseURL.appendingPathComponent("/token"), timeoutInterval: Self.timeout)
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(PercentEncoding.form([("grant_type", "client_credentials"), ("client_id", clientID), ("client_secret", clientSecret)]).utf8)
@@ -84,13 +88,14 @@ public actor ProveClient {
         return reply.accessToken
     }
 
-    private func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let (data, response) = try await session.data(for: request)
-        guard let http = response as? HTTPURLResponse else { throw Failure(status: 0, code: nil, message: "no HTTP response") }
-        return (data, http)
+    private func send(_ request: OutboundRequest) async throws -> (Data, OutboundResponse) {
+        var request = request
+        request.connectTimeout = 5
+        request.maxResponseBytes = 1 << 20
+        return try await http.send(request)
     }
 
-    static func failure(_ data: Data, _ response: HTTPURLResponse) -> Failure {
+    static func failure(_ data: Data, _ response: OutboundResponse) -> Failure {
         let body = try? JSONDecoder().decode(ProveWire.ErrorBody.self, from: data)
         return Failure(status: response.statusCode, code: body?.code, message: body?.message ?? "status \(response.statusCode)")
     }

@@ -55,11 +55,12 @@ final class ManagedAPIsHarness: @unchecked Sendable {
     let otherTenantID: String
     static let key = [UInt8](repeating: 7, count: 32)
 
-    init(_ kind: TestDatabaseKind, secrets: Bool = true) async throws {
+    /// `http` replaces the scripted token endpoint (the real outbound client, say).
+    init(_ kind: TestDatabaseKind, secrets: Bool = true, http: (any OutboundHTTP)? = nil) async throws {
         store = try TestDatabase(kind)
         let clock = self.clock
         _ = try DatabaseMigrator(migrations: GatehouseApp.migrations, now: { clock.now }).migrate(store.database)
-        let environment = Environment.test(database: store.database, clock: clock, http: tokens)
+        let environment = Environment.test(database: store.database, clock: clock, http: http ?? tokens)
         let directory = TenantDirectory(environment: environment)
         tenantID = try await directory.createTenant(name: "Acme").id
         otherTenantID = try await directory.createTenant(name: "Other").id

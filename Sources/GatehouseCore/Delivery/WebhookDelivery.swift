@@ -26,6 +26,8 @@ public struct WebhookDelivery: MessageDelivery {
         let timestamp = String(Int64(clock.now.timeIntervalSince1970))
         // Well inside the delivery lease, so a slow bridge is never claimed and sent twice.
         var request = OutboundRequest(url: url, timeoutInterval: 15)
+        // Only the status is read.
+        request.maxResponseBytes = 64 * 1024
         request.target = .webhook
         request.httpMethod = "POST"
         request.httpBody = body

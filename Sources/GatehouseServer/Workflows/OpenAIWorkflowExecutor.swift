@@ -51,6 +51,7 @@ struct OpenAIWorkflowExecutor: WorkflowExecutor {
         var request = OutboundRequest(url: endpoint, timeoutInterval: max(1, run.deadline.timeIntervalSinceNow))
         // A model may think for a while before its first byte: the run's deadline bounds it.
         request.lowSpeedSeconds = max(1, run.deadline.timeIntervalSinceNow)
+        request.maxResponseBytes = Self.maxAnswerBytes
         request.target = .workflow
         request.httpMethod = "POST"
         request.httpBody = try? JSONEncoder().encode(JSONValue.object(body))
@@ -58,7 +59,9 @@ struct OpenAIWorkflowExecutor: WorkflowExecutor {
         if let key = settings.openAIAPIKey { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
         let data: Data
         let response: OutboundResponse
-        do { (data, response) = try await http.send(request) } catch {
+        do { (data, response) = try await http.send(request) } catch let error as OutboundError where error.code == .tooLarge {
+            return .failed(code: "MODEL_ANSWER_TOO_LARGE", message: "The model's answer is larger than \(Self.maxAnswerBytes >> 20) MiB.")
+        } catch {
             return .retry(code: "MODEL_UNREACHABLE", message: "The model endpoint did not answer: \(error.localizedDescription)")
         }
         // The endpoint's own error text can quote the key or internal details: users see only the status.
@@ -90,6 +93,9 @@ struct OpenAIWorkflowExecutor: WorkflowExecutor {
         }
         return .succeeded(.object(report))
     }
+
+    /// The largest answer read from the model endpoint; a larger one fails the run.
+    static let maxAnswerBytes = 4 << 20
 
     /// The longest prompt sent, in bytes; a longer one fails the run.
     static let maxPrompt = 400_000

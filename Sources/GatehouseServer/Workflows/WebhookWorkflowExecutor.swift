@@ -71,7 +71,9 @@ struct WebhookWorkflowExecutor: WorkflowExecutor {
         request.setValue(run.runID, forHTTPHeaderField: "X-Gatehouse-Run-Id")
         let data: Data
         let response: OutboundResponse
-        do { (data, response) = try await http.send(request) } catch {
+        do { (data, response) = try await http.send(request) } catch let error as OutboundError where error.code == .tooLarge {
+            return .failed(code: "WORKER_ANSWER_TOO_LARGE", message: "The worker's answer is larger than 1 MiB.")
+        } catch {
             return .retry(code: "WORKER_UNREACHABLE", message: "The worker did not answer: \(error.localizedDescription)")
         }
         switch response.statusCode {

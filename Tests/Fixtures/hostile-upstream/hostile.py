@@ -17,6 +17,9 @@
   /headers?count=N         200 with N header fields
   /long-header?bytes=N     200 with one header line of N bytes
 
+Whatever follows those paths is ignored (`/silent/v1/chat/completions` is silent), so a
+caller that appends its own path to a configured base still meets the misbehaviour.
+
 Announces `PORT <n>` on stdout once it listens; ends on SIGTERM or when its parent dies.
 """
 import argparse
@@ -72,7 +75,8 @@ def handle(conn):
         body, buffer = buffer[:length], buffer[length:]
         url = urllib.parse.urlsplit(target)
         query = dict(urllib.parse.parse_qsl(url.query))
-        path = url.path
+        parts = url.path.split("/")
+        path = "/".join(parts[:3] if parts[1:2] == ["unauthorized"] else parts[:2])
         if path == "/ok":
             answer(conn, 200, "OK", b"ok", ["Content-Type: text/plain"])
         elif path == "/echo":
@@ -94,7 +98,7 @@ def handle(conn):
                 conn.sendall(b"x")
                 time.sleep(1)
         elif path.startswith("/unauthorized/"):
-            scheme = "Basic realm=\"upstream\"" if path.endswith("basic") else "Bearer realm=\"upstream\", error=\"invalid_token\""
+            scheme = "Basic realm=\"upstream\"" if path == "/unauthorized/basic" else "Bearer realm=\"upstream\", error=\"invalid_token\""
             answer(conn, 401, "Unauthorized", b'{"error":"invalid_client"}', [f"WWW-Authenticate: {scheme}", "Content-Type: application/json"])
         elif path == "/stream":
             total = int(query.get("bytes", "1048576"))

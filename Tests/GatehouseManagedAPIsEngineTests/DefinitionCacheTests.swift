@@ -1,0 +1,86 @@
+import Foundation
+import GatehouseCore
+import GatehouseCrypto
+import GatehouseDatabase
+import GatehouseServer
+import GatehouseTesting
+import Testing
+@testable import GatehouseManagedAPIsEngine
+
+/// The proxy reads a definition from this node's cache: a hot API costs no query, and a save
+/// or a removal is seen at once here and, by `LISTEN/NOTIFY`, on the other nodes.
+@Suite struct DefinitionCacheTests {
+    static func bearer(_ token: String) -> ManagedAPIDefinition {
+        ManagedAPIsHarness.definition("crm", auth: .bearerToken(token: token))
+    }
+
+    static func authorization(_ plan: ProxyPlan) -> String? {
+        plan.credentialHeaders.first { $0.name == "Authorization" }?.value
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func aHotDefinitionCostsNoQueryAndAChangeHereIsSeenAtOnce(_ kind: TestDatabaseKind) async throws {
+        let store = try TestDatabase(kind)
+        defer { store.close() }
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+        _ = try DatabaseMigrator(migrations: GatehouseApp.migrations, now: { clock.now }).migrate(store.database)
+        let counting = CountingDatabase(store.database)
+        let environment = Environment.test(database: counting, clock: clock)
+        let tenantID = try await TenantDirectory(environment: environment).createTenant(name: "Acme").id
+        let engine = ManagedAPIsEngine(environment: environment, secrets: try SecretBox(key: ManagedAPIsHarness.key), destinations: RecordingGuard())
+        try await engine.saveDefinition(tenantID: tenantID, Self.bearer("first"))
+
+        func plan() async throws -> ProxyPlan { try await engine.plan(tenantID: tenantID, name: "crm", rawPath: "/x", query: []) }
+        #expect(Self.authorization(try await plan()) == "Bearer first")
+        let reads = counting.reads
+        #expect(Self.authorization(try await plan()) == "Bearer first")
+        #expect(counting.reads == reads)
+
+        try await engine.saveDefinition(tenantID: tenantID, Self.bearer("second"))
+        #expect(Self.authorization(try await plan()) == "Bearer second")
+        try await engine.deleteDefinition(tenantID: tenantID, name: "crm")
+        await #expect(throws: ManagedAPIError.self) { try await plan() }
+    }
+
+    /// A change nobody announced (a row edited by hand) is seen once the entry's seconds are over.
+    @Test(arguments: TestDatabaseKind.available)
+    func anUnannouncedChangeIsSeenWhenTheEntryExpires(_ kind: TestDatabaseKind) async throws {
+        let h = try await ManagedAPIsHarness(kind)
+        defer { h.close() }
+        try await h.save(ManagedAPIsHarness.definition("crm", base: "https://api.example.com/v2"))
+        #expect(try await h.engine.plan(tenantID: h.tenantID, name: "crm", rawPath: "/x", query: []).url.host == "api.example.com")
+        try await h.store.database.write { db in try db.execute("UPDATE managed_api_definitions SET base_url = 'https://moved.example.com'") }
+        #expect(try await h.engine.plan(tenantID: h.tenantID, name: "crm", rawPath: "/x", query: []).url.host == "api.example.com")
+        h.clock.advance(by: 5)
+        #expect(try await h.engine.plan(tenantID: h.tenantID, name: "crm", rawPath: "/x", query: []).url.host == "moved.example.com")
+    }
+
+    /// Two nodes on one PostgreSQL: a secret replaced or a definition removed on one is
+    /// seen on the other as soon as the notice arrives, long before the entry expires.
+    @Test(.enabled(if: TestDatabaseKind.available.contains(.postgres)))
+    func changesReachTheOtherNode() async throws {
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let store = try TestDatabase(.postgres)
+        defer { store.close() }
+        _ = try DatabaseMigrator(migrations: GatehouseApp.migrations, now: { clock.now }).migrate(store.database)
+        let nodes = try TwoPostgresNodes(store: store, clock: clock)
+        await nodes.listening()
+        let box = try SecretBox(key: ManagedAPIsHarness.key)
+        let a = ManagedAPIsEngine(environment: nodes.environmentA, secrets: box, destinations: RecordingGuard())
+        let b = ManagedAPIsEngine(environment: nodes.environmentB, secrets: box, destinations: RecordingGuard())
+        let tenantID = try await TenantDirectory(environment: nodes.environmentA).createTenant(name: "Acme").id
+        try await a.saveDefinition(tenantID: tenantID, Self.bearer("first"))
+        await nodes.bInvalidations.waitForReceived(1)
+        func planOnB() async throws -> ProxyPlan { try await b.plan(tenantID: tenantID, name: "crm", rawPath: "/x", query: []) }
+        #expect(Self.authorization(try await planOnB()) == "Bearer first")
+
+        try await a.saveDefinition(tenantID: tenantID, Self.bearer("second"))
+        await nodes.bInvalidations.waitForReceived(2)
+        #expect(Self.authorization(try await planOnB()) == "Bearer second")
+
+        try await a.deleteDefinition(tenantID: tenantID, name: "crm")
+        await nodes.bInvalidations.waitForReceived(3)
+        await #expect(throws: ManagedAPIError.self) { try await planOnB() }
+        await nodes.close()
+    }
+}
