@@ -121,12 +121,12 @@ names=()
 rates=()
 notes=()
 
-# measure NAME URL [LUA_SCRIPT]: one wrk run, parsed into a table row.
+# measure NAME URL [LUA_SCRIPT] [CONNECTIONS]: one wrk run, parsed into a table row.
 measure() {
-    local name=$1 url=$2 script=${3:-} out="$work/wrk-$(( ${#rows[@]} + 1 )).txt"
-    local args=(-t2 "-c$connections" "-d$duration" --latency)
+    local name=$1 url=$2 script=${3:-} clients=${4:-$connections} out="$work/wrk-$(( ${#rows[@]} + 1 )).txt"
+    local args=(-t2 "-c$clients" "-d$duration" --latency)
     [[ -n "$script" ]] && args+=(-s "$script")
-    echo "bench: $name ($url, $duration, $connections connections)" >&2
+    echo "bench: $name ($url, $duration, $clients connections)" >&2
     # In the background so that an interrupted run can stop it too.
     wrk "${args[@]}" "$url" >"$out" &
     wrk_pid=$!
@@ -273,9 +273,11 @@ status=$(curl -s -o "$work/managed.json" -w '%{http_code}' -X PUT "$base_url/adm
 [[ $status == 200 ]] || die_with_log "managed API definition: HTTP $status $(cat "$work/managed.json")" "$work/gatehouse.log"
 status=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $access_token" "$base_url/api/managed-apis/v1/upstream/proxy/")
 [[ $status == 200 ]] || die_with_log "proxied call: HTTP $status" "$work/gatehouse.log"
-measure "managed API upstream called directly (bare libmicrohttpd, $database run)" "http://127.0.0.1:$upstream_port/"
+# One definition may hold 48 of the node's 64 upstream slots (PROXY_BUSY past that), so both
+# rows run at 48 connections: the row measures the proxy's work, not its refusals.
+measure "managed API upstream called directly (bare libmicrohttpd, $database run, 48 connections)" "http://127.0.0.1:$upstream_port/" "" 48
 direct_rps=${rates[-1]}
-measure "proxied managed API call \`GET /api/managed-apis/v1/:name/proxy/\` ($database)" "$base_url/api/managed-apis/v1/upstream/proxy/" "$work/profile.lua"
+measure "proxied managed API call \`GET /api/managed-apis/v1/:name/proxy/\` ($database, 48 connections)" "$base_url/api/managed-apis/v1/upstream/proxy/" "$work/profile.lua" 48
 notes+=("- proxied managed API call ($database): $(awk -v a="${rates[-1]}" -v b="$direct_rps" 'BEGIN {printf "%.2f", a / b}') of the upstream called directly")
 kill "$upstream_pid" 2>/dev/null || true
 wait "$upstream_pid" 2>/dev/null || true
