@@ -30,36 +30,62 @@ var targets: [Target] = [
         linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("stdc++")]
     ),
 
-    .target(name: "GatehouseHTTP", dependencies: ["CMicroHTTPD", "GatehouseWire"], swiftSettings: swiftSettings),
+    // Leaves: text formats (JSON reading, percent-encoding, HTTP tokens, dates, base64, log
+    // redaction), and the rules that the server and the SDK must both apply.
+    .target(name: "GatehouseFormats", swiftSettings: swiftSettings),
+    .target(name: "GatehouseRules", dependencies: ["GatehouseFormats"], swiftSettings: swiftSettings),
+
+    .target(name: "GatehouseHTTP", dependencies: ["CMicroHTTPD", "GatehouseFormats"], swiftSettings: swiftSettings),
     .target(name: "GatehouseDatabase", swiftSettings: swiftSettings),
     .target(name: "GatehouseSQLite", dependencies: ["GatehouseDatabase", "CSQLite"], swiftSettings: swiftSettings),
     .target(name: "GatehousePostgres", dependencies: ["GatehouseDatabase", "CPostgres"], swiftSettings: swiftSettings),
-    .target(name: "GatehouseCrypto", dependencies: ["COpenSSL", "GatehouseWire"], swiftSettings: swiftSettings),
-    .target(name: "GatehouseWire", swiftSettings: swiftSettings),
+    .target(name: "GatehouseCrypto", dependencies: ["COpenSSL", "GatehouseFormats"], swiftSettings: swiftSettings),
+    // The contract only: every dialect's wire types, shared by the server and the SDK.
+    .target(name: "GatehouseWire", dependencies: ["GatehouseFormats", "GatehouseRules"], swiftSettings: swiftSettings),
     .target(
         name: "GatehouseCore",
-        dependencies: ["GatehouseDatabase", "GatehouseCrypto", "GatehouseWire", "CPhoneNumber", "COpenSSL"],
+        dependencies: ["GatehouseDatabase", "GatehouseCrypto", "GatehouseFormats", "CPhoneNumber"],
         swiftSettings: swiftSettings
     ),
+    // The live delivery providers (SMTP with TLS, Twilio, Vonage, the webhook bridge): the server links them, engines never.
+    .target(name: "GatehouseDelivery", dependencies: ["GatehouseCore", "GatehouseCrypto", "GatehouseFormats"], swiftSettings: swiftSettings),
     // The server's outbound HTTP on libcurl, behind GatehouseCore's OutboundHTTP seam.
-    .target(name: "GatehouseOutbound", dependencies: ["CCurl", "GatehouseCore", "GatehouseWire"], swiftSettings: swiftSettings),
+    .target(name: "GatehouseOutbound", dependencies: ["CCurl", "GatehouseCore", "GatehouseFormats"], swiftSettings: swiftSettings),
     .target(
         name: "GatehouseServer",
-        dependencies: ["GatehouseHTTP", "GatehouseCore", "GatehouseWire", "GatehouseSQLite", "GatehousePostgres", "GatehouseOutbound"]
+        dependencies: [
+            "GatehouseHTTP", "GatehouseCore", "GatehouseWire", "GatehouseFormats", "GatehouseRules", "GatehouseSQLite", "GatehousePostgres",
+            "GatehouseOutbound", "GatehouseDelivery", "GatehouseExecutors", "GatehouseWiring", "GatehouseCrypto", "GatehouseDatabase",
+        ]
             + engines.map { .byName(name: $0) },
         swiftSettings: swiftSettings
     ),
-    .executableTarget(name: "gatehouse", dependencies: ["GatehouseServer"], swiftSettings: swiftSettings),
+    // The workflow executors the server offers (worker, model endpoint, built-ins), and the
+    // conformances that connect engines to each other: no HTTP server in either, so engine
+    // tests link them without libmicrohttpd.
+    .target(
+        name: "GatehouseExecutors",
+        dependencies: ["GatehouseWorkflowsEngine", "GatehouseCore", "GatehouseCrypto", "GatehouseFormats", "GatehouseRules", "GatehouseOutbound", "GatehouseDelivery"],
+        swiftSettings: swiftSettings),
+    .target(
+        name: "GatehouseWiring", dependencies: engines.map { .byName(name: $0) } + ["GatehouseCore", "GatehouseDatabase", "GatehouseOutbound"],
+        swiftSettings: swiftSettings),
+    .executableTarget(name: "gatehouse", dependencies: ["GatehouseServer", "GatehouseCore", "GatehouseDatabase", "GatehouseHTTP", "GatehouseWire"], swiftSettings: swiftSettings),
     .executableTarget(name: "gatehouse-bench", dependencies: ["CMicroHTTPD"], swiftSettings: swiftSettings),
     // The seed's app backend (/initialize, /verify, /finish) over a v3 client of its own: what
     // a customer runs beside Gatehouse, and what the possession end-to-end tests drive.
-    .target(name: "GatehousePossessionSample", dependencies: ["GatehouseHTTP", "GatehouseOutbound", "GatehouseWire"], swiftSettings: swiftSettings),
-    .executableTarget(name: "gatehouse-possession-sample", dependencies: ["GatehousePossessionSample"], swiftSettings: swiftSettings),
+    // Prove's v3 API as an app's backend calls it, on libcurl: the sample and the CLI use it.
+    .target(
+        name: "GatehouseProveClient", dependencies: ["GatehouseCore", "GatehouseOutbound", "GatehouseWire", "GatehouseFormats"],
+        swiftSettings: swiftSettings),
+    .target(
+        name: "GatehousePossessionSample", dependencies: ["GatehouseHTTP", "GatehouseProveClient", "GatehouseWire", "GatehouseFormats"], swiftSettings: swiftSettings),
+    .executableTarget(name: "gatehouse-possession-sample", dependencies: ["GatehousePossessionSample", "GatehouseProveClient"], swiftSettings: swiftSettings),
 
-    .target(name: "GatehouseClientCore", dependencies: ["GatehouseWire"], swiftSettings: swiftSettings),
+    .target(name: "GatehouseClientCore", dependencies: ["GatehouseWire", "GatehouseFormats"], swiftSettings: swiftSettings),
     .executableTarget(
         name: "gatehouse-cli",
-        dependencies: ["GatehouseClientCore", "GatehouseWire", "GatehousePossessionSample"] + sdkProducts.map { .byName(name: $0) },
+        dependencies: ["GatehouseClientCore", "GatehouseWire", "GatehouseFormats", "GatehouseRules", "GatehouseProveClient"] + sdkProducts.map { .byName(name: $0) },
         swiftSettings: swiftSettings
     ),
 
@@ -67,7 +93,7 @@ var targets: [Target] = [
     // sockets) that engine tests link, and the live server on top of it for end-to-end tests.
     .target(
         name: "GatehouseTesting",
-        dependencies: ["GatehouseCore", "GatehouseCrypto", "GatehouseDatabase", "GatehouseSQLite", "GatehousePostgres", "GatehouseTestEvents"],
+        dependencies: ["GatehouseCore", "GatehouseCrypto", "GatehouseDatabase", "GatehouseSQLite", "GatehousePostgres", "GatehouseTestEvents", "GatehouseFormats"],
         path: "Tests/GatehouseTesting", swiftSettings: swiftSettings
     ),
     .target(
@@ -80,62 +106,69 @@ var targets: [Target] = [
         dependencies: ["GatehouseDatabase", "GatehouseSQLite", "GatehousePostgres"],
         swiftSettings: swiftSettings
     ),
-    .testTarget(name: "GatehouseOutboundTests", dependencies: ["GatehouseOutbound", "GatehouseCore", "GatehouseTesting"], swiftSettings: swiftSettings),
-    .testTarget(name: "GatehouseCryptoTests", dependencies: ["GatehouseCrypto"], swiftSettings: swiftSettings),
-    .testTarget(name: "GatehouseWireTests", dependencies: ["GatehouseWire"], swiftSettings: swiftSettings),
     .testTarget(
-        name: "GatehouseCoreTests", dependencies: ["GatehouseCore", "GatehouseTesting", "GatehouseWire", "GatehouseCrypto", "GatehouseDatabase", "GatehouseOutbound"],
+        name: "GatehouseDeliveryTests",
+        dependencies: ["GatehouseDelivery", "GatehouseCore", "GatehouseTesting", "GatehouseCrypto", "GatehouseFormats", "GatehouseOutbound"],
+        swiftSettings: swiftSettings),
+    .testTarget(name: "GatehouseOutboundTests", dependencies: ["GatehouseOutbound", "GatehouseCore", "GatehouseTesting"], swiftSettings: swiftSettings),
+    .testTarget(name: "GatehouseCryptoTests", dependencies: ["GatehouseCrypto", "GatehouseFormats"], swiftSettings: swiftSettings),
+    // The graph below, checked against the manifest and every file's imports.
+    .testTarget(name: "GatehouseModuleGraphTests", dependencies: ["GatehouseTesting"], swiftSettings: swiftSettings),
+    .testTarget(name: "GatehouseFormatsTests", dependencies: ["GatehouseFormats"], swiftSettings: swiftSettings),
+    .testTarget(name: "GatehouseWireTests", dependencies: ["GatehouseWire", "GatehouseFormats", "GatehouseRules"], swiftSettings: swiftSettings),
+    .testTarget(
+        name: "GatehouseCoreTests", dependencies: ["GatehouseCore", "GatehouseTesting", "GatehouseWire", "GatehouseCrypto", "GatehouseDatabase", "GatehouseOutbound", "GatehouseFormats", "GatehousePostgres"],
         swiftSettings: swiftSettings),
     .testTarget(
         name: "GatehouseVerificationEngineTests",
-        dependencies: ["GatehouseVerificationEngine", "GatehouseTesting", "GatehouseCrypto", "GatehouseDatabase", "GatehouseCore", "GatehouseOutbound"],
+        dependencies: ["GatehouseVerificationEngine", "GatehouseTesting", "GatehouseCrypto", "GatehouseDatabase", "GatehouseCore", "GatehouseOutbound", "GatehouseFormats", "GatehousePostgres"],
         swiftSettings: swiftSettings
     ),
     .testTarget(
         name: "GatehouseAccountsEngineTests",
         // Sign-in is tested over the real verification engine, through the server's conformance.
         dependencies: [
-            "GatehouseAccountsEngine", "GatehouseVerificationEngine", "GatehouseServer", "GatehouseTesting", "GatehouseCrypto",
+            "GatehouseAccountsEngine", "GatehouseVerificationEngine", "GatehouseWiring", "GatehouseTesting", "GatehouseCrypto",
             "GatehouseDatabase", "GatehouseCore",
         ],
         swiftSettings: swiftSettings
     ),
     .testTarget(
         name: "GatehouseCommerceEngineTests",
-        dependencies: ["GatehouseCommerceEngine", "GatehouseTesting", "GatehouseCrypto", "GatehouseHTTP", "GatehouseCore", "GatehouseOutbound"],
+        dependencies: ["GatehouseCommerceEngine", "GatehouseTesting", "GatehouseCrypto", "GatehouseCore", "GatehouseFormats", "GatehouseDatabase"],
         swiftSettings: swiftSettings
     ),
     .testTarget(
         name: "GatehouseWorkflowsEngineTests",
         // Runs are billed through the server's conformance of the real commerce engine.
         dependencies: [
-            "GatehouseWorkflowsEngine", "GatehouseCommerceEngine", "GatehouseServer", "GatehouseTesting", "GatehouseCrypto",
-            "GatehouseDatabase", "GatehouseCore", "GatehouseWire", "GatehouseOutbound",
+            "GatehouseWorkflowsEngine", "GatehouseCommerceEngine", "GatehouseWiring", "GatehouseExecutors", "GatehouseTesting", "GatehouseCrypto",
+            "GatehouseDatabase", "GatehouseCore", "GatehouseWire", "GatehouseOutbound", "GatehouseFormats", "GatehouseRules",
         ],
         swiftSettings: swiftSettings
     ),
     .testTarget(
         name: "GatehouseManagedAPIsEngineTests",
-        dependencies: ["GatehouseManagedAPIsEngine", "GatehouseServer", "GatehouseTesting", "GatehouseCrypto", "GatehouseDatabase", "GatehouseCore"],
+        dependencies: ["GatehouseManagedAPIsEngine", "GatehouseWiring", "GatehouseTesting", "GatehouseCrypto", "GatehouseDatabase", "GatehouseCore", "GatehouseOutbound"],
         swiftSettings: swiftSettings
     ),
     .testTarget(
         name: "GatehousePossessionEngineTests",
         // Codes are the verification engine's, through the server's conformance.
         dependencies: [
-            "GatehousePossessionEngine", "GatehouseVerificationEngine", "GatehouseServer", "GatehouseTesting", "GatehouseCrypto",
-            "GatehouseDatabase", "GatehouseCore", "GatehouseWire", "GatehouseOutbound",
+            "GatehousePossessionEngine", "GatehouseVerificationEngine", "GatehouseWiring", "GatehouseTesting", "GatehouseCrypto",
+            "GatehouseDatabase", "GatehouseCore", "GatehouseWire", "GatehouseOutbound", "GatehouseFormats",
         ],
         swiftSettings: swiftSettings
     ),
     // Events tests await instead of polling; Foundation only, so the SDK's tests use it too.
     .target(name: "GatehouseTestEvents", path: "Tests/GatehouseTestEvents", swiftSettings: swiftSettings),
     .testTarget(
-        name: "GatehouseAuthTests", dependencies: ["GatehouseAuth", "GatehouseClientCore", "GatehouseWire", "GatehouseTestEvents"],
+        name: "GatehouseAuthTests", dependencies: ["GatehouseAuth", "GatehouseClientCore", "GatehouseWire", "GatehouseTestEvents", "GatehouseFormats"],
         swiftSettings: swiftSettings
     ),
     .testTarget(
-        name: "GatehousePurchasesTests", dependencies: ["GatehousePurchases", "GatehousePurchasesTesting", "GatehouseClientCore", "GatehouseWire"],
+        name: "GatehousePurchasesTests", dependencies: ["GatehousePurchases", "GatehousePurchasesTesting", "GatehouseClientCore", "GatehouseWire", "GatehouseFormats"],
         swiftSettings: swiftSettings
     ),
     .testTarget(
@@ -149,12 +182,12 @@ var targets: [Target] = [
     ),
     .testTarget(
         name: "GatehousePossessionTests",
-        dependencies: ["GatehousePossession", "GatehouseClientCore", "GatehouseWire", "GatehouseTestEvents"],
+        dependencies: ["GatehousePossession", "GatehouseClientCore", "GatehouseWire", "GatehouseTestEvents", "GatehouseFormats"],
         swiftSettings: swiftSettings
     ),
     .testTarget(
         name: "GatehouseVerificationTests",
-        dependencies: ["GatehouseVerification", "GatehouseClientCore", "GatehouseWire", "GatehouseTestEvents"],
+        dependencies: ["GatehouseVerification", "GatehouseClientCore", "GatehouseWire", "GatehouseTestEvents", "GatehouseFormats"],
         swiftSettings: swiftSettings
     ),
     .testTarget(
@@ -162,18 +195,21 @@ var targets: [Target] = [
         dependencies: [
             "GatehouseTesting", "GatehouseServerTesting", "GatehouseClientCore", "GatehouseServer", "GatehouseWire", "GatehouseVerification", "GatehouseAuth",
             "GatehousePurchases", "GatehousePurchasesTesting", "GatehouseVerificationEngine", "GatehouseCrypto", "GatehouseHTTP", "GatehouseCore",
-            "GatehouseWorkflows", "GatehouseWorkflowsEngine", "GatehouseManagedAPI", "GatehousePossession", "GatehousePossessionSample",
-            "GatehousePossessionEngine",
+            "GatehouseWorkflows", "GatehouseWorkflowsEngine", "GatehouseManagedAPI", "GatehousePossession", "GatehousePossessionSample", "GatehouseProveClient",
+            "GatehousePossessionEngine", "GatehouseCommerceEngine", "GatehouseOutbound", "GatehouseFormats", "GatehouseRules",
+            "GatehouseManagedAPIsEngine", "GatehouseAccountsEngine", "GatehouseDatabase", "GatehouseExecutors", "GatehouseWiring", "GatehouseDelivery",
         ],
         swiftSettings: swiftSettings
     ),
 ]
-// Engines import none of each other: they meet through protocols wired in GatehouseServer.
+// Engines import none of each other: they meet through protocols wired in GatehouseWiring.
 targets += engines.map { engine in
-    .target(name: engine, dependencies: ["GatehouseCore", "GatehouseDatabase", "GatehouseCrypto", "GatehouseWire"], swiftSettings: swiftSettings)
+    .target(
+        name: engine, dependencies: ["GatehouseCore", "GatehouseDatabase", "GatehouseCrypto", "GatehouseFormats", "GatehouseRules"],
+        swiftSettings: swiftSettings)
 }
 targets += sdkProducts.map { sdk in
-    .target(name: sdk, dependencies: ["GatehouseClientCore", "GatehouseWire"], swiftSettings: swiftSettings)
+    .target(name: sdk, dependencies: ["GatehouseClientCore", "GatehouseWire", "GatehouseFormats", "GatehouseRules"], swiftSettings: swiftSettings)
 }
 // The scripted StoreKit, for this package's tests and an app's own, kept out of the shipping module.
 targets.append(.target(name: "GatehousePurchasesTesting", dependencies: ["GatehousePurchases"], swiftSettings: swiftSettings))

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCrypto
+import GatehouseFormats
 
 /// The token formats. A refresh token is `<session id>.<generation>.<mac>`, the mac an
 /// HMAC of both under the session's own secret, so the server stores no token and can

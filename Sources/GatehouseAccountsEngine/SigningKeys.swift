@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCrypto
 import GatehouseDatabase
+import GatehouseFormats
 
 /// Per-tenant HS256 keys for access tokens. New tokens use the newest key; retired keys
 /// still verify until every token they signed has expired.

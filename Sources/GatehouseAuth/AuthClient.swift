@@ -3,6 +3,7 @@ import GatehouseWire
 import GatehouseClientCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import GatehouseFormats
 #endif
 
 /// Passwordless sign-in (phone or email one-time code), the profile, devices and account deletion.

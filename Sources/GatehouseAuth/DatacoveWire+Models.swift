@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseWire
+import GatehouseFormats
 
 /// The shared wire types read into the SDK's public models.
 extension DatacoveWire.TokenPair {

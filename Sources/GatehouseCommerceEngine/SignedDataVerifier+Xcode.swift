@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCrypto
+import GatehouseFormats
 
 /// Xcode StoreKit testing: Xcode signs transactions on the developer's Mac with one self-signed
 /// certificate ("StoreKit Testing in Xcode") that chains to nothing and carries none of Apple's

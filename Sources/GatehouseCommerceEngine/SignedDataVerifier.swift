@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCrypto
+import GatehouseFormats
 
 /// Verifies App Store signed data (transactions, renewal info, notifications) offline for one tenant.
 ///

@@ -1,4 +1,4 @@
-import GatehouseWire
+import GatehouseFormats
 
 /// Text on its way to the log, in parts that are masked or kept.
 ///

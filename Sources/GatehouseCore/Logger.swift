@@ -1,5 +1,5 @@
 import Foundation
-import GatehouseWire
+import GatehouseFormats
 
 /// Structured JSON-line logging. Every message and field passes through `Redactor`, so digit
 /// runs that may be phone numbers or codes never reach the log, except the parts marked

@@ -1,5 +1,5 @@
 import Foundation
-import GatehouseWire
+import GatehouseFormats
 
 /// A JWS in compact serialization, split and decoded but not yet trusted (RFC 7515 §7.1).
 public struct CompactJWS: Sendable {

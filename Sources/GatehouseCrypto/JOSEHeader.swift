@@ -1,5 +1,5 @@
 import Foundation
-import GatehouseWire
+import GatehouseFormats
 
 /// The JOSE header fields Gatehouse reads (RFC 7515 §4.1); others are ignored.
 public struct JOSEHeader: Decodable, Equatable, Sendable {

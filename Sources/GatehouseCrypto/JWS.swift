@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseFormats
 
 /// Compact JWS with ES256 (ECDSA P-256 + SHA-256, RFC 7518 §3.4), as App Store signed data uses.
 public enum JWS {

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseFormats
 
 /// JSON Web Tokens signed with HS256 (HMAC-SHA-256, RFC 7519 + RFC 7518 §3.2).
 public enum JWT {

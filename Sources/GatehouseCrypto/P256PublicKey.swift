@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import GatehouseFormats
 
 /// A NIST P-256 public key that verifies ECDSA-SHA-256 signatures (JOSE ES256).
 public struct P256PublicKey: Sendable, Equatable {

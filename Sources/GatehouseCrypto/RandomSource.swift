@@ -1,3 +1,5 @@
+import GatehouseFormats
+
 /// A source of random bytes, injected wherever code needs randomness so tests can replay it.
 public protocol RandomSource: Sendable {
     /// Returns `count` random bytes.

@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import GatehouseFormats
 
 /// Seals short secrets for storage with AES-256-GCM (OpenSSL EVP): a random 96-bit nonce per
 /// seal, a 128-bit tag, and associated data that binds a sealed value to where it is kept

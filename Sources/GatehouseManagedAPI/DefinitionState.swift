@@ -1,5 +1,4 @@
 import Foundation
-import GatehouseWire
 
 /// The definitions the device knows: read from the cache once, replaced by each sync.
 actor DefinitionState {

@@ -1,5 +1,6 @@
 import Foundation
-import GatehouseWire
+import GatehouseFormats
+import GatehouseRules
 
 /// What a definition must satisfy to be saved: each rule answers the sentence that says why not.
 extension ManagedAPIDefinition {
@@ -52,7 +53,7 @@ extension ManagedAPIDefinition {
     private var metadataProblem: String? {
         guard metadata.count <= Self.maxMetadataPairs else { return "metadata holds at most \(Self.maxMetadataPairs) pairs" }
         for (key, value) in metadata {
-            if ManagedAPIWire.reservedKeys.contains(key) { return "metadata key \(key) is one of the definition's own fields" }
+            if ManagedAPIRules.reservedMetadataKeys.contains(key) { return "metadata key \(key) is one of the definition's own fields" }
             let keyBytes = Array(key.utf8)
             let allowed = { (b: UInt8) in b.isASCIIAlphanumeric || b == 0x2D || b == 0x5F || b == 0x2E }
             guard (1...64).contains(keyBytes.count), keyBytes.allSatisfy(allowed) else {

@@ -1,8 +1,8 @@
 import Foundation
-import GatehouseWire
 import GatehouseCore
 import GatehouseCrypto
 import GatehouseDatabase
+import GatehouseFormats
 
 /// The proxy's side: which URL a proxied call goes to and what credential it carries.
 extension ManagedAPIsEngine {

@@ -1,6 +1,6 @@
 import Foundation
-import GatehouseWire
 import GatehouseCore
+import GatehouseFormats
 
 /// RFC 6749 §4.4: the client-credentials token request and how its answer is read.
 extension ManagedAPIsEngine {

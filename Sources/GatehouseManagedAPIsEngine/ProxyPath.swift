@@ -1,5 +1,5 @@
 import Foundation
-import GatehouseWire
+import GatehouseFormats
 
 /// Joins a proxied call's relative path and query onto a definition's base URL, refusing
 /// anything that could leave it: a scheme or `//host`, a backslash, percent-encoded slashes,

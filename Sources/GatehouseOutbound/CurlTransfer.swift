@@ -1,7 +1,7 @@
 import CCurl
 import Foundation
 import GatehouseCore
-import GatehouseWire
+import GatehouseFormats
 
 /// One request on one curl easy handle: its options, the callbacks curl calls on the loop
 /// thread, and the answer as the caller sees it (its head once, then its body, whole or in

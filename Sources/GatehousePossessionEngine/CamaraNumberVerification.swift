@@ -1,7 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehouseCrypto
-import GatehouseWire
+import GatehouseFormats
 
 /// GSMA CAMARA Number Verification: the device opens the operator's authorization endpoint
 /// with `prompt=none` over cellular (only the mobile network can authenticate it), the operator

@@ -3,6 +3,7 @@ import GatehouseClientCore
 import GatehouseWire
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import GatehouseFormats
 #endif
 
 /// Reports to the Datacove dialect with the signed-in session of the app (seed 000 §07).

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseClientCore
 import GatehouseWire
+import GatehouseFormats
 
 /// How Datacove's verify-purchase answers map to what the manager does with a transaction.
 enum DatacoveVerdict {

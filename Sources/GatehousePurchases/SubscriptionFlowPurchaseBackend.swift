@@ -3,6 +3,7 @@ import GatehouseClientCore
 import GatehouseWire
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import GatehouseFormats
 #endif
 
 /// Reports to the SubscriptionFlow dialect with the customer's account token pair (seed 003).

@@ -1,6 +1,6 @@
 import Foundation
-import GatehouseWire
 import GatehouseWorkflowsEngine
+import GatehouseRules
 
 /// The development tenant's workflows: built-in executors only, so `make run` has something
 /// to run without a worker or a model.

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseDelivery
 
 /// SMS and voice through the providers `delivery-providers` names, in failover order: each
 /// one's SMS and voice adapter with its credentials from the settings (never logged).

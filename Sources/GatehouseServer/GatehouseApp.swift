@@ -2,6 +2,9 @@ import Foundation
 import GatehouseAccountsEngine
 import GatehouseCommerceEngine
 import GatehouseCore
+import GatehouseDelivery
+import GatehouseWiring
+import GatehouseExecutors
 import GatehouseCrypto
 import GatehouseDatabase
 import GatehouseHTTP
@@ -198,9 +201,7 @@ public final class GatehouseApp: @unchecked Sendable {
     }
 
     /// Every migration this binary knows, in order: core first, then each engine's.
-    public static let migrations: [Migration] =
-        CoreMigrations.all + VerificationMigrations.all + AccountsMigrations.all + CommerceMigrations.all + WorkflowsMigrations.all
-        + ManagedAPIsMigrations.all + PossessionMigrations.all
+    public static let migrations: [Migration] = EngineMigrations.all
 
     /// The development outbox unless a provider bridge is configured. In development the
     /// outbox also prints each message, unredacted, so a developer can read the code.

@@ -2,6 +2,7 @@ import Foundation
 import GatehouseWorkflowsEngine
 import GatehouseAccountsEngine
 import GatehouseCore
+import GatehouseDelivery
 import GatehouseVerificationEngine
 
 /// How the server is configured: environment variables, overridden by `--flags`.

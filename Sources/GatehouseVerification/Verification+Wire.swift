@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseWire
+import GatehouseFormats
 
 /// A success reply, `{"data": <Verification>}`, read through ``DIDWWWire/Verification`` and turned
 /// into the SDK's readings: the fee as an exact `Decimal`, the expiry as a `Date`, the details.

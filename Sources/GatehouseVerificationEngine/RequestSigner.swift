@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCrypto
+import GatehouseFormats
 
 /// The vendor's HMAC request signature (wire note §5), shared by signed `Application`
 /// authentication and the outbound request callback, plus the `Authorization` header grammar

@@ -2,6 +2,7 @@ import Foundation
 import GatehouseCore
 import GatehouseCrypto
 import GatehouseDatabase
+import GatehouseFormats
 
 /// What a caller presented to prove it may use an application, as its dialect read it
 /// from the request: the engine sees no header, path or body.

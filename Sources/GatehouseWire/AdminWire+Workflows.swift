@@ -1,3 +1,5 @@
+import GatehouseFormats
+
 extension AdminWire {
     /// A workflow definition as `PUT /admin/v1/tenants/:id/workflows/:workflowId` takes it and
     /// the admin API answers it (the CLI sends the same).

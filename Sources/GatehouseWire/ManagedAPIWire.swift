@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseRules
 
 /// The managed APIs a signed-in device reads (`GET /api/managed-apis/v1` and `/:name`): the
 /// definitions without any auth setting (seed 002: "Authentication settings are not
@@ -7,7 +8,7 @@ public enum ManagedAPIWire {
     /// `NONE`, `BASIC`, `BEARER_TOKEN`, `API_KEY` or `OAUTH2` (seed 002, `ManagedApiAuthType`).
     public static let authTypes = ["NONE", "BASIC", "BEARER_TOKEN", "API_KEY", "OAUTH2"]
     /// The DataMap keys a definition's own fields take; metadata cannot use them.
-    public static let reservedKeys = ["name", "displayName", "baseUrl", "authType", "mode"]
+    public static let reservedKeys = ManagedAPIRules.reservedMetadataKeys
 
     /// One definition as a device sees it.
     public struct Definition: Codable, Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
-import GatehouseWire
+import GatehouseFormats
+import GatehouseRules
 
 /// The seed's multipart execute body (`id`, `input` as a JSON string, one part per file named
 /// after its input key), written to a temporary file in pieces so that no file is ever read

@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseWire
+import GatehouseFormats
+import GatehouseRules
 
 /// The form of one workflow, built from its inputs: values and files by input key, checked
 /// by the same rules and in the same words as the server (`WorkflowInputRules`), so the app

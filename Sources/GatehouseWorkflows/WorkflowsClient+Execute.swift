@@ -3,6 +3,7 @@ import GatehouseClientCore
 import GatehouseWire
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import GatehouseFormats
 #endif
 
 extension WorkflowsClient {

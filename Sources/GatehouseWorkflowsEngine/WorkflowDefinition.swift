@@ -1,9 +1,6 @@
 import Foundation
-import GatehouseWire
-
-/// A form input. The schema is one contract for the engine, the Datacove dialect and the SDK's
-/// form model, so that `WorkflowInputRules` gives all three the same answers.
-public typealias WorkflowInput = DatacoveWire.WorkflowInput
+import GatehouseRules
+import GatehouseFormats
 
 /// A workflow a tenant offers: what it asks for, what it costs and who does the work.
 public struct WorkflowDefinition: Sendable, Equatable {

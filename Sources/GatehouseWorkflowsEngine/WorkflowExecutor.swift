@@ -1,5 +1,5 @@
 import Foundation
-import GatehouseWire
+import GatehouseFormats
 
 /// Does the work of a run. One implementation per executor kind (`webhook`, `openai`, the
 /// built-in ones), chosen by a definition's `executor.kind`; they live in GatehouseServer,

@@ -1,6 +1,6 @@
 import Foundation
 import GatehouseDatabase
-import GatehouseWire
+import GatehouseFormats
 
 /// A run as its report shows it.
 public struct WorkflowRun: Sendable, Equatable {

@@ -1,7 +1,6 @@
 import Foundation
 import GatehouseCore
 import GatehouseDatabase
-import GatehouseWire
 
 /// The operator's side: saving, reading and removing a tenant's definitions.
 extension WorkflowsEngine {

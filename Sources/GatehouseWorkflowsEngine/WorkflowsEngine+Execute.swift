@@ -1,7 +1,8 @@
 import Foundation
 import GatehouseCrypto
 import GatehouseDatabase
-import GatehouseWire
+import GatehouseFormats
+import GatehouseRules
 
 /// A file as the transport left it: streamed to a temporary path, named by its part.
 public struct UploadedFile: Sendable, Equatable {

@@ -1,6 +1,5 @@
 import Foundation
 import GatehouseDatabase
-import GatehouseWire
 
 /// A run this node has claimed, with what its executor needs.
 struct ClaimedRun: Sendable {

@@ -3,7 +3,7 @@ import GatehouseAuth
 import GatehouseClientCore
 import GatehouseManagedAPI
 import GatehousePossession
-import GatehousePossessionSample
+import GatehouseProveClient
 import GatehousePurchases
 import GatehouseVerification
 import GatehouseWorkflows

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseClientCore
 import GatehouseWire
+import GatehouseFormats
 
 /// `gatehouse-cli otp-apps …` and `balance …`: OTP applications through the admin API.
 extension CLI {

@@ -1,7 +1,7 @@
 import Foundation
 import GatehouseClientCore
 import GatehousePossession
-import GatehousePossessionSample
+import GatehouseProveClient
 import GatehouseWire
 
 /// `gatehouse-cli possession …`: a whole possession flow from a terminal, playing both the

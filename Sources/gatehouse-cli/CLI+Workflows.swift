@@ -2,6 +2,7 @@ import Foundation
 import GatehouseClientCore
 import GatehouseWire
 import GatehouseWorkflows
+import GatehouseFormats
 
 /// `gatehouse-cli workflows …`: the catalogue, runs and reports of the signed-in account of
 /// `auth verify` (through GatehouseWorkflows), and the operator's definitions and settings

@@ -1,5 +1,6 @@
 import Foundation
 import GatehousePossessionSample
+import GatehouseProveClient
 
 // The seed's app backend beside Gatehouse:
 //   gatehouse-possession-sample --gatehouse URL --client-id ID --client-secret SECRET [--port 8090]

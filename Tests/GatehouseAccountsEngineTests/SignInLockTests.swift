@@ -1,7 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehouseDatabase
-import GatehouseServer
+import GatehouseWiring
 import GatehouseTesting
 import GatehouseVerificationEngine
 import Testing

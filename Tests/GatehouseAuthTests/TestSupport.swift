@@ -1,11 +1,11 @@
 import Foundation
 import GatehouseTestEvents
 import GatehouseClientCore
-import GatehouseWire
 import Testing
 @testable import GatehouseAuth
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import GatehouseFormats
 #endif
 
 let baseURL = URL(string: "http://127.0.0.1:8080/api")!

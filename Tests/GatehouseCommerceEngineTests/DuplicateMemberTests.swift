@@ -3,6 +3,7 @@ import GatehouseCrypto
 import GatehouseTesting
 import Testing
 @testable import GatehouseCommerceEngine
+import GatehouseFormats
 
 /// Signed App Store data that names a member twice says two things; Apple's library refuses it,
 /// and so does the verifier, whichever layer carries the repeat.

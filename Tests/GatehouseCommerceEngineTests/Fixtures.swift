@@ -34,11 +34,11 @@ struct Chains: Sendable {
     static func get() async throws -> Chains { try await shared.value }
 }
 
-let bundleId = "com.example.gatehouse"
-let appAppleId: Int64 = 1_234_567_890
+let bundleId = AppleTestApp.bundleId
+let appAppleId = AppleTestApp.appAppleId
 
 /// Now in whole milliseconds, as Apple writes `signedDate`.
-func nowMilliseconds() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+func nowMilliseconds() -> Int64 { AppleTestApp.nowMilliseconds() }
 
 /// The date Apple's milliseconds denote.
 func date(ms: Int64) -> Date { Date(timeIntervalSince1970: Double(ms) / 1000) }
@@ -58,17 +58,7 @@ func productionVerifierTrustingTestRoot(_ chains: Chains) throws -> SignedDataVe
 }
 
 /// A minimal transaction payload; `overrides` replace or add fields (NSNull removes one).
-func transaction(_ overrides: [String: Any] = [:]) -> [String: Any] {
-    var payload: [String: Any] = [
-        "transactionId": "2000000111111111", "originalTransactionId": "2000000000000001",
-        "productId": "com.example.gatehouse.pro", "bundleId": bundleId, "environment": "Sandbox",
-        "signedDate": nowMilliseconds(),
-    ]
-    for (key, value) in overrides {
-        payload[key] = value is NSNull ? nil : value
-    }
-    return payload
-}
+func transaction(_ overrides: [String: Any] = [:]) -> [String: Any] { AppleTestApp.transaction(overrides) }
 
 /// Expects `body` to throw an `AppleVerificationError` with `code`.
 func expectCode(

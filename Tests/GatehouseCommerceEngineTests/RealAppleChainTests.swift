@@ -2,6 +2,7 @@ import Foundation
 import GatehouseCrypto
 import Testing
 @testable import GatehouseCommerceEngine
+import GatehouseFormats
 
 /// Apple's real WWDR G6 intermediate and a 2021–2023 App Store signing leaf (public certificates,
 /// as embedded in Apple's app-store-server-library tests), so the strict OpenSSL path validation

@@ -3,6 +3,7 @@ import GatehouseCrypto
 import GatehouseTesting
 import Testing
 @testable import GatehouseCommerceEngine
+import GatehouseFormats
 
 @Suite struct SignedDataVerifierTests {
     @Test func pinnedAppleRootPassesItsFingerprintCheckAndAnotherCertificateFails() async throws {

@@ -4,6 +4,7 @@ import GatehouseCrypto
 import GatehouseTesting
 import Testing
 @testable import GatehouseCommerceEngine
+import GatehouseFormats
 
 /// Xcode StoreKit testing: one self-signed certificate in `x5c`, no marker OIDs, fractional
 /// millisecond dates. Accepted only by a non-production tenant that pinned that certificate.

@@ -1,8 +1,8 @@
 import Foundation
 import GatehouseCore
 import GatehouseCrypto
-import GatehouseWire
 import Testing
+import GatehouseFormats
 
 @Suite struct IdentifierAndLogTests {
     @Test func uuidV7CarriesTimeVersionAndVariantAndSorts() {

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCrypto
 import Testing
+import GatehouseFormats
 
 /// Parsing, Apple's root, and chain validation at chosen times against the fixture PKI.
 struct CertificateTests {

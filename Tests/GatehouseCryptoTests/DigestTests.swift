@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCrypto
 import Testing
+import GatehouseFormats
 
 /// Known-answer tests from FIPS 180-2 Appendix B/C (SHA-2) and RFC 1321 §A.5 (MD5).
 struct DigestTests {

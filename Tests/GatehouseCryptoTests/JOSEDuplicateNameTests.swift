@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCrypto
 import Testing
+import GatehouseFormats
 
 /// The JOSE readers refuse a header or payload that names a member twice (RFC 7515 §4,
 /// RFC 7519 §4): two readers, first-wins and last-wins, would see two different messages.

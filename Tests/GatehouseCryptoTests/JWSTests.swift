@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCrypto
 import Testing
+import GatehouseFormats
 
 /// ES256: RFC 7515 Appendix A.3, tampering, and signing round trips.
 struct JWSTests {

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCrypto
 import Testing
+import GatehouseFormats
 
 /// HS256 tokens: RFC 7515 Appendix A.1, RFC 7519 §3.1, and the verifier's refusals.
 struct JWTTests {

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCrypto
 import Testing
+import GatehouseFormats
 
 /// P-256 key import from every supported encoding, and signature formats.
 struct P256KeyTests {

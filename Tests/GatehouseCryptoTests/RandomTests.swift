@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCrypto
 import Testing
+import GatehouseFormats
 
 /// Replays fixed bytes, so tests can steer rejection sampling into its reject branch.
 final class ScriptedRandom: RandomSource, @unchecked Sendable {

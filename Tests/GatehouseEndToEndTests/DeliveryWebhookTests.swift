@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseClientCore
 import GatehouseCore
+import GatehouseDelivery
 import GatehouseCrypto
 import GatehouseHTTP
 import GatehouseServerTesting

@@ -3,7 +3,6 @@ import GatehouseClientCore
 import GatehouseManagedAPI
 import GatehouseServerTesting
 import GatehouseTesting
-import GatehouseWire
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -2,10 +2,10 @@ import Foundation
 import GatehouseClientCore
 import GatehouseServerTesting
 import GatehouseTesting
-import GatehouseWire
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import GatehouseFormats
 #endif
 
 /// The webhook's status and `outcome`.

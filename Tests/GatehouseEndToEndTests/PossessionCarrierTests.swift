@@ -3,7 +3,6 @@ import GatehouseClientCore
 import GatehousePossession
 import GatehouseServerTesting
 import GatehouseTesting
-import GatehouseWire
 import Testing
 
 /// The CAMARA Number Verification provider against a local operator built on Authlib (a real

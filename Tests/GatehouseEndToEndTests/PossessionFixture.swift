@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseProveClient
 import GatehouseClientCore
 import GatehouseCore
 import GatehousePossession

@@ -1,10 +1,10 @@
 import Foundation
+import GatehouseProveClient
 import GatehouseClientCore
 import GatehousePossession
 import GatehousePossessionSample
 import GatehouseServerTesting
 import GatehouseTesting
-import GatehouseWire
 import Testing
 
 /// Whole possession flows, SDK → sample backend → Gatehouse, on the development tenant (a

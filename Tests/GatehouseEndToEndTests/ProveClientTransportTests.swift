@@ -1,8 +1,7 @@
 import Foundation
 import GatehouseCore
-import GatehousePossessionSample
+import GatehouseProveClient
 import GatehouseTesting
-import GatehouseWire
 import Testing
 
 /// The sample backend's Prove client over libcurl, against a server that misbehaves: a 401

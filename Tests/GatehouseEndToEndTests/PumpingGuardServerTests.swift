@@ -4,7 +4,6 @@ import GatehouseCore
 import GatehouseServer
 import GatehouseServerTesting
 import GatehouseTesting
-import GatehouseWire
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking

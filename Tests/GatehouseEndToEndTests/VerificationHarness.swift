@@ -10,6 +10,7 @@ import GatehouseVerificationEngine
 import GatehouseWire
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import GatehouseFormats
 #endif
 
 /// A live server with an OTP application created through the admin API, plus helpers to

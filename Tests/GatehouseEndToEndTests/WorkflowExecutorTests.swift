@@ -8,6 +8,7 @@ import GatehouseWorkflows
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import GatehouseFormats
 #endif
 
 /// The webhook and OpenAI-compatible executors against real HTTP servers started by the test,

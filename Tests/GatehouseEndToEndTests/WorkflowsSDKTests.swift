@@ -7,6 +7,7 @@ import GatehouseWorkflows
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import GatehouseFormats
 #endif
 
 /// `GatehouseWorkflows` against the live server: the catalogue, forms, executes, credits and errors.

@@ -2,7 +2,7 @@ import Foundation
 import GatehouseCore
 import GatehouseCrypto
 import GatehouseDatabase
-import GatehouseServer
+import GatehouseWiring
 import GatehouseTesting
 import Testing
 @testable import GatehouseManagedAPIsEngine
@@ -23,7 +23,7 @@ import Testing
         let store = try TestDatabase(kind)
         defer { store.close() }
         let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
-        _ = try DatabaseMigrator(migrations: GatehouseApp.migrations, now: { clock.now }).migrate(store.database)
+        _ = try DatabaseMigrator(migrations: EngineMigrations.all, now: { clock.now }).migrate(store.database)
         let counting = CountingDatabase(store.database)
         let environment = Environment.test(database: counting, clock: clock)
         let tenantID = try await TenantDirectory(environment: environment).createTenant(name: "Acme").id
@@ -62,7 +62,7 @@ import Testing
         let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
         let store = try TestDatabase(.postgres)
         defer { store.close() }
-        _ = try DatabaseMigrator(migrations: GatehouseApp.migrations, now: { clock.now }).migrate(store.database)
+        _ = try DatabaseMigrator(migrations: EngineMigrations.all, now: { clock.now }).migrate(store.database)
         let nodes = try TwoPostgresNodes(store: store, clock: clock)
         await nodes.listening()
         let box = try SecretBox(key: ManagedAPIsHarness.key)

@@ -2,7 +2,7 @@ import Foundation
 import GatehouseCore
 import GatehouseCrypto
 import GatehouseDatabase
-import GatehouseServer
+import GatehouseWiring
 import GatehouseTesting
 @testable import GatehouseManagedAPIsEngine
 #if canImport(FoundationNetworking)
@@ -59,7 +59,7 @@ final class ManagedAPIsHarness: @unchecked Sendable {
     init(_ kind: TestDatabaseKind, secrets: Bool = true, http: (any OutboundHTTP)? = nil) async throws {
         store = try TestDatabase(kind)
         let clock = self.clock
-        _ = try DatabaseMigrator(migrations: GatehouseApp.migrations, now: { clock.now }).migrate(store.database)
+        _ = try DatabaseMigrator(migrations: EngineMigrations.all, now: { clock.now }).migrate(store.database)
         let environment = Environment.test(database: store.database, clock: clock, http: http ?? tokens)
         let directory = TenantDirectory(environment: environment)
         tenantID = try await directory.createTenant(name: "Acme").id

@@ -5,6 +5,7 @@ import GatehouseDatabase
 import GatehouseTesting
 import Testing
 @testable import GatehousePossessionEngine
+import GatehouseFormats
 
 /// Start's checks, the one-time authToken, the stored `next`, lifetimes on the manual clock,
 /// and tenants kept apart, on both databases.

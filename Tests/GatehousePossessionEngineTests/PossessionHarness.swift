@@ -2,7 +2,7 @@ import Foundation
 import GatehouseCore
 import GatehouseCrypto
 import GatehouseDatabase
-import GatehouseServer
+import GatehouseWiring
 import GatehouseTesting
 import GatehouseVerificationEngine
 @testable import GatehousePossessionEngine
@@ -29,7 +29,7 @@ final class PossessionHarness: @unchecked Sendable {
     ) async throws {
         store = try TestDatabase(kind)
         let clock = self.clock
-        _ = try DatabaseMigrator(migrations: GatehouseApp.migrations, now: { clock.now }).migrate(store.database)
+        _ = try DatabaseMigrator(migrations: EngineMigrations.all, now: { clock.now }).migrate(store.database)
         let environment = Environment.test(database: store.database, clock: clock)
         let directory = TenantDirectory(environment: environment)
         tenantID = try await directory.createTenant(name: "Acme").id

@@ -1,6 +1,5 @@
 import Foundation
 import GatehousePossession
-import GatehouseWire
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking

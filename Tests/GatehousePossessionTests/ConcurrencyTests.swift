@@ -1,7 +1,6 @@
 import Foundation
 import GatehousePossession
 import GatehouseTestEvents
-import GatehouseWire
 import Testing
 
 /// One authenticator, many authentications at once: each keeps its own token, device token and authId.

@@ -1,6 +1,5 @@
 import Foundation
 import GatehousePossession
-import GatehouseWire
 import Testing
 
 /// The fallback to a one-time code: OtpStart, OtpFinish, their re-prompts and cancels.

@@ -6,6 +6,7 @@ import GatehouseWire
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import GatehouseFormats
 #endif
 
 let gatehouseRoot = "http://127.0.0.1:8080"

@@ -1,6 +1,5 @@
 import Foundation
 import GatehousePossession
-import GatehouseWire
 import Testing
 
 /// What the SDK decides from the authToken before any request, test mode, and Gatehouse's refusals.

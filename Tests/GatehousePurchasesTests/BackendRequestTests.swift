@@ -1,10 +1,10 @@
 import Foundation
 import GatehouseClientCore
-import GatehouseWire
 import Testing
 @testable import GatehousePurchases
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import GatehouseFormats
 #endif
 
 /// What each backend puts on the wire, and how it reads the answers, without a server.

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCrypto
+import GatehouseFormats
 
 /// A throwaway App Store-shaped certificate chain (P-384 root and intermediate, P-256 leaf) made
 /// with the `openssl` CLI at test time, plus an ES256 signer that puts it in an `x5c` header.

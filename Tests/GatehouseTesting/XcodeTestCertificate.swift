@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCrypto
+import GatehouseFormats
 
 /// A stand-in for the certificate Xcode's StoreKit testing signs with: one self-signed P-256
 /// certificate named "StoreKit Testing in Xcode", without Apple's marker OIDs, made with the

@@ -2,6 +2,7 @@ import Foundation
 import GatehouseCrypto
 import Testing
 @testable import GatehouseVerificationEngine
+import GatehouseFormats
 
 @Suite struct AuthorizationHeaderTests {
     @Test func publicHeaderHasNoSignature() throws {

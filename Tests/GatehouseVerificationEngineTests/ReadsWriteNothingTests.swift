@@ -5,6 +5,7 @@ import GatehouseDatabase
 import GatehouseTesting
 import Testing
 @testable import GatehouseVerificationEngine
+import GatehouseFormats
 
 /// A successful read costs no write transaction: the request limits count in memory and the
 /// application comes from the node's cache. Only failures are written.

@@ -2,6 +2,7 @@ import Foundation
 import GatehouseCrypto
 import Testing
 @testable import GatehouseVerificationEngine
+import GatehouseFormats
 
 /// One row of the wire note's §5 signing table.
 struct SigningVector: CustomTestStringConvertible, Sendable {

@@ -4,6 +4,7 @@ import GatehouseCrypto
 import GatehouseTesting
 import Testing
 @testable import GatehouseVerificationEngine
+import GatehouseFormats
 
 @Suite struct VerificationAuthenticationTests {
     func credentials(_ authorization: String?, timestamp: String? = nil, method: String = "GET", path: String = "/api/v1/verifications/x",

@@ -1,7 +1,7 @@
 import Foundation
-import GatehouseWire
 import Testing
 @testable import GatehouseVerification
+import GatehouseFormats
 
 @Suite struct RedactionTests {
     private func loggedLines(

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseWire
 import Testing
+import GatehouseRules
 
 /// The workflow wire types against seed 000 §05–§08's literal JSON, key by key, and the
 /// shapes the server sends where the seed shows none.

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseWire
 import Testing
+import GatehouseFormats
 
 /// Checks a wire type against a seed's literal JSON: it decodes, and encodes back to the same
 /// document (compared as parsed JSON, so key order and spacing do not matter).

@@ -1,10 +1,12 @@
 import Foundation
 import GatehouseCore
-import GatehouseWire
 import GatehouseTesting
 import Testing
-@testable import GatehouseServer
+@testable import GatehouseExecutors
+@testable import GatehouseOutbound
+import GatehouseWiring
 @testable import GatehouseWorkflowsEngine
+import GatehouseFormats
 
 /// The built-in executors on real files and real addresses: poppler counts a PDF's pages,
 /// `unzip` reads a DOCX's text, and the URL check refuses private targets.

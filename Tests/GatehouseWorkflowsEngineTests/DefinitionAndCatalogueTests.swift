@@ -1,8 +1,8 @@
 import Foundation
 import GatehouseTesting
-import GatehouseWire
 import Testing
 @testable import GatehouseWorkflowsEngine
+import GatehouseRules
 
 @Suite struct DefinitionAndCatalogueTests {
     typealias Input = WorkflowInput

@@ -2,7 +2,6 @@ import Foundation
 import GatehouseCommerceEngine
 import GatehouseCore
 import GatehouseTesting
-import GatehouseWire
 import Testing
 @testable import GatehouseWorkflowsEngine
 

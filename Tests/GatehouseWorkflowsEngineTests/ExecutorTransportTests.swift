@@ -2,10 +2,11 @@ import Foundation
 import GatehouseCore
 import GatehouseOutbound
 import GatehouseTesting
-import GatehouseWire
 import Testing
-@testable import GatehouseServer
+@testable import GatehouseExecutors
+import GatehouseWiring
 @testable import GatehouseWorkflowsEngine
+import GatehouseFormats
 
 /// The `webhook` and `openai` executors over the real outbound client, against an upstream
 /// that misbehaves: every run ends within its deadline with the executor's own outcome (a 401

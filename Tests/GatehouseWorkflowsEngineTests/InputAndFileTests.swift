@@ -1,8 +1,9 @@
 import Foundation
 import GatehouseTesting
-import GatehouseWire
 import Testing
 @testable import GatehouseWorkflowsEngine
+import GatehouseFormats
+import GatehouseRules
 
 @Suite struct InputAndFileTests {
     typealias Input = WorkflowInput

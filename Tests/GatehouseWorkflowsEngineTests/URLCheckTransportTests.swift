@@ -2,10 +2,11 @@ import Foundation
 import GatehouseCore
 import GatehouseOutbound
 import GatehouseTesting
-import GatehouseWire
 import Testing
-@testable import GatehouseServer
+@testable import GatehouseExecutors
+import GatehouseWiring
 @testable import GatehouseWorkflowsEngine
+import GatehouseFormats
 
 /// `url-check` over the real outbound client: a silent host is reported unreachable within
 /// its 5 s (URLSession's 30 s made the run time out instead), a 401 with `WWW-Authenticate` is

@@ -2,10 +2,11 @@ import Foundation
 import GatehouseCommerceEngine
 import GatehouseCore
 import GatehouseDatabase
-import GatehouseServer
+import GatehouseWiring
 import GatehouseTesting
-import GatehouseWire
 @testable import GatehouseWorkflowsEngine
+import GatehouseFormats
+import GatehouseRules
 
 /// An executor whose answers the test sets per attempt; a run can be held until released.
 final class ScriptedExecutor: WorkflowExecutor, @unchecked Sendable {
@@ -50,7 +51,7 @@ final class WorkflowsHarness: @unchecked Sendable {
     init(_ kind: TestDatabaseKind, credits: Int = 100, configure: (inout WorkflowSettings) -> Void = { _ in }) async throws {
         store = try TestDatabase(kind)
         let clock = self.clock
-        _ = try DatabaseMigrator(migrations: GatehouseApp.migrations, now: { clock.now }).migrate(store.database)
+        _ = try DatabaseMigrator(migrations: EngineMigrations.all, now: { clock.now }).migrate(store.database)
         let environment = Environment.test(database: store.database, clock: clock)
         tenantID = try await TenantDirectory(environment: environment).createTenant(name: "Acme").id
         commerce = CommerceEngine(environment: environment)

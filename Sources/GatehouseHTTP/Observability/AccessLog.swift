@@ -1,5 +1,5 @@
 import Foundation
-import GatehouseWire
+import GatehouseFormats
 
 /// One JSON line per request: method, route template, status, duration and request id.
 /// Never the path's values, the query, headers or bodies, which may carry secrets.

@@ -1,5 +1,4 @@
 import Foundation
-import GatehouseWire
 
 /// RFC 9112's framing, as strict as a front proxy could be: what MHD accepts but a stricter
 /// reader would refuse, or read otherwise, is refused here, before a handler or a body. Each

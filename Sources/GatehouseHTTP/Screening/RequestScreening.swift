@@ -1,5 +1,5 @@
 import Foundation
-import GatehouseWire
+import GatehouseFormats
 
 /// The checks every request passes at the edge, before routing reaches a handler, so that
 /// no dialect and no database sees what no API accepts.

@@ -1,4 +1,5 @@
 import GatehouseWire
+import GatehouseRules
 
 /// The admin operations of each engine: verification, workflows, managed APIs, possession.
 extension AdminDocument {

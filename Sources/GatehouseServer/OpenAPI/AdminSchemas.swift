@@ -1,4 +1,3 @@
-import GatehouseWire
 
 /// The admin API's shapes (`AdminWire`), by component name.
 enum AdminSchemas {

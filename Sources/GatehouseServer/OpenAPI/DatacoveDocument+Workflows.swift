@@ -1,4 +1,5 @@
 import GatehouseWire
+import GatehouseRules
 
 /// The workflow catalogue, execute, reports and their stream, and the worker's routes.
 extension DatacoveDocument {

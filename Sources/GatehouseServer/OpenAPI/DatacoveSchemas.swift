@@ -1,5 +1,6 @@
 import GatehouseCommerceEngine
 import GatehouseWire
+import GatehouseRules
 
 /// The Datacove dialect's shapes (`DatacoveWire`), by component name.
 enum DatacoveSchemas {

@@ -1,6 +1,6 @@
 import Foundation
 import GatehouseHTTP
-import GatehouseWire
+import GatehouseFormats
 
 /// Gatehouse's own OpenAPI 3.1 description of one dialect, served at `/openapi/<name>.json`.
 struct Document: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import GatehouseHTTP
-import GatehouseWire
+import GatehouseFormats
 
 /// An example value of a document, encoded by the wire type it stands for, so a document can
 /// only show what the server and the SDK actually write. `roundTrip` decodes the example's

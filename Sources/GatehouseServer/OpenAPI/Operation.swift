@@ -1,5 +1,4 @@
 import GatehouseHTTP
-import GatehouseWire
 
 /// One operation of a document, named by the router's own template (`/tenants/:tenantId`),
 /// so that the route coverage test compares like with like.

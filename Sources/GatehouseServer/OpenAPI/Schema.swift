@@ -1,4 +1,4 @@
-import GatehouseWire
+import GatehouseFormats
 
 /// A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1), built in Swift beside the wire
 /// type it describes. Tests validate every example, each encoded by its wire type, against it.

@@ -1,5 +1,5 @@
 import GatehouseManagedAPIsEngine
-import GatehouseWire
+import GatehouseRules
 
 /// Workflow shapes both the admin API and the Datacove dialect use (`DatacoveWire.WorkflowInput`).
 enum WorkflowSchemas {

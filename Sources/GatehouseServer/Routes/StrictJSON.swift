@@ -1,6 +1,6 @@
 import Foundation
 import GatehouseHTTP
-import GatehouseWire
+import GatehouseFormats
 
 /// Decoding for Gatehouse's own APIs: the body must be a JSON object whose keys are all
 /// known, so a misspelt field is an error instead of being silently ignored.

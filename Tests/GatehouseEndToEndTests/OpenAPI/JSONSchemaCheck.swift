@@ -1,5 +1,5 @@
 import Foundation
-import GatehouseWire
+import GatehouseFormats
 
 /// The part of JSON Schema 2020-12 the documents use (`type`, `properties`, `required`,
 /// `additionalProperties`, `items`, `enum`, `anyOf`, `$ref`, `pattern`, `minimum`/`maximum`,

@@ -5,8 +5,8 @@ import FoundationNetworking
 import GatehouseClientCore
 import GatehouseServerTesting
 import GatehouseTesting
-import GatehouseWire
 import Testing
+import GatehouseFormats
 
 /// What the server really answers, against the documents: every GET of the admin API and of
 /// the store setup on the development tenant's own objects validates against its 200 schema.

@@ -3,8 +3,8 @@ import GatehouseHTTP
 @testable import GatehouseServer
 import GatehouseServerTesting
 import GatehouseTesting
-import GatehouseWire
 import Testing
+import GatehouseFormats
 
 /// The served OpenAPI documents against the router and the wire types: every route is in the
 /// document of its dialect (or on the short list of routes in none) and every operation is a

@@ -1,6 +1,7 @@
 @testable import GatehouseServer
 import GatehouseWire
 import Testing
+import GatehouseRules
 
 /// A request schema names exactly the keys its wire type reads: the `CodingKeys` the server's
 /// strict decoding accepts. A key added to a wire type and not to its schema (or the other way)

@@ -2,6 +2,7 @@ import Foundation
 import GatehouseHTTP
 import GatehouseManagedAPIsEngine
 import GatehouseWire
+import GatehouseFormats
 
 /// The operator's managed API definitions of a tenant; secrets go in and never come out.
 enum AdminManagedAPIRoutes {

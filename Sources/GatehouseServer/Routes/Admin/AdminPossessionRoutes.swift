@@ -3,6 +3,7 @@ import GatehouseCore
 import GatehouseHTTP
 import GatehousePossessionEngine
 import GatehouseWire
+import GatehouseFormats
 
 /// The operator's possession settings, v3 API clients and identity directory of a tenant.
 /// Client secrets are shown once; the directory's dates of birth and SSNs never come out.

@@ -4,6 +4,7 @@ import GatehouseDatabase
 import GatehouseHTTP
 import GatehouseVerificationEngine
 import GatehouseWire
+import GatehouseFormats
 
 /// Operator API for verification: OTP applications, their templates, balances, the outbox.
 enum AdminVerificationRoutes {

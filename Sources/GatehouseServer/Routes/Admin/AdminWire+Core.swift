@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehouseWire
+import GatehouseFormats
 
 // Core records become wire values here and nowhere else.
 extension AdminWire.Tenant {

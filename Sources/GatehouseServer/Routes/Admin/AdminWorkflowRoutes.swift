@@ -3,6 +3,7 @@ import GatehouseCommerceEngine
 import GatehouseHTTP
 import GatehouseWire
 import GatehouseWorkflowsEngine
+import GatehouseFormats
 
 /// The operator's workflow API: a tenant's definitions and executor settings, and credit grants.
 enum AdminWorkflowRoutes {

@@ -3,6 +3,7 @@ import GatehouseCore
 import GatehouseHTTP
 import GatehouseVerificationEngine
 import GatehouseWire
+import GatehouseFormats
 
 /// Reads the JSON of a create or update: every key optional, `null` clears the optional
 /// settings, unknown keys and wrong types are refused.

@@ -2,6 +2,7 @@ import Foundation
 import GatehouseAccountsEngine
 import GatehouseHTTP
 import GatehouseWire
+import GatehouseFormats
 
 /// A Datacove JSON request body, read into the shared wire types by their own coding keys
 /// (so a field renamed in `GatehouseWire` fails to compile here), each field's type checked

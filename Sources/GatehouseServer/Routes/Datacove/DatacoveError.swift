@@ -2,6 +2,7 @@ import Foundation
 import GatehouseCore
 import GatehouseHTTP
 import GatehouseWire
+import GatehouseFormats
 
 /// The Datacove envelope (seed 000 §08):
 /// `{statusCode, timestamp, path, error: {statusCode, error, message, code}}`.

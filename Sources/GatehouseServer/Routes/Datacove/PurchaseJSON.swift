@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCommerceEngine
 import GatehouseWire
+import GatehouseFormats
 
 /// The Datacove purchase answers (seed 000 §07), from the commerce engine's results into the
 /// shared wire types.

@@ -1,6 +1,5 @@
 import Foundation
 import GatehouseHTTP
-import GatehouseWire
 import GatehouseWorkflowsEngine
 
 /// `GET workflows/reports/v1/stream`: the signed-in user's run changes as Server-Sent Events.

@@ -2,6 +2,7 @@ import Foundation
 import GatehouseCommerceEngine
 import GatehouseHTTP
 import GatehouseWire
+import GatehouseFormats
 
 /// A JSON object body of the store setup calls, with unknown keys refused.
 struct StoreBody {

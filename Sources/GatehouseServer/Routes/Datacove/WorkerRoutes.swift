@@ -1,8 +1,9 @@
 import Foundation
 import GatehouseCore
+import GatehouseExecutors
+import GatehouseDelivery
 import GatehouseCrypto
 import GatehouseHTTP
-import GatehouseWire
 import GatehouseWorkflowsEngine
 
 /// What a tenant's webhook worker calls: the run's callback (its answer, signed like the

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseWire
 import GatehouseWorkflowsEngine
+import GatehouseFormats
 
 /// The workflows engine's values in the Datacove wire types.
 enum WorkflowJSON {

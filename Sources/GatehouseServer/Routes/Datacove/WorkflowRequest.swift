@@ -2,6 +2,7 @@ import Foundation
 import GatehouseHTTP
 import GatehouseWire
 import GatehouseWorkflowsEngine
+import GatehouseFormats
 
 /// Reading the workflow routes' requests: paging, filters, and execute as JSON or multipart.
 enum WorkflowRequest {

@@ -2,7 +2,6 @@ import Foundation
 import GatehouseAccountsEngine
 import GatehouseCore
 import GatehouseHTTP
-import GatehouseWire
 import GatehouseWorkflowsEngine
 
 /// The Datacove dialect's workflows and reports (seed 000 §05–§06) under `/api/workflows`.

@@ -2,6 +2,7 @@ import Foundation
 import GatehouseCommerceEngine
 import GatehouseHTTP
 import GatehouseWire
+import GatehouseFormats
 
 /// SubscriptionFlow's answers (seed 003), from the commerce engine's results into the shared
 /// wire types, with its `+00:00` timestamps.

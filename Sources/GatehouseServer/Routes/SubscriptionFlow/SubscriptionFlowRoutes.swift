@@ -2,7 +2,6 @@ import Foundation
 import GatehouseCommerceEngine
 import GatehouseCore
 import GatehouseHTTP
-import GatehouseWire
 
 /// The SubscriptionFlow dialect (seed 003) on the commerce engine: backend calls with a tenant
 /// server key as Bearer token, app calls with an account token pair.

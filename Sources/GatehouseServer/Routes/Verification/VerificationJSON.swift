@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseVerificationEngine
 import GatehouseWire
+import GatehouseFormats
 
 /// `{"data": <Verification>}` as §9 of the wire notes and seed 001 describe, through the
 /// shared wire type: every required key present (nulls written out), `fee` a decimal string,

@@ -2,7 +2,7 @@ import Foundation
 import GatehouseCommerceEngine
 import GatehouseCore
 import GatehouseHTTP
-import GatehouseWire
+import GatehouseFormats
 
 /// App Store Server Notifications V2 at `/webhooks/apple`, outside `/api` (seed 000 §07, step 4).
 /// 200 once recorded (also for a repeat); 400 only for a payload that does not verify, since

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseDelivery
 import GatehouseHTTP
 import GatehouseVerificationEngine
 
