@@ -1,9 +1,9 @@
 import Foundation
 import GatehouseWire
 import GatehouseClientCore
+import GatehouseFormats
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import GatehouseFormats
 #endif
 
 /// Passwordless sign-in (phone or email one-time code), the profile, devices and account deletion.

@@ -1,7 +1,7 @@
 import Foundation
+import GatehouseFormats
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import GatehouseFormats
 #endif
 
 /// The one HTTP client of the SDK: every module configures one with its dialect's headers and error

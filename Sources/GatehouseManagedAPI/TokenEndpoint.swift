@@ -1,8 +1,8 @@
 import Foundation
 import GatehouseClientCore
+import GatehouseFormats
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import GatehouseFormats
 #endif
 
 /// The OAuth 2.0 token endpoint of a public client (RFC 6749 §4.1.3 and §6): form POSTs, no client secret.

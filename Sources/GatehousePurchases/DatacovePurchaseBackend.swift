@@ -1,9 +1,9 @@
 import Foundation
 import GatehouseClientCore
 import GatehouseWire
+import GatehouseFormats
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import GatehouseFormats
 #endif
 
 /// Reports to the Datacove dialect with the signed-in session of the app (seed 000 §07).

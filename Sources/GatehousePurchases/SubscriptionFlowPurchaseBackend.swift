@@ -1,9 +1,9 @@
 import Foundation
 import GatehouseClientCore
 import GatehouseWire
+import GatehouseFormats
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import GatehouseFormats
 #endif
 
 /// Reports to the SubscriptionFlow dialect with the customer's account token pair (seed 003).

@@ -1,9 +1,9 @@
 import Foundation
 import GatehouseClientCore
 import GatehouseWire
+import GatehouseFormats
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import GatehouseFormats
 #endif
 
 extension WorkflowsClient {

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 @testable import GatehouseAuth
+import GatehouseFormats
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import GatehouseFormats
 #endif
 
 /// The JSON examples of the Datacove guide (seed 000) and the wire contract decode as an app expects.

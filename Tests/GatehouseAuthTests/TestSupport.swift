@@ -3,9 +3,9 @@ import GatehouseTestEvents
 import GatehouseClientCore
 import Testing
 @testable import GatehouseAuth
+import GatehouseFormats
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import GatehouseFormats
 #endif
 
 let baseURL = URL(string: "http://127.0.0.1:8080/api")!

@@ -4,9 +4,9 @@ import GatehouseDelivery
 import GatehouseCrypto
 import GatehouseTesting
 import Testing
+import GatehouseFormats
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import GatehouseFormats
 #endif
 
 /// The additive delivery API and the adapters' small rules, over a scripted transport.

@@ -3,9 +3,9 @@ import GatehouseClientCore
 import GatehouseServerTesting
 import GatehouseTesting
 import Testing
+import GatehouseFormats
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import GatehouseFormats
 #endif
 
 /// The webhook's status and `outcome`.

@@ -8,9 +8,9 @@ import GatehouseServerTesting
 import GatehouseTesting
 import GatehouseVerificationEngine
 import GatehouseWire
+import GatehouseFormats
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import GatehouseFormats
 #endif
 
 /// A live server with an OTP application created through the admin API, plus helpers to

@@ -6,9 +6,9 @@ import GatehouseTesting
 import GatehouseWire
 import GatehouseWorkflows
 import Testing
+import GatehouseFormats
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import GatehouseFormats
 #endif
 
 /// The webhook and OpenAI-compatible executors against real HTTP servers started by the test,

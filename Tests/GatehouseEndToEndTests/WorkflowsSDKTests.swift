@@ -5,9 +5,9 @@ import GatehouseTesting
 import GatehouseWire
 import GatehouseWorkflows
 import Testing
+import GatehouseFormats
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import GatehouseFormats
 #endif
 
 /// `GatehouseWorkflows` against the live server: the catalogue, forms, executes, credits and errors.

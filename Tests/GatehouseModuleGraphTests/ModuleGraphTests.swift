@@ -76,6 +76,15 @@ import Testing
             #expect(undeclared == [], "\(name) imports \(undeclared.sorted()) without depending on them")
         }
     }
+
+    /// An import of our own modules inside `#if canImport(FoundationNetworking)` (or Glibc)
+    /// compiles on Linux and breaks the build on Apple platforms, where the condition is false.
+    @Test func ourModulesAreImportedUnconditionally() throws {
+        let graph = try Self.graph.get()
+        for (name, target) in graph.targets where target.type != "system" {
+            #expect(try graph.conditionalImports(of: name) == [], "\(name)")
+        }
+    }
 }
 
 /// The package's targets as `swift package dump-package` describes them.
@@ -124,13 +133,36 @@ struct PackageGraph {
         return seen
     }
 
+    /// `file: import` for each import of a Gatehouse module inside a Linux-only `#if` block.
+    func conditionalImports(of name: String) throws -> [String] {
+        guard let target = targets[name] else { return [] }
+        var found: [String] = []
+        for file in swiftFiles(root.appendingPathComponent(target.path)) {
+            // The conditions of the open `#if` blocks; a whole file for Apple platforms only is fine.
+            var conditions: [Substring] = []
+            for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
+                if line.hasPrefix("#if") { conditions.append(line) }
+                if line.hasPrefix("#endif") { _ = conditions.popLast() }
+                let linuxOnly = conditions.contains { ["FoundationNetworking", "Glibc", "Musl", "os(Linux)"].contains(where: $0.contains) }
+                if linuxOnly, line.hasPrefix("import Gatehouse") || line.hasPrefix("@testable import Gatehouse") {
+                    found.append("\(file.lastPathComponent): \(line)")
+                }
+            }
+        }
+        return found
+    }
+
+    func swiftFiles(_ folder: URL) -> [URL] {
+        (FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? [])
+            .filter { $0.pathExtension == "swift" }
+    }
+
     /// The modules the target's Swift files import.
     func imports(of name: String) throws -> Set<String> {
         guard let target = targets[name] else { return [] }
         let folder = root.appendingPathComponent(target.path)
         var found: Set<String> = []
-        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
-        for file in files where file.pathExtension == "swift" {
+        for file in swiftFiles(folder) {
             // Swift imports start their line; an indented one is inside a string (a Python script).
             for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") where !line.hasPrefix(" ") {
                 let words = line.split(separator: " ")

@@ -4,9 +4,9 @@ import GatehousePossession
 import GatehouseTestEvents
 import GatehouseWire
 import Testing
+import GatehouseFormats
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import GatehouseFormats
 #endif
 
 let gatehouseRoot = "http://127.0.0.1:8080"

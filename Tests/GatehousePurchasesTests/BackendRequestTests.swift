@@ -2,9 +2,9 @@ import Foundation
 import GatehouseClientCore
 import Testing
 @testable import GatehousePurchases
+import GatehouseFormats
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import GatehouseFormats
 #endif
 
 /// What each backend puts on the wire, and how it reads the answers, without a server.
