@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseWire
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -19,6 +20,12 @@ extension HTTPClient {
     /// never reach another path and no double slash appears.
     package func url(components: [String]) -> URL {
         components.reduce(baseURL) { $0.appending(component: $1) }
+    }
+
+    /// The URL of `endpoint` under this client's base, which ends at `mount` (`/api`): each
+    /// parameter percent-encoded as one path segment.
+    package func url<Body, Reply>(_ endpoint: Endpoint<Body, Reply>, below mount: String, _ values: [String: String] = [:]) -> URL? {
+        url(path: endpoint.path(below: mount, values))
     }
 
     /// An RFC 3986 reference against the base: `/admin/v1/…` starts at the server's root.

@@ -104,7 +104,12 @@ extension ManagedAPIService {
     private func proxied(_ definition: ManagedAPIWire.Definition, _ relativeUrl: String, _ options: ManagedApiFetchOptions) async throws
         -> ManagedApiFetchResponse
     {
-        let url = try RelativeURL.join(http.url(components: ["managed-apis", "v1", definition.name, "proxy"]), relativeUrl)
+        // The proxy's base (`/:name/proxy`), and the app's relative URL below it.
+        let endpoint = ManagedAPIWire.Endpoints.proxy(.GET, below: false)
+        guard let base = http.url(endpoint, below: ManagedAPIWire.Endpoints.mount, ["name": definition.name]) else {
+            throw GatehouseClientError.invalidRequest(endpoint.template)
+        }
+        let url = try RelativeURL.join(base, relativeUrl)
         var rejected: String?
         while true {
             let token = try await accessToken(rejected)

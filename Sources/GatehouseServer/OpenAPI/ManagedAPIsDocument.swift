@@ -29,44 +29,30 @@ enum ManagedAPIsDocument {
             operations: operations)
     }
 
-    static let prefix = "/api/managed-apis/v1"
-
     static var operations: [Operation] {
+        let endpoints = ManagedAPIWire.Endpoints.self
         let definition = ManagedAPIWire.Definition(
             name: "server-health", displayName: "This server's health", baseUrl: "http://127.0.0.1:8080", authType: "NONE", mode: "proxied",
             metadata: ["purpose": "a first proxied call"])
         let tagged: [String: Schema] = ["ETag": .string, "Cache-Control": .string]
         var list = Reply.ok(.ref("DefinitionList"), .wire(ManagedAPIWire.DefinitionList(managedApis: [definition])),
-            links: [Link(name: "definition", operationId: "getManagedAPI", parameters: ["name": "$response.body#/managedApis/0/name"])])
+            links: [Link(name: "definition", operationId: endpoints.definition.id, parameters: ["name": "$response.body#/managedApis/0/name"])])
         list.headers = tagged
         var one = Reply.ok(.ref("Definition"), .wire(definition))
         one.headers = tagged
         let notModified = Reply.empty(status: 304, "Unchanged since the ETag sent in If-None-Match")
         let ifNoneMatch = [Parameter(name: "If-None-Match")]
-        var operations = [
-            Operation(method: .GET, path: prefix, id: "listManagedAPIs", summary: "The tenant's managed APIs", headers: ifNoneMatch, replies: [list, notModified]),
-            Operation(method: .GET, path: prefix + "/:name", id: "getManagedAPI", summary: "One managed API", headers: ifNoneMatch, replies: [one, notModified]),
-        ]
-        for method in [HTTPMethodName.get, .post, .put, .patch, .delete] {
-            for path in ["/:name/proxy", "/:name/proxy/*"] {
-                operations.append(proxy(method.method, path))
-            }
-        }
-        operations.append(proxy(.HEAD, "/:name/proxy"))
-        operations.append(proxy(.HEAD, "/:name/proxy/*"))
-        return operations
+        return [
+            Operation(endpoints.list.described, headers: ifNoneMatch, replies: [list, notModified]),
+            Operation(endpoints.definition.described, headers: ifNoneMatch, replies: [one, notModified]),
+        ] + endpoints.proxies.map { proxy($0.described) }
     }
 
-    static func proxy(_ method: HTTPMethod, _ path: String) -> Operation {
-        let suffix = path.hasSuffix("*") ? "Path" : ""
-        var operation = Operation(
-            method: method, path: prefix + path, id: "proxy\(method.rawValue.capitalized)\(suffix)",
-            summary: "Forward to the API's base URL\(suffix.isEmpty ? "" : " plus {path}") with its credentials",
+    static func proxy(_ endpoint: EndpointDescription) -> Operation {
+        let takesBody = ![RequestMethod.GET, .HEAD, .DELETE].contains(endpoint.method)
+        return Operation(
+            endpoint, body: takesBody ? Content(mediaType: "*/*", schema: .any) : nil,
             replies: [Reply(status: "default", description: "The upstream's answer, passed on as it came")],
             notes: "Any body and content type; not fuzzed.")
-        if method != .GET, method != .HEAD, method != .DELETE {
-            operation.body = Content(mediaType: "*/*", schema: .any)
-        }
-        return operation
     }
 }

@@ -1,4 +1,5 @@
 import GatehouseHTTP
+import GatehouseWire
 
 /// One operation of a document, named by the router's own template (`/tenants/:tenantId`),
 /// so that the route coverage test compares like with like.
@@ -77,4 +78,17 @@ struct Link: Sendable {
 
 extension String {
     fileprivate func ifEmpty(_ other: String) -> String { isEmpty ? other : self }
+}
+
+extension Operation {
+    /// The operation of a declared endpoint: its method, path, id and summary come from the
+    /// declaration, the rest (replies, parameters, notes) is the document's to say.
+    init(
+        _ endpoint: EndpointDescription, headers: [Parameter] = [], query: [Parameter] = [], body: Content? = nil, replies: [Reply],
+        notes: String? = nil
+    ) {
+        self.init(
+            method: HTTPMethod(endpoint.method), path: endpoint.template, id: endpoint.id, summary: endpoint.summary, query: query, headers: headers,
+            body: body, replies: replies, notes: notes)
+    }
 }

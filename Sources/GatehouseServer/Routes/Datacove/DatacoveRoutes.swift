@@ -9,8 +9,7 @@ import GatehouseWire
 enum DatacoveRoutes {
     /// The signed-in user of a request, from its bearer access token.
     static func principal(_ request: Request, accounts: AccountsEngine) async throws -> SessionPrincipal {
-        guard let token = request.bearerToken else { throw SessionError(.tokenInvalid) }
-        return try await accounts.sessions.authenticate(accessToken: token, appVersion: request.headers["X-App-Version"])
+        try await SessionAuthenticator(accounts: accounts).authenticate(request, context: RequestContext(requestID: "", clientAddress: ""))
     }
 
     static func register(

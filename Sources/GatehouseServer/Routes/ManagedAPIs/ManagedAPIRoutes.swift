@@ -16,7 +16,7 @@ enum ManagedAPIRoutes {
         var perMinute = 120
     }
 
-    static let prefix = "/api/managed-apis/v1"
+    static let prefix = ManagedAPIWire.Endpoints.prefix
 
     static func register(
         on router: Router, engine: ManagedAPIsEngine, accounts: AccountsEngine, proxy: ManagedAPIProxy, options: Options, logger: Logger
@@ -26,27 +26,22 @@ enum ManagedAPIRoutes {
             response.headers.set(ManagedAPIWire.originHeader, DatacoveError(mapping: error)?.code ?? "INTERNAL_ERROR")
             return response
         }
-        @Sendable func principal(_ request: Request) async throws -> SessionPrincipal { try await DatacoveRoutes.principal(request, accounts: accounts) }
-
-        router.on(.GET, prefix, .async { request, _ in
-            let who = try await principal(request)
+        let sessions = SessionAuthenticator(accounts: accounts)
+        let endpoints = ManagedAPIWire.Endpoints.self
+        router.on(endpoints.list, sessions) { request, _, who in
             let list = ManagedAPIWire.DefinitionList(managedApis: try await engine.definitions(tenantID: who.tenantId).map(ManagedAPIWire.Definition.init))
             return try tagged(list, request: request)
-        })
-        router.on(.GET, prefix + "/:name", .async { request, context in
-            let who = try await principal(request)
-            return try tagged(ManagedAPIWire.Definition(try await engine.definition(tenantID: who.tenantId, name: context.parameter("name"))), request: request)
-        })
-        let rate = environmentRate(engine: engine, perMinute: options.perMinute)
-        let forward: Handler = .async { request, context in
-            let who = try await principal(request)
-            let name = context.parameter("name")
-            try rate("\(who.tenantId)\n\(who.accountId)\n\(name)")
-            return try await proxy.send(request, tenantID: who.tenantId, name: name, rawPath: proxiedPath(request.rawPath))
         }
-        for method in [HTTPMethod.GET, .POST, .PUT, .PATCH, .DELETE, .HEAD] {
-            router.on(method, prefix + "/:name/proxy", maxBodySize: options.maxRequestBytes, body: .any, forward)
-            router.on(method, prefix + "/:name/proxy/*", maxBodySize: options.maxRequestBytes, body: .any, forward)
+        router.on(endpoints.definition, sessions) { request, context, who in
+            try tagged(ManagedAPIWire.Definition(try await engine.definition(tenantID: who.tenantId, name: context.parameter("name"))), request: request)
+        }
+        let rate = environmentRate(engine: engine, perMinute: options.perMinute)
+        for endpoint in endpoints.proxies {
+            router.on(endpoint, sessions, maxBodySize: options.maxRequestBytes, body: .any) { request, context, who in
+                let name = context.parameter("name")
+                try rate("\(who.tenantId)\n\(who.accountId)\n\(name)")
+                return try await proxy.send(request, tenantID: who.tenantId, name: name, rawPath: proxiedPath(request.rawPath))
+            }
         }
     }
 

@@ -1,0 +1,15 @@
+import GatehouseAccountsEngine
+import GatehouseHTTP
+import GatehouseWire
+
+/// The Datacove session check: the bearer access token (and the app version it was issued
+/// for) names the signed-in user.
+struct SessionAuthenticator: Authenticator {
+    let accounts: AccountsEngine
+    let credential = Credential.session.rawValue
+
+    func authenticate(_ request: Request, context: RequestContext) async throws -> SessionPrincipal {
+        guard let token = request.bearerToken else { throw SessionError(.tokenInvalid) }
+        return try await accounts.sessions.authenticate(accessToken: token, appVersion: request.headers["X-App-Version"])
+    }
+}

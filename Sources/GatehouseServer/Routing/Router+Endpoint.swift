@@ -1,0 +1,21 @@
+import GatehouseHTTP
+import GatehouseWire
+
+extension Router {
+    /// Registers `endpoint` from its declaration, behind `authenticator`, which must check the
+    /// credential the endpoint declares: a route and its contract cannot drift apart.
+    func on<Body, Reply, A: Authenticator>(
+        _ endpoint: Endpoint<Body, Reply>, _ authenticator: A, maxBodySize: Int? = nil, body: RequestBodyKind? = nil,
+        _ handler: @escaping AuthenticatedHandler<A.Principal>
+    ) {
+        precondition(
+            endpoint.credential.rawValue == authenticator.credential,
+            "\(endpoint.id) takes the \(endpoint.credential) credential, not \(authenticator.credential)")
+        on(HTTPMethod(endpoint.method), endpoint.template, authenticatedBy: authenticator, maxBodySize: maxBodySize, body: body, handler)
+    }
+}
+
+extension HTTPMethod {
+    /// The transport's method for the contract's.
+    init(_ method: RequestMethod) { self.init(rawValue: method.rawValue) }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import GatehouseHTTP
+@testable import GatehouseServer
+import GatehouseServerTesting
+import GatehouseWire
+import Testing
+
+/// Each dialect that declares its endpoints: the server registers exactly the declared
+/// routes under its prefix, and its OpenAPI document has exactly the declared operations
+/// (method, path, id, summary). The SDK's side is `EndpointUseTests` in its module's tests.
+@Suite struct EndpointDeclarationTests {
+    struct Dialect: Sendable {
+        let prefix: String
+        let endpoints: [EndpointDescription]
+        let document: Document
+    }
+
+    static let dialects = [
+        Dialect(prefix: ManagedAPIWire.Endpoints.prefix, endpoints: ManagedAPIWire.Endpoints.all, document: ManagedAPIsDocument.document),
+    ]
+
+    @Test func everyRouteAndOperationOfADeclaredDialectIsItsDeclaration() async throws {
+        let live = try await LiveServer.start()
+        let routes = live.app.router.routes
+        await live.stop()
+        for dialect in Self.dialects {
+            let declared = dialect.endpoints.map { "\($0.method.rawValue) \($0.template)" }
+            #expect(Set(declared).count == declared.count, "\(dialect.prefix): an endpoint declared twice")
+            let registered = routes.filter { $0.template == dialect.prefix || $0.template.hasPrefix(dialect.prefix + "/") }
+                .map { "\($0.method.rawValue) \($0.template)" }
+            #expect(registered.sorted() == declared.sorted(), "\(dialect.prefix)")
+            let operations = dialect.document.operations.map { "\($0.method.rawValue) \($0.path) \($0.id) \($0.summary)" }
+            #expect(operations.sorted() == dialect.endpoints.map { "\($0.method.rawValue) \($0.template) \($0.id) \($0.summary)" }.sorted())
+        }
+    }
+
+    @Test func aPathParameterStaysOneSegment() {
+        let endpoint = ManagedAPIWire.Endpoints.definition
+        #expect(endpoint.path(["name": "a/b c"]) == "/api/managed-apis/v1/a%2Fb%20c")
+        #expect(endpoint.path(below: ManagedAPIWire.Endpoints.mount, ["name": "crm"]) == "/managed-apis/v1/crm")
+        #expect(ManagedAPIWire.Endpoints.proxy(.GET, below: true).parameters == ["name", "path"])
+    }
+}
