@@ -6,6 +6,8 @@ import GatehouseFormats
 import FoundationNetworking
 #endif
 
+private typealias E = DatacoveWire.Endpoints
+
 /// Passwordless sign-in (phone or email one-time code), the profile, devices and account deletion.
 ///
 /// Verify and activate store the returned pair; every authenticated call goes through `session`.
@@ -32,33 +34,33 @@ public struct AuthClient: Sendable {
     /// Texts a six-digit code to `phone` (E.164); `name` names a new account. A repeat within 60 s answers 429.
     public func requestMobileOtp(phone: String, name: String? = nil) async throws {
         let body = DatacoveWire.PhoneCodeRequest(phoneNumber: phone, name: name)
-        try await http.success(keyed(try AuthHTTP.request("POST", "auth/v1/mobile/request-otp", body: body)))
+        try await http.success(keyed(try AuthHTTP.request(E.requestPhoneCode, body: body)))
     }
 
     /// Exchanges the texted code for a token pair and stores it.
     @discardableResult
     public func verifyMobileOtp(phone: String, otp: String) async throws -> TokenPair {
         let body = DatacoveWire.PhoneCodeCheck(phoneNumber: phone, otp: otp)
-        return try await signIn(try AuthHTTP.request("POST", "auth/v1/mobile/verify-otp", body: body))
+        return try await signIn(try AuthHTTP.request(E.verifyPhoneCode, body: body))
     }
 
     /// Emails a six-digit code to `email`; `name` names a new account. A repeat within 60 s answers 429.
     public func requestEmailOtp(email: String, name: String? = nil) async throws {
         let body = DatacoveWire.EmailCodeRequest(email: email, name: name)
-        try await http.success(keyed(try AuthHTTP.request("POST", "auth/v1/email/request-otp", body: body)))
+        try await http.success(keyed(try AuthHTTP.request(E.requestEmailCode, body: body)))
     }
 
     /// Exchanges the emailed code for a token pair and stores it.
     @discardableResult
     public func verifyEmailOtp(email: String, otp: String) async throws -> TokenPair {
         let body = DatacoveWire.EmailCodeCheck(email: email, otp: otp)
-        return try await signIn(try AuthHTTP.request("POST", "auth/v1/email/verify-otp", body: body))
+        return try await signIn(try AuthHTTP.request(E.verifyEmailCode, body: body))
     }
 
     /// Moves a new account from CREATED to ACTIVE and stores the fresh pair; idempotent, so retry it when unsure.
     @discardableResult
     public func activate() async throws -> TokenPair {
-        let pair = try await session.authorized(try AuthHTTP.request("POST", "auth/v1/activate"), as: DatacoveWire.TokenPair.self)
+        let pair = try await session.authorized(try AuthHTTP.request(E.activate), as: DatacoveWire.TokenPair.self)
             .received(at: session.now())
         try await session.save(pair)
         return pair
@@ -66,25 +68,24 @@ public struct AuthClient: Sendable {
 
     /// The signed-in user's profile and wallet.
     public func profile() async throws -> Profile {
-        try await session.authorized(try AuthHTTP.request("GET", "users/v1/profile"), as: Profile.self)
+        try await session.authorized(try AuthHTTP.request(E.profile), as: Profile.self)
     }
 
     /// Changes the name and/or time zone; `nil` leaves a field as it is.
     public func updateProfile(name: String? = nil, timezone: String? = nil) async throws -> Profile {
         let body = DatacoveWire.ProfileUpdate(name: name, timezone: timezone)
-        return try await session.authorized(try AuthHTTP.request("PATCH", "users/v1/profile", body: body), as: Profile.self)
+        return try await session.authorized(try AuthHTTP.request(E.updateProfile, body: body), as: Profile.self)
     }
 
     /// The devices signed in to this account (at most 5; a sixth sign-in ends the oldest).
     public func sessions() async throws -> [DeviceSession] {
-        try await session.authorized(try AuthHTTP.request("GET", "auth/v1/sessions"), as: SessionList.self).data
+        try await session.authorized(try AuthHTTP.request(E.sessions), as: SessionList.self).data
     }
 
     /// Ends one device's session, for a "signed-in devices" screen.
     public func signOut(session id: String) async throws {
-        // Escape everything but unreserved characters so an id can never reach another path.
-        let escaped = PercentEncoding.escaped(id)
-        _ = try await session.authorizedRequest(try AuthHTTP.request("DELETE", "auth/v1/sessions/\(escaped)"))
+        // The declaration escapes everything but unreserved characters, so an id can never reach another path.
+        _ = try await session.authorizedRequest(try AuthHTTP.request(E.signOutSession, ["id": id]))
     }
 
     /// Ends this device's session on the server and always forgets the local tokens.
@@ -92,7 +93,7 @@ public struct AuthClient: Sendable {
     /// Throws only when the server could not be told (offline, 5xx); the device is signed out either way.
     public func signOut() async throws {
         do {
-            _ = try await session.authorizedRequest(try AuthHTTP.request("POST", "auth/v1/logout"))
+            _ = try await session.authorizedRequest(try AuthHTTP.request(E.logout))
         } catch AuthError.signedOut {
             // The server had already ended the session; nothing is left to tell it.
         } catch {
@@ -104,7 +105,7 @@ public struct AuthClient: Sendable {
 
     /// Deletes the account and everything in it (the in-app deletion App Store rules require), then forgets the tokens.
     public func deleteAccount() async throws {
-        _ = try await session.authorizedRequest(try AuthHTTP.request("DELETE", "users/v1/account"))
+        _ = try await session.authorizedRequest(try AuthHTTP.request(E.deleteAccount))
         try await session.clearTokens()
     }
 

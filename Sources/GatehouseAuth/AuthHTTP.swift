@@ -34,6 +34,13 @@ enum AuthHTTP {
         return request
     }
 
+    /// A relative request for a declared endpoint, `values` filling its path parameters.
+    static func request<Body: Encodable, Reply>(
+        _ endpoint: Endpoint<Body, Reply>, _ values: [String: String] = [:], body: Body? = nil
+    ) throws -> URLRequest {
+        try request(endpoint.method.rawValue, HTTPClient.relativePath(endpoint, below: DatacoveWire.Endpoints.mount, values), body: body)
+    }
+
     /// Decodes a JSON answer; dates are ISO 8601 with or without milliseconds.
     static func decode<Reply: Decodable>(_ type: Reply.Type, from data: Data) throws -> Reply {
         do {

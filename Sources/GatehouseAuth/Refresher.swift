@@ -19,7 +19,7 @@ struct Refresher: Sendable {
 
             let fresh: TokenPair
             do {
-                let request = try AuthHTTP.request("POST", "auth/v1/refresh", body: DatacoveWire.RefreshRequest(refreshToken: seen))
+                let request = try AuthHTTP.request(DatacoveWire.Endpoints.refresh, body: DatacoveWire.RefreshRequest(refreshToken: seen))
                 fresh = try await http.send(request, as: DatacoveWire.TokenPair.self).received(at: now())
             } catch let error as AuthError where Self.endsSession(error) {
                 // Compare before deleting: a newer pair written meanwhile belongs to a session that is still alive.

@@ -28,6 +28,14 @@ extension HTTPClient {
         url(path: endpoint.path(below: mount, values))
     }
 
+    /// The path of `endpoint` relative to a base that ends at `mount`, with no leading slash, as
+    /// the Datacove modules build requests (resolved under the base when sent).
+    package static func relativePath<Body, Reply>(_ endpoint: Endpoint<Body, Reply>, below mount: String, _ values: [String: String] = [:]) -> String {
+        var path = endpoint.path(below: mount, values)
+        while path.hasPrefix("/") { path.removeFirst() }
+        return path
+    }
+
     /// An RFC 3986 reference against the base: `/admin/v1/…` starts at the server's root.
     package func url(reference: String) -> URL? {
         URL(string: reference, relativeTo: baseURL)?.absoluteURL

@@ -35,7 +35,7 @@ public struct DatacovePurchaseBackend: PurchaseBackend {
             transferToCurrentAccount: transferToCurrentAccount ? true : nil)
         let answer: HTTPResponse
         do {
-            answer = try await authorized("POST", "purchases/v1/verify-purchase", body: try JSONEncoder().encode(body))
+            answer = try await authorized(DatacoveWire.Endpoints.verifyPurchase, body: try JSONEncoder().encode(body))
         } catch {
             // Signed out, offline, cancelled: the transaction stays unfinished for the next try.
             return .retryLater(reason: String(describing: error), retryAfter: nil)
@@ -50,22 +50,23 @@ public struct DatacovePurchaseBackend: PurchaseBackend {
 
     /// Reads the account's entitlement, trial and plans.
     public func entitlement() async throws -> EntitlementSnapshot {
-        try await snapshot("GET", "purchases/v1/entitlement")
+        try await snapshot(DatacoveWire.Endpoints.entitlement)
     }
 
     /// Starts the server trial (once per account) and answers the new state.
     public func startTrial() async throws -> EntitlementSnapshot {
-        try await snapshot("POST", "purchases/v1/trial/start")
+        try await snapshot(DatacoveWire.Endpoints.startTrial)
     }
 
-    private func snapshot(_ method: String, _ path: String) async throws -> EntitlementSnapshot {
-        let answer = try await authorized(method, path, body: nil)
+    private func snapshot<Body>(_ endpoint: Endpoint<Body, DatacoveWire.EntitlementSummary>) async throws -> EntitlementSnapshot {
+        let answer = try await authorized(endpoint, body: nil)
         guard (200..<300).contains(answer.status) else { throw DatacoveVerdict.error(answer) }
         return try Self.snapshot(answer.data)
     }
 
-    private func authorized(_ method: String, _ path: String, body: Data?) async throws -> HTTPResponse {
-        guard let request = HTTPClient.request(method, path: path, body: body) else { throw PurchasesError.unexpectedResponse(path) }
+    private func authorized<Body, Reply>(_ endpoint: Endpoint<Body, Reply>, body: Data?) async throws -> HTTPResponse {
+        let path = HTTPClient.relativePath(endpoint, below: DatacoveWire.Endpoints.mount)
+        guard let request = HTTPClient.request(endpoint.method.rawValue, path: path, body: body) else { throw PurchasesError.unexpectedResponse(path) }
         let (data, response) = try await send(request)
         return HTTPResponse(data: data, response: response)
     }

@@ -9,14 +9,18 @@ import Testing
 /// routes under its prefix, and its OpenAPI document has exactly the declared operations
 /// (method, path, id, summary). The SDK's side is `EndpointUseTests` in its module's tests.
 @Suite struct EndpointDeclarationTests {
+    /// The declared endpoints of the paths under `prefixes`, and the document that has them.
     struct Dialect: Sendable {
-        let prefix: String
+        let prefixes: [String]
         let endpoints: [EndpointDescription]
         let document: Document
+
+        func covers(_ path: String) -> Bool { prefixes.contains { path == $0 || path.hasPrefix($0 + "/") } }
     }
 
     static let dialects = [
-        Dialect(prefix: ManagedAPIWire.Endpoints.prefix, endpoints: ManagedAPIWire.Endpoints.all, document: ManagedAPIsDocument.document),
+        Dialect(prefixes: [ManagedAPIWire.Endpoints.prefix], endpoints: ManagedAPIWire.Endpoints.all, document: ManagedAPIsDocument.document),
+        Dialect(prefixes: ["/api/auth", "/api/users", "/api/purchases"], endpoints: DatacoveWire.Endpoints.all, document: DatacoveDocument.document),
     ]
 
     @Test func everyRouteAndOperationOfADeclaredDialectIsItsDeclaration() async throws {
@@ -25,11 +29,11 @@ import Testing
         await live.stop()
         for dialect in Self.dialects {
             let declared = dialect.endpoints.map { "\($0.method.rawValue) \($0.template)" }
-            #expect(Set(declared).count == declared.count, "\(dialect.prefix): an endpoint declared twice")
-            let registered = routes.filter { $0.template == dialect.prefix || $0.template.hasPrefix(dialect.prefix + "/") }
-                .map { "\($0.method.rawValue) \($0.template)" }
-            #expect(registered.sorted() == declared.sorted(), "\(dialect.prefix)")
-            let operations = dialect.document.operations.map { "\($0.method.rawValue) \($0.path) \($0.id) \($0.summary)" }
+            #expect(Set(declared).count == declared.count, "\(dialect.prefixes): an endpoint declared twice")
+            #expect(dialect.endpoints.allSatisfy { dialect.covers($0.template) }, "\(dialect.prefixes): an endpoint outside the prefixes")
+            let registered = routes.filter { dialect.covers($0.template) }.map { "\($0.method.rawValue) \($0.template)" }
+            #expect(registered.sorted() == declared.sorted(), "\(dialect.prefixes)")
+            let operations = dialect.document.operations.filter { dialect.covers($0.path) }.map { "\($0.method.rawValue) \($0.path) \($0.id) \($0.summary)" }
             #expect(operations.sorted() == dialect.endpoints.map { "\($0.method.rawValue) \($0.template) \($0.id) \($0.summary)" }.sorted())
         }
     }

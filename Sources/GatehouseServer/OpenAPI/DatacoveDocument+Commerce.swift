@@ -7,13 +7,13 @@ extension DatacoveDocument {
             trial: .init(status: "available"), trialOffer: .init(available: true, durationDays: 7), entitlement: .init(status: "none"),
             plans: [.init(productId: "pro", platformProductId: "com.example.pro.monthly", displayName: "Pro", interval: "monthly")],
             canExecuteGatedWorkflow: false, serverTime: at))
+        let endpoints = DatacoveWire.Endpoints.self
         return [
-            post("/api/purchases/v1/verify-purchase", "verifyPurchase", "Grant a credit package or a plan for an App Store transaction",
+            Operation(endpoints.verifyPurchase.described,
                 body: .json(.ref("VerifyPurchase"), example: .wire(DatacoveWire.VerifyPurchase(platformProductId: "com.example.credits.10", transactionId: "2000000123456789"))),
-                .ok(.ref("PurchaseResult"), .wire(DatacoveWire.PurchaseResult(kind: "credits", creditsGranted: 10)))),
-            Operation(method: .GET, path: "/api/purchases/v1/entitlement", id: "getEntitlement", summary: "Trial, plan and what the account may run",
-                replies: [.ok(.ref("EntitlementSummary"), summary)]),
-            post("/api/purchases/v1/trial/start", "startTrial", "Start the server trial (once per account)", body: nil, .ok(.ref("EntitlementSummary"), summary)),
+                replies: [.ok(.ref("PurchaseResult"), .wire(DatacoveWire.PurchaseResult(kind: "credits", creditsGranted: 10)))]),
+            Operation(endpoints.entitlement.described, replies: [.ok(.ref("EntitlementSummary"), summary)]),
+            Operation(endpoints.startTrial.described, replies: [.ok(.ref("EntitlementSummary"), summary)]),
         ]
     }
 

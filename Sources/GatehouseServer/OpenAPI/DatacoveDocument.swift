@@ -31,7 +31,6 @@ enum DatacoveDocument {
     }
 
     static var sessions: [Operation] {
-        let platform: [[String]] = [["platformKey"]]
         let signedIn = Reply.ok(.ref("TokenPair"), tokens, "Signed in", links: [
             Link(name: "sessions", operationId: "listSessions"), Link(name: "profile", operationId: "getProfile"),
             Link(name: "refresh", operationId: "refresh", requestBody: ["refreshToken": "$response.body#/refreshToken"]),
@@ -41,30 +40,31 @@ enum DatacoveDocument {
             name: "Ada", phone: "+14155550123", email: nil, country: "US", timezone: "Europe/London", status: "active", wallet: ["credits": 12]))
         let session = DatacoveWire.Session(
             id: "01a2b3c4-0000-7000-8000-000000000009", deviceName: "iPhone", platform: "IOS", appVersion: "2.1.0", createdAt: at, lastUsedAt: at, current: true)
+        let endpoints = DatacoveWire.Endpoints.self
         return [
-            post("/api/auth/v1/mobile/request-otp", "requestPhoneCode", "Send a sign-in code by SMS", security: platform,
-                body: .json(.ref("PhoneCodeRequest"), example: .wire(DatacoveWire.PhoneCodeRequest(phoneNumber: "+14155550123", name: "Ada"))), success),
-            post("/api/auth/v1/mobile/verify-otp", "verifyPhoneCode", "Sign in with the code", security: platform,
-                body: .json(.ref("PhoneCodeCheck"), example: .wire(DatacoveWire.PhoneCodeCheck(phoneNumber: "+14155550123", otp: "246810"))), signedIn),
-            post("/api/auth/v1/email/request-otp", "requestEmailCode", "Send a sign-in code by email", security: platform,
-                body: .json(.ref("EmailCodeRequest"), example: .wire(DatacoveWire.EmailCodeRequest(email: "ada@example.com"))), success),
-            post("/api/auth/v1/email/verify-otp", "verifyEmailCode", "Sign in with the emailed code", security: platform,
-                body: .json(.ref("EmailCodeCheck"), example: .wire(DatacoveWire.EmailCodeCheck(email: "ada@example.com", otp: "246810"))), signedIn),
-            post("/api/auth/v1/activate", "activate", "Activate a new account and rotate its tokens", body: nil, .ok(.ref("TokenPair"), tokens)),
-            post("/api/auth/v1/refresh", "refresh", "Rotate the tokens (a replay inside 30 s answers the same pair)", security: [],
-                body: .json(.ref("RefreshRequest"), example: .wire(DatacoveWire.RefreshRequest(refreshToken: "ghr_01a2.refresh"))), .ok(.ref("TokenPair"), tokens)),
-            post("/api/auth/v1/logout", "logout", "Sign this session out", body: nil, .empty()),
-            Operation(method: .GET, path: "/api/auth/v1/sessions", id: "listSessions", summary: "The account's signed-in devices",
+            Operation(endpoints.requestPhoneCode.described,
+                body: .json(.ref("PhoneCodeRequest"), example: .wire(DatacoveWire.PhoneCodeRequest(phoneNumber: "+14155550123", name: "Ada"))), replies: [success]),
+            Operation(endpoints.verifyPhoneCode.described,
+                body: .json(.ref("PhoneCodeCheck"), example: .wire(DatacoveWire.PhoneCodeCheck(phoneNumber: "+14155550123", otp: "246810"))), replies: [signedIn]),
+            Operation(endpoints.requestEmailCode.described,
+                body: .json(.ref("EmailCodeRequest"), example: .wire(DatacoveWire.EmailCodeRequest(email: "ada@example.com"))), replies: [success]),
+            Operation(endpoints.verifyEmailCode.described,
+                body: .json(.ref("EmailCodeCheck"), example: .wire(DatacoveWire.EmailCodeCheck(email: "ada@example.com", otp: "246810"))), replies: [signedIn]),
+            Operation(endpoints.activate.described, replies: [.ok(.ref("TokenPair"), tokens)]),
+            Operation(endpoints.refresh.described,
+                body: .json(.ref("RefreshRequest"), example: .wire(DatacoveWire.RefreshRequest(refreshToken: "ghr_01a2.refresh"))), replies: [.ok(.ref("TokenPair"), tokens)]),
+            Operation(endpoints.logout.described, replies: [.empty()]),
+            Operation(endpoints.sessions.described,
                 replies: [.ok(.ref("Sessions"), .wire(DatacoveWire.Sessions(data: [session])), links: [
-                    Link(name: "signOut", operationId: "signOutSession", parameters: ["id": "$response.body#/data/0/id"]),
+                    Link(name: "signOut", operationId: endpoints.signOutSession.id, parameters: ["id": "$response.body#/data/0/id"]),
                 ])]),
-            Operation(method: .DELETE, path: "/api/auth/v1/sessions/:id", id: "signOutSession", summary: "Sign one device out",
+            Operation(endpoints.signOutSession.described,
                 replies: [.empty(), Reply(status: "404", description: "No such session of this account", content: .json(.ref("Error")))]),
-            Operation(method: .GET, path: "/api/users/v1/profile", id: "getProfile", summary: "The profile, with the wallet", replies: [.ok(.ref("Profile"), profile)]),
-            Operation(method: .PATCH, path: "/api/users/v1/profile", id: "updateProfile", summary: "Change the name or time zone",
+            Operation(endpoints.profile.described, replies: [.ok(.ref("Profile"), profile)]),
+            Operation(endpoints.updateProfile.described,
                 body: .json(.ref("ProfileUpdate"), example: .wire(DatacoveWire.ProfileUpdate(name: "Ada", timezone: "Europe/London"))),
                 replies: [.ok(.ref("Profile"), profile)]),
-            Operation(method: .DELETE, path: "/api/users/v1/account", id: "deleteAccount", summary: "Delete the account and everything of it", replies: [.empty()]),
+            Operation(endpoints.deleteAccount.described, replies: [.empty()]),
         ]
     }
 }

@@ -88,7 +88,13 @@ extension Operation {
         notes: String? = nil
     ) {
         self.init(
-            method: HTTPMethod(endpoint.method), path: endpoint.template, id: endpoint.id, summary: endpoint.summary, query: query, headers: headers,
-            body: body, replies: replies, notes: notes)
+            method: HTTPMethod(endpoint.method), path: endpoint.template, id: endpoint.id, summary: endpoint.summary,
+            security: Self.security[endpoint.credential], query: query, headers: headers, body: body, replies: replies, notes: notes)
     }
+
+    /// The security requirement each credential is documented with, by the schemes' names that
+    /// every document uses; a credential missing here takes its document's default.
+    static let security: [Credential: [[String]]] = [
+        .none: [], .session: [["accessToken"]], .apiKey: [["platformKey"]], .admin: [["adminToken"]], .workerSignature: [["workerSignature"]],
+    ]
 }

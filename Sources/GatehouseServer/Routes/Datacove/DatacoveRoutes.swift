@@ -15,103 +15,80 @@ enum DatacoveRoutes {
     static func register(
         on router: Router, accounts: AccountsEngine, commerce: CommerceEngine, directory: TenantDirectory, appStoreAPI: URL?, logger: Logger
     ) {
-        /// The tenant of the `x-api-key` of a sign-in call, and the key's platform.
-        @Sendable func tenant(_ request: Request) async throws -> (id: String, platform: String?) {
-            guard let presented = request.headers["x-api-key"], let key = try await directory.authenticate(apiKey: presented), key.platform != nil
-            else { throw DatacoveError(status: 401, code: "API_KEY_INVALID", message: "The API key is missing or not valid.") }
-            return (key.tenantId, key.platform)
-        }
-        @Sendable func principal(_ request: Request) async throws -> SessionPrincipal { try await Self.principal(request, accounts: accounts) }
+        let (apps, sessions, anyone) = (PlatformKeyAuthenticator(directory: directory), SessionAuthenticator(accounts: accounts), Anyone())
+        let endpoints = DatacoveWire.Endpoints.self
         @Sendable func device(_ request: Request, platform: String?) -> DeviceInfo {
             DeviceInfo(name: request.headers["X-Device-Name"].map { String($0.prefix(100)) }, platform: platform,
                        appVersion: request.headers["X-App-Version"].map { String($0.prefix(40)) })
         }
-                // Every error under the dialect's prefixes answers in its envelope, through one renderer.
+        // Every error under the dialect's prefixes answers in its envelope, through one renderer.
         for prefix in ["/api/auth", "/api/users", "/api/purchases"] {
             router.renderErrors(under: prefix) { error, path, context in DatacoveError.render(error, path: path, context: context, logger: logger) }
         }
 
-        router.group("/api/auth/v1") { auth in
-            for channel in [SignInChannel.phone, .email] {
-                let prefix = channel == .phone ? "/mobile" : "/email"
-                auth.post(prefix + "/request-otp", .async { request, _ in
-                    let (tenantID, _) = try await tenant(request)
-                    let body = try DatacoveBody(request)
-                    let (identifier, name) = channel == .phone
-                        ? try body.phoneCodeRequest().identified : try body.emailCodeRequest().identified
-                    try await accounts.requestCode(tenantID: tenantID, channel: channel, identifier: identifier, name: name)
-                    return try .json(DatacoveWire.Success())
-                })
-                auth.post(prefix + "/verify-otp", .async { request, _ in
-                    let (tenantID, platform) = try await tenant(request)
-                    let body = try DatacoveBody(request)
-                    let (identifier, code) = channel == .phone ? try body.phoneCodeCheck().identified : try body.emailCodeCheck().identified
-                    let pair = try await accounts.verifyCode(
-                        tenantID: tenantID, channel: channel, identifier: identifier, code: code, device: device(request, platform: platform))
-                    return try .json(SessionJSON.tokens(pair))
-                })
+        @Sendable func requestCode(_ channel: SignInChannel, _ request: Request, _ app: PlatformKeyAuthenticator.App) async throws -> Response {
+            let body = try DatacoveBody(request)
+            let (identifier, name) = channel == .phone ? try body.phoneCodeRequest().identified : try body.emailCodeRequest().identified
+            try await accounts.requestCode(tenantID: app.tenantID, channel: channel, identifier: identifier, name: name)
+            return try .json(DatacoveWire.Success())
+        }
+        @Sendable func verifyCode(_ channel: SignInChannel, _ request: Request, _ app: PlatformKeyAuthenticator.App) async throws -> Response {
+            let body = try DatacoveBody(request)
+            let (identifier, code) = channel == .phone ? try body.phoneCodeCheck().identified : try body.emailCodeCheck().identified
+            let pair = try await accounts.verifyCode(
+                tenantID: app.tenantID, channel: channel, identifier: identifier, code: code, device: device(request, platform: app.platform))
+            return try .json(SessionJSON.tokens(pair))
+        }
+        router.on(endpoints.requestPhoneCode, apps) { request, _, app in try await requestCode(.phone, request, app) }
+        router.on(endpoints.verifyPhoneCode, apps) { request, _, app in try await verifyCode(.phone, request, app) }
+        router.on(endpoints.requestEmailCode, apps) { request, _, app in try await requestCode(.email, request, app) }
+        router.on(endpoints.verifyEmailCode, apps) { request, _, app in try await verifyCode(.email, request, app) }
+        router.on(endpoints.activate, sessions) { _, _, who in try .json(SessionJSON.tokens(try await accounts.activate(who))) }
+        router.on(endpoints.refresh, anyone) { request, _, _ in
+            try .json(SessionJSON.tokens(try await accounts.sessions.refresh(try DatacoveBody(request).refreshRequest().refreshToken)))
+        }
+        router.on(endpoints.logout, sessions) { _, _, who in
+            try await accounts.sessions.signOut(accountID: who.accountId, sessionID: who.sessionId)
+            return .empty()
+        }
+        router.on(endpoints.sessions, sessions) { _, _, who in
+            try .json(SessionJSON.sessions(try await accounts.sessions.sessions(accountID: who.accountId), current: who.sessionId))
+        }
+        router.on(endpoints.signOutSession, sessions) { _, context, who in
+            do {
+                try await accounts.sessions.signOut(accountID: who.accountId, sessionID: context.parameter("id"))
+            } catch let error as SessionError where error.code == .sessionNotFound {
+                // The caller's own session is live (its check said so): the one named is not there.
+                // SESSION_NOT_FOUND would tell the app that its own session ended.
+                throw DatacoveError(status: 404, code: "NOT_FOUND", message: "No such session of this account.")
             }
-            auth.post("/activate", .async { request, _ in try .json(SessionJSON.tokens(try await accounts.activate(try await principal(request)))) })
-            auth.post("/refresh", .async { request, _ in
-                try .json(SessionJSON.tokens(try await accounts.sessions.refresh(try DatacoveBody(request).refreshRequest().refreshToken)))
-            })
-            auth.post("/logout", .async { request, _ in
-                let who = try await principal(request)
-                try await accounts.sessions.signOut(accountID: who.accountId, sessionID: who.sessionId)
-                return .empty()
-            })
-            auth.get("/sessions", .async { request, _ in
-                let who = try await principal(request)
-                let list = try await accounts.sessions.sessions(accountID: who.accountId)
-                return try .json(SessionJSON.sessions(list, current: who.sessionId))
-            })
-            auth.delete("/sessions/:id", .async { request, context in
-                let who = try await principal(request)
-                do {
-                    try await accounts.sessions.signOut(accountID: who.accountId, sessionID: context.parameter("id"))
-                } catch let error as SessionError where error.code == .sessionNotFound {
-                    // The caller's own session is live (principal said so): the one named is not there.
-                    // SESSION_NOT_FOUND would tell the app that its own session ended.
-                    throw DatacoveError(status: 404, code: "NOT_FOUND", message: "No such session of this account.")
-                }
-                return .empty()
-            })
+            return .empty()
         }
-        router.group("/api/purchases/v1") { purchases in
-            purchases.post("/verify-purchase", .async { request, _ in
-                let who = try await principal(request)
-                let body = try DatacoveBody(request).verifyPurchase()
-                let report = PurchaseReport(
-                    platform: body.platform, platformProductId: body.platformProductId, transactionId: body.transactionId,
-                    signedTransaction: body.signedTransaction, transferToCurrentAccount: body.transferToCurrentAccount ?? false)
-                let outcome = try await commerce.verifyPurchase(
-                    tenantID: who.tenantId, accountID: who.accountId, report, appStoreAPIOverride: appStoreAPI)
-                return try .json(PurchaseJSON.outcome(outcome))
-            })
-            purchases.get("/entitlement", .async { request, _ in
-                let who = try await principal(request)
-                return try .json(PurchaseJSON.summary(try await commerce.entitlementSummary(tenantID: who.tenantId, accountID: who.accountId)))
-            })
-            purchases.post("/trial/start", .async { request, _ in
-                let who = try await principal(request)
-                return try .json(PurchaseJSON.summary(try await commerce.startTrial(tenantID: who.tenantId, accountID: who.accountId)))
-            })
+        router.on(endpoints.verifyPurchase, sessions) { request, _, who in
+            let body = try DatacoveBody(request).verifyPurchase()
+            let report = PurchaseReport(
+                platform: body.platform, platformProductId: body.platformProductId, transactionId: body.transactionId,
+                signedTransaction: body.signedTransaction, transferToCurrentAccount: body.transferToCurrentAccount ?? false)
+            let outcome = try await commerce.verifyPurchase(tenantID: who.tenantId, accountID: who.accountId, report, appStoreAPIOverride: appStoreAPI)
+            return try .json(PurchaseJSON.outcome(outcome))
         }
-        router.group("/api/users/v1") { users in
-            users.get("/profile", .async { request, _ in
-                let who = try await principal(request)
-                return try .json(SessionJSON.profile(try await accounts.profile(who), wallet: try await commerce.wallet(tenantID: who.tenantId, accountID: who.accountId)))
-            })
-            users.patch("/profile", .async { request, _ in
-                let who = try await principal(request)
-                let body = try DatacoveBody(request).profileUpdate()
-                let profile = try await accounts.updateProfile(who, name: body.name, timezone: body.timezone)
-                return try .json(SessionJSON.profile(profile, wallet: try await commerce.wallet(tenantID: who.tenantId, accountID: who.accountId)))
-            })
-            users.delete("/account", .async { request, _ in
-                try await accounts.deleteAccount(try await principal(request))
-                return .empty()
-            })
+        router.on(endpoints.entitlement, sessions) { _, _, who in
+            try .json(PurchaseJSON.summary(try await commerce.entitlementSummary(tenantID: who.tenantId, accountID: who.accountId)))
+        }
+        router.on(endpoints.startTrial, sessions) { _, _, who in
+            try .json(PurchaseJSON.summary(try await commerce.startTrial(tenantID: who.tenantId, accountID: who.accountId)))
+        }
+        router.on(endpoints.profile, sessions) { _, _, who in
+            try .json(SessionJSON.profile(try await accounts.profile(who), wallet: try await commerce.wallet(tenantID: who.tenantId, accountID: who.accountId)))
+        }
+        router.on(endpoints.updateProfile, sessions) { request, _, who in
+            let body = try DatacoveBody(request).profileUpdate()
+            let profile = try await accounts.updateProfile(who, name: body.name, timezone: body.timezone)
+            return try .json(SessionJSON.profile(profile, wallet: try await commerce.wallet(tenantID: who.tenantId, accountID: who.accountId)))
+        }
+        router.on(endpoints.deleteAccount, sessions) { _, _, who in
+            try await accounts.deleteAccount(who)
+            return .empty()
         }
     }
 }
