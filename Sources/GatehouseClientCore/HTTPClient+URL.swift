@@ -23,9 +23,17 @@ extension HTTPClient {
     }
 
     /// The URL of `endpoint` under this client's base, which ends at `mount` (`/api`): each
-    /// parameter percent-encoded as one path segment.
-    package func url<Body, Reply>(_ endpoint: Endpoint<Body, Reply>, below mount: String, _ values: [String: String] = [:]) -> URL? {
-        url(path: endpoint.path(below: mount, values))
+    /// `:name` filled from `values` and percent-encoded as one path segment, the rest (`*`)
+    /// appended segment by segment.
+    package func url<Body, Reply>(_ endpoint: Endpoint<Body, Reply>, below mount: String, _ values: [String: String] = [:]) -> URL {
+        var template = endpoint.template
+        if template.hasPrefix(mount + "/") || template == mount { template.removeFirst(mount.count) }
+        let components = template.split(separator: "/").flatMap { segment -> [String] in
+            if segment.hasPrefix(":") { return [values[String(segment.dropFirst())] ?? ""] }
+            if segment == "*" { return (values["path"] ?? "").split(separator: "/").map(String.init) }
+            return [String(segment)]
+        }
+        return url(components: components)
     }
 
     /// The path of `endpoint` relative to a base that ends at `mount`, with no leading slash, as

@@ -43,7 +43,10 @@ public struct Request: Sendable {
     }
 
     /// The token of an `Authorization: Bearer <token>` header.
-    public var bearerToken: String? {
+    public var bearerToken: String? { Self.bearerToken(headers) }
+
+    /// The token of the `Authorization: Bearer <token>` header among `headers`.
+    public static func bearerToken(_ headers: HTTPHeaders) -> String? {
         guard let value = headers["Authorization"] else { return nil }
         // Byte-wise: Foundation's case-insensitive compare and trimming go through NSString,
         // which cost a twentieth of an authenticated read.

@@ -58,8 +58,7 @@ extension ManagedAPIService {
         await definitions.attempted(at: now())
         let current = await definitions.cached()
         let endpoint = ManagedAPIWire.Endpoints.list
-        guard let url = http.url(endpoint, below: ManagedAPIWire.Endpoints.mount) else { throw GatehouseClientError.invalidRequest(endpoint.template) }
-        var request = HTTPClient.request(endpoint.method.rawValue, url)
+        var request = HTTPClient.request(endpoint.method.rawValue, http.url(endpoint, below: ManagedAPIWire.Endpoints.mount))
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         if let etag = current?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         // Every 401 here is Gatehouse's own (nothing is proxied on this path): the interceptor retries it once.

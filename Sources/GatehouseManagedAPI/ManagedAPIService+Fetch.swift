@@ -105,10 +105,7 @@ extension ManagedAPIService {
         -> ManagedApiFetchResponse
     {
         // The proxy's base (`/:name/proxy`), and the app's relative URL below it.
-        let endpoint = ManagedAPIWire.Endpoints.proxy(.GET, below: false)
-        guard let base = http.url(endpoint, below: ManagedAPIWire.Endpoints.mount, ["name": definition.name]) else {
-            throw GatehouseClientError.invalidRequest(endpoint.template)
-        }
+        let base = http.url(ManagedAPIWire.Endpoints.proxy(.GET, below: false), below: ManagedAPIWire.Endpoints.mount, ["name": definition.name])
         let url = try RelativeURL.join(base, relativeUrl)
         var rejected: String?
         while true {

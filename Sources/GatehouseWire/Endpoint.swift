@@ -96,6 +96,8 @@ public struct Credential: RawRepresentable, Sendable, Hashable, CustomStringConv
     public static let proveClient = Credential(rawValue: "prove-client")
     /// A tenant worker's signature (`X-Gatehouse-Signature`).
     public static let workerSignature = Credential(rawValue: "worker-signature")
+    /// A link the server signed itself (`expires` and `signature` in the query).
+    public static let signedLink = Credential(rawValue: "signed-link")
 }
 
 /// The error envelope of a dialect.

@@ -20,7 +20,7 @@ extension WorkflowsClient {
     public func execute(
         id: String, input: [String: JSONValue], files: [String: [URL]] = [:], idempotencyKey: String = UUID().uuidString
     ) async throws -> DatacoveWire.ExecuteResponse {
-        let url = http.url(components: ["workflows", "v1", "execute"])
+        let url = http.url(WorkflowEndpoints.execute, below: DatacoveWire.Endpoints.mount)
         let body: Body
         if files.isEmpty {
             body = .json(try JSONEncoder().encode(DatacoveWire.ExecuteRequest(id: id, input: input)))

@@ -27,7 +27,7 @@ extension WorkflowsClient {
                     do {
                         let token = try await accessToken(rejected)
                         rejected = nil
-                        var request = URLRequest(url: http.url(components: ["workflows", "reports", "v1", "stream"]))
+                        var request = URLRequest(url: http.url(WorkflowEndpoints.stream, below: DatacoveWire.Endpoints.mount))
                         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
                         request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
                         request.setValue(appVersion, forHTTPHeaderField: "X-App-Version")

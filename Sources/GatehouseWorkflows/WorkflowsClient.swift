@@ -60,14 +60,14 @@ public final class WorkflowsClient: Sendable {
         if let search { items.append(URLQueryItem(name: "search", value: search)) }
         if let category { items.append(URLQueryItem(name: "category", value: category)) }
         if let featured { items.append(URLQueryItem(name: "featured", value: featured ? "true" : "false")) }
-        var components = URLComponents(url: http.url(components: ["workflows", "v1", String(page), String(pageSize)]), resolvingAgainstBaseURL: false)!
+        var components = URLComponents(url: http.url(WorkflowEndpoints.catalogue, below: DatacoveWire.Endpoints.mount, ["id": String(page), "pageSize": String(pageSize)]), resolvingAgainstBaseURL: false)!
         if !items.isEmpty { components.queryItems = items }
         return try await get(components.url!, as: DatacoveWire.Page<DatacoveWire.Workflow>.self)
     }
 
     /// One workflow with its inputs.
     public func workflow(id: String) async throws -> DatacoveWire.Workflow {
-        try await get(http.url(components: ["workflows", "v1", id]), as: DatacoveWire.Workflow.self)
+        try await get(http.url(WorkflowEndpoints.workflow, below: DatacoveWire.Endpoints.mount, ["id": id]), as: DatacoveWire.Workflow.self)
     }
 
     /// An empty form for the workflow `id`.
@@ -77,12 +77,12 @@ public final class WorkflowsClient: Sendable {
 
     /// A run's report as it stands now.
     public func report(eventId: String) async throws -> DatacoveWire.Report {
-        try await get(http.url(components: ["workflows", "reports", "v1", eventId]), as: DatacoveWire.Report.self)
+        try await get(http.url(WorkflowEndpoints.report, below: DatacoveWire.Endpoints.mount, ["eventId": eventId]), as: DatacoveWire.Report.self)
     }
 
     /// The user's runs, newest first.
     public func history(page: Int = 1, limit: Int = 20) async throws -> DatacoveWire.Page<DatacoveWire.Report> {
-        try await get(http.url(components: ["workflows", "reports", "v1", "history", String(page), String(limit)]), as: DatacoveWire.Page<DatacoveWire.Report>.self)
+        try await get(http.url(WorkflowEndpoints.history, below: DatacoveWire.Endpoints.mount, ["page": String(page), "limit": String(limit)]), as: DatacoveWire.Page<DatacoveWire.Report>.self)
     }
 
     /// Call when the app returns to the foreground: a waiting `waitForReport` polls at once
@@ -95,3 +95,6 @@ public final class WorkflowsClient: Sendable {
         return try http.decode(Reply.self, from: answer.data)
     }
 }
+
+/// The workflow endpoints, as the contract declares them (called under the SDK's base URL, `…/api`).
+typealias WorkflowEndpoints = DatacoveWire.Endpoints.Workflows

@@ -25,10 +25,10 @@ extension Router {
     /// Registers `handler` behind `authenticator`: the caller is checked first, then the
     /// handler runs with who it is.
     public func on<A: Authenticator>(
-        _ method: HTTPMethod, _ path: String, authenticatedBy authenticator: A, maxBodySize: Int? = nil, body: RequestBodyKind? = nil,
-        _ handler: @escaping AuthenticatedHandler<A.Principal>
+        _ method: HTTPMethod, _ path: String, authenticatedBy authenticator: A, maxBodySize: Int? = nil, uploads: UploadPolicy? = nil,
+        body: RequestBodyKind? = nil, _ handler: @escaping AuthenticatedHandler<A.Principal>
     ) {
-        on(method, path, maxBodySize: maxBodySize, body: body, .async { request, context in
+        on(method, path, maxBodySize: maxBodySize, uploads: uploads, body: body, .async { request, context in
             let principal = try await authenticator.authenticate(request, context: context)
             return try await handler(request, context, principal)
         })

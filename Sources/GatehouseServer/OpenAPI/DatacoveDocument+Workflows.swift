@@ -14,50 +14,44 @@ extension DatacoveDocument {
             error: nil, creditsCharged: 0, creditsRefunded: 0, createdAt: at, startedAt: at, finishedAt: at)
         let page = DatacoveWire.PageMeta(page: 1, pageSize: 20, total: 1, totalPages: 1)
         let positive = Schema.integer(minimum: 1, maximum: 100)
-        var catalogue = Operation(
-            method: .GET, path: "/api/workflows/v1/:id/:pageSize", id: "listWorkflows", summary: "A page of the catalogue (`id` is the page number)",
-            pathSchemas: ["id": .integer(minimum: 1, maximum: 1000), "pageSize": positive],
-            replies: [.ok(.ref("WorkflowPage"), .wire(DatacoveWire.Page(data: [listed], meta: page)))])
+        let endpoints = DatacoveWire.Endpoints.Workflows.self
+        var catalogue = Operation(endpoints.catalogue.described, replies: [.ok(.ref("WorkflowPage"), .wire(DatacoveWire.Page(data: [listed], meta: page)))])
+        catalogue.pathSchemas = ["id": .integer(minimum: 1, maximum: 1000), "pageSize": positive]
         catalogue.query = [
             Parameter(name: "search"), Parameter(name: "category"), Parameter(name: "featured", schema: .oneOf(["true", "false"])),
         ]
-        var execute = post("/api/workflows/v1/execute", "executeWorkflow", "Run a workflow, paid with credits (JSON, or multipart with files)",
+        var execute = Operation(endpoints.execute.described,
             body: .json(.ref("ExecuteRequest"), example: .wire(DatacoveWire.ExecuteRequest(id: "wf-url-001", input: ["url": .string("http://127.0.0.1/healthz")]))),
-            .ok(.ref("ExecuteResponse"), .wire(DatacoveWire.ExecuteResponse(eventId: report.eventId, status: "succeeded", result: report.result, creditsCharged: 0)),
-                links: [Link(name: "report", operationId: "getReport", parameters: ["eventId": "$response.body#/eventId"])]))
+            replies: [.ok(.ref("ExecuteResponse"), .wire(DatacoveWire.ExecuteResponse(eventId: report.eventId, status: "succeeded", result: report.result, creditsCharged: 0)),
+                links: [Link(name: "report", operationId: endpoints.report.id, parameters: ["eventId": "$response.body#/eventId"])])])
         execute.headers = [
             Parameter(name: "X-App-Version", schema: .string(pattern: "^[ -~]{1,64}$"), required: true),
             Parameter(name: "Idempotency-Key", description: "the same key answers the same run"),
         ]
         var stream = Operation(
-            method: .GET, path: "/api/workflows/reports/v1/stream", id: "streamReports",
-            summary: "Server-sent events: each report as it changes (replay with Last-Event-ID)",
+            endpoints.stream.described,
             replies: [Reply(status: "200", description: "An endless stream of `report` events", content: Content(mediaType: "text/event-stream", schema: .string))],
             notes: "Not fuzzed: the stream does not end.")
         stream.query = [Parameter(name: "lastEventId")]
+        var history = Operation(endpoints.history.described, replies: [.ok(.ref("ReportPage"), .wire(DatacoveWire.Page(data: [report], meta: page)))])
+        history.pathSchemas = ["page": .integer(minimum: 1, maximum: 1000), "limit": positive]
+        var workerFile = Operation(
+            endpoints.workerFile.described,
+            query: [Parameter(name: "expires", required: true), Parameter(name: "signature", required: true)],
+            replies: [Reply(status: "200", description: "The file", content: Content(mediaType: "application/octet-stream", schema: .string))],
+            notes: "A signed link the run's webhook carries; not fuzzed.")
+        workerFile.pathSchemas = ["index": .integer(minimum: 0)]
         return [
             catalogue,
-            Operation(method: .GET, path: "/api/workflows/v1/:id", id: "getWorkflow", summary: "One workflow, with its inputs",
-                replies: [.ok(.ref("Workflow"), .wire(workflow))]),
+            Operation(endpoints.workflow.described, replies: [.ok(.ref("Workflow"), .wire(workflow))]),
             execute,
-            Operation(
-                method: .GET, path: "/api/workflows/reports/v1/history/:page/:limit", id: "reportHistory", summary: "The account's runs, newest first",
-                pathSchemas: ["page": .integer(minimum: 1, maximum: 1000), "limit": positive],
-                replies: [.ok(.ref("ReportPage"), .wire(DatacoveWire.Page(data: [report], meta: page)))]),
+            history,
             stream,
-            Operation(method: .GET, path: "/api/workflows/reports/v1/:eventId", id: "getReport", summary: "One run's report",
-                replies: [.ok(.ref("Report"), .wire(report))]),
+            Operation(endpoints.report.described, replies: [.ok(.ref("Report"), .wire(report))]),
             Operation(
-                method: .POST, path: "/api/workflows/callbacks/v1/:runId", id: "workerCallback", summary: "The tenant's worker answers a webhook run",
-                security: [["workerSignature"]], body: .json(.ref("WorkerAnswer")),
-                replies: [.ok(.ref("CallbackAnswer"))],
+                endpoints.workerCallback.described, body: .json(.ref("WorkerAnswer")), replies: [.ok(.ref("CallbackAnswer"))],
                 notes: "Signed with the tenant's worker secret (`X-Gatehouse-Timestamp`, `X-Gatehouse-Signature`); not fuzzed."),
-            Operation(
-                method: .GET, path: "/api/workflows/files/v1/:runId/:index", id: "workerFile", summary: "An uploaded file of a run, for the worker",
-                security: [], pathSchemas: ["index": .integer(minimum: 0)],
-                query: [Parameter(name: "expires", required: true), Parameter(name: "signature", required: true)],
-                replies: [Reply(status: "200", description: "The file", content: Content(mediaType: "application/octet-stream", schema: .string))],
-                notes: "A signed link the run's webhook carries; not fuzzed."),
+            workerFile,
         ]
     }
 }

@@ -26,10 +26,6 @@ enum DatacoveDocument {
     static let at = "2026-12-01T10:00:00.000Z"
     static let tokens = Example.wire(DatacoveWire.TokenPair(accessToken: "eyJhbGciOiJIUzI1NiJ9.e30.sig", refreshToken: "ghr_01a2.refresh", expiresIn: 900))
 
-    static func post(_ path: String, _ id: String, _ summary: String, security: [[String]]? = nil, body: Content?, _ replies: Reply...) -> Operation {
-        Operation(method: .POST, path: path, id: id, summary: summary, security: security, body: body, replies: replies)
-    }
-
     static var sessions: [Operation] {
         let signedIn = Reply.ok(.ref("TokenPair"), tokens, "Signed in", links: [
             Link(name: "sessions", operationId: "listSessions"), Link(name: "profile", operationId: "getProfile"),

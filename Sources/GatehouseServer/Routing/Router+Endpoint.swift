@@ -5,13 +5,13 @@ extension Router {
     /// Registers `endpoint` from its declaration, behind `authenticator`, which must check the
     /// credential the endpoint declares: a route and its contract cannot drift apart.
     func on<Body, Reply, A: Authenticator>(
-        _ endpoint: Endpoint<Body, Reply>, _ authenticator: A, maxBodySize: Int? = nil, body: RequestBodyKind? = nil,
+        _ endpoint: Endpoint<Body, Reply>, _ authenticator: A, maxBodySize: Int? = nil, uploads: UploadPolicy? = nil, body: RequestBodyKind? = nil,
         _ handler: @escaping AuthenticatedHandler<A.Principal>
     ) {
         precondition(
             endpoint.credential.rawValue == authenticator.credential,
             "\(endpoint.id) takes the \(endpoint.credential) credential, not \(authenticator.credential)")
-        on(HTTPMethod(endpoint.method), endpoint.template, authenticatedBy: authenticator, maxBodySize: maxBodySize, body: body, handler)
+        on(HTTPMethod(endpoint.method), endpoint.template, authenticatedBy: authenticator, maxBodySize: maxBodySize, uploads: uploads, body: body, handler)
     }
 }
 

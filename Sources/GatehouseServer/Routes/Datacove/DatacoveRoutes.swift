@@ -7,11 +7,6 @@ import GatehouseWire
 
 /// The Datacove dialect's sign-in, session and profile API under `/api`.
 enum DatacoveRoutes {
-    /// The signed-in user of a request, from its bearer access token.
-    static func principal(_ request: Request, accounts: AccountsEngine) async throws -> SessionPrincipal {
-        try await SessionAuthenticator(accounts: accounts).authenticate(request, context: RequestContext(requestID: "", clientAddress: ""))
-    }
-
     static func register(
         on router: Router, accounts: AccountsEngine, commerce: CommerceEngine, directory: TenantDirectory, appStoreAPI: URL?, logger: Logger
     ) {

@@ -9,7 +9,12 @@ struct SessionAuthenticator: Authenticator {
     let credential = Credential.session.rawValue
 
     func authenticate(_ request: Request, context: RequestContext) async throws -> SessionPrincipal {
-        guard let token = request.bearerToken else { throw SessionError(.tokenInvalid) }
-        return try await accounts.sessions.authenticate(accessToken: token, appVersion: request.headers["X-App-Version"])
+        try await authenticate(headers: request.headers)
+    }
+
+    /// The same check on a head alone (an upload is admitted before its body is read).
+    func authenticate(headers: HTTPHeaders) async throws -> SessionPrincipal {
+        guard let token = Request.bearerToken(headers) else { throw SessionError(.tokenInvalid) }
+        return try await accounts.sessions.authenticate(accessToken: token, appVersion: headers["X-App-Version"])
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import GatehouseAccountsEngine
 import GatehouseCore
 import GatehouseHTTP
+import GatehouseWire
 import GatehouseWorkflowsEngine
 
 /// The Datacove dialect's workflows and reports (seed 000 §05–§06) under `/api/workflows`.
@@ -20,7 +21,7 @@ enum WorkflowRoutes {
                 return HTTPError(status: 400, code: "APP_VERSION_REQUIRED", message: "Every execute call must send X-App-Version.")
             }
             do {
-                _ = try await DatacoveRoutes.principal(Request(method: .POST, path: "/api/workflows/v1/execute", headers: headers), accounts: accounts)
+                _ = try await SessionAuthenticator(accounts: accounts).authenticate(headers: headers)
                 return nil
             } catch {
                 let refusal = DatacoveError(mapping: error)
@@ -40,59 +41,46 @@ enum WorkflowRoutes {
 
     static func register(on router: Router, engine: WorkflowsEngine, accounts: AccountsEngine, options: Options, logger: Logger) {
         router.renderErrors(under: "/api/workflows") { error, path, context in DatacoveError.render(error, path: path, context: context, logger: logger) }
-        @Sendable func principal(_ request: Request) async throws -> SessionPrincipal { try await DatacoveRoutes.principal(request, accounts: accounts) }
+        let (sessions, endpoints) = (SessionAuthenticator(accounts: accounts), DatacoveWire.Endpoints.Workflows.self)
         let streams = StreamSlots()
-
-        router.group("/api/workflows/v1") { workflows in
-            // `/:pageNo/:pageSize` and `/:id` share their first segment, so one parameter name.
-            workflows.get("/:id/:pageSize", .async { request, context in
-                let who = try await principal(request)
-                let page = try WorkflowRequest.page(context.parameter("id"), name: "pageNo")
-                let size = try WorkflowRequest.page(context.parameter("pageSize"), name: "pageSize")
-                let catalogue = try await engine.catalogue(tenantID: who.tenantId, page: page, pageSize: size, try WorkflowRequest.query(request))
-                return try .json(WorkflowJSON.catalogue(catalogue))
-            })
-            workflows.get("/:id", .async { request, context in
-                let who = try await principal(request)
-                let (definition, gated) = try await engine.workflow(tenantID: who.tenantId, id: context.parameter("id"))
-                return try .json(WorkflowJSON.workflow(definition, gated: gated, withInputs: true))
-            })
-            workflows.post("/execute", uploads: options.uploads, .async { request, _ in
-                let who = try await principal(request)
-                guard Self.appVersion(request.headers) != nil else {
-                    throw DatacoveError(status: 400, code: "APP_VERSION_REQUIRED", message: "Every execute call must send X-App-Version.")
-                }
-                var command = try WorkflowRequest.execute(request)
-                command.tenantID = who.tenantId
-                command.accountID = who.accountId
-                return try .json(WorkflowJSON.executed(try await engine.execute(command)))
-            })
+        router.on(endpoints.catalogue, sessions) { request, context, who in
+            let page = try WorkflowRequest.page(context.parameter("id"), name: "pageNo")
+            let size = try WorkflowRequest.page(context.parameter("pageSize"), name: "pageSize")
+            let catalogue = try await engine.catalogue(tenantID: who.tenantId, page: page, pageSize: size, try WorkflowRequest.query(request))
+            return try .json(WorkflowJSON.catalogue(catalogue))
         }
-        router.group("/api/workflows/reports/v1") { reports in
-            reports.get("/history/:page/:limit", .async { request, context in
-                let who = try await principal(request)
-                let page = try WorkflowRequest.page(context.parameter("page"), name: "page")
-                let limit = try WorkflowRequest.page(context.parameter("limit"), name: "limit")
-                return try .json(WorkflowJSON.history(try await engine.history(tenantID: who.tenantId, accountID: who.accountId, page: page, pageSize: limit)))
-            })
-            reports.get("/stream", .async { request, _ in
-                let who = try await principal(request)
-                let resume = try WorkflowRequest.lastEventID(request)
-                // The session is checked again at every heartbeat: a sign-out or an expired token ends the stream.
-                let stillSignedIn: @Sendable () async -> Bool = { (try? await principal(request)) != nil }
-                guard let slot = streams.open(who.tenantId + " " + who.accountId) else {
-                    throw DatacoveError(
-                        status: 429, code: "TOO_MANY_STREAMS", message: "This account has \(StreamSlots.perAccount) report streams open already.")
-                }
-                return ReportStream(
-                    slot: slot,
-                    engine: engine, tenantID: who.tenantId, accountID: who.accountId, heartbeat: options.heartbeat, stillSignedIn: stillSignedIn
-                ).response(resumingAfter: resume)
-            })
-            reports.get("/:eventId", .async { request, context in
-                let who = try await principal(request)
-                return try .json(WorkflowJSON.report(try await engine.report(tenantID: who.tenantId, accountID: who.accountId, eventID: context.parameter("eventId"))))
-            })
+        router.on(endpoints.workflow, sessions) { _, context, who in
+            let (definition, gated) = try await engine.workflow(tenantID: who.tenantId, id: context.parameter("id"))
+            return try .json(WorkflowJSON.workflow(definition, gated: gated, withInputs: true))
+        }
+        router.on(endpoints.execute, sessions, uploads: options.uploads) { request, _, who in
+            guard Self.appVersion(request.headers) != nil else {
+                throw DatacoveError(status: 400, code: "APP_VERSION_REQUIRED", message: "Every execute call must send X-App-Version.")
+            }
+            var command = try WorkflowRequest.execute(request)
+            command.tenantID = who.tenantId
+            command.accountID = who.accountId
+            return try .json(WorkflowJSON.executed(try await engine.execute(command)))
+        }
+        router.on(endpoints.history, sessions) { _, context, who in
+            let page = try WorkflowRequest.page(context.parameter("page"), name: "page")
+            let limit = try WorkflowRequest.page(context.parameter("limit"), name: "limit")
+            return try .json(WorkflowJSON.history(try await engine.history(tenantID: who.tenantId, accountID: who.accountId, page: page, pageSize: limit)))
+        }
+        router.on(endpoints.stream, sessions) { request, context, who in
+            let resume = try WorkflowRequest.lastEventID(request)
+            // The session is checked again at every heartbeat: a sign-out or an expired token ends the stream.
+            let stillSignedIn: @Sendable () async -> Bool = { (try? await sessions.authenticate(request, context: context)) != nil }
+            guard let slot = streams.open(who.tenantId + " " + who.accountId) else {
+                throw DatacoveError(
+                    status: 429, code: "TOO_MANY_STREAMS", message: "This account has \(StreamSlots.perAccount) report streams open already.")
+            }
+            return ReportStream(
+                slot: slot, engine: engine, tenantID: who.tenantId, accountID: who.accountId, heartbeat: options.heartbeat, stillSignedIn: stillSignedIn
+            ).response(resumingAfter: resume)
+        }
+        router.on(endpoints.report, sessions) { _, context, who in
+            try .json(WorkflowJSON.report(try await engine.report(tenantID: who.tenantId, accountID: who.accountId, eventID: context.parameter("eventId"))))
         }
         WorkerRoutes.register(on: router, engine: engine)
     }
