@@ -1,12 +1,13 @@
 import Foundation
+import GatehouseWire
 import GatehouseClientCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// GatehouseVerification's setup of the SDK's one HTTP client (DIDWW dialect): URLs under
-/// `<base>/api/v1`, the app key's `Authorization`, the SDK's `User-Agent`, the timeout, and the
-/// dialect's errors.
+/// GatehouseVerification's setup of the SDK's one HTTP client (DIDWW dialect): the declared
+/// endpoints' URLs (`DIDWWWire.Endpoints`, under `<base>`), the app key's `Authorization`, the
+/// SDK's `User-Agent`, the timeout, and the dialect's errors.
 struct RequestFactory: Sendable {
     let http: HTTPClient
     let auth: AuthorizationMethod
@@ -30,18 +31,8 @@ struct RequestFactory: Sendable {
         decoding: { _, error in APIError.unexpectedResponse("could not decode response body: \(error)") },
         encoding: { _, error in APIError.unexpectedResponse("could not encode request body: \(error)") })
 
-    /// `<base>/api/v1/<components>`, each component percent-encoded on its own.
-    func url(_ components: [String]) -> URL {
-        http.url(components: ["api", "v1"] + components)
-    }
-
-    /// A request; headers and `Content-Type` (only with a body) are added when it is sent.
-    func request(_ method: String, _ components: [String], body: Data? = nil) -> URLRequest {
-        HTTPClient.request(method, url(components), body: body)
-    }
-
-    /// A request whose body is `value` encoded with a default `JSONEncoder`.
-    func request(_ method: String, _ components: [String], json value: some Encodable) throws -> URLRequest {
-        request(method, components, body: try http.json(value))
+    /// A request for a declared endpoint (under the server's root), `values` filling its path.
+    func request<Body: Encodable, Reply>(_ endpoint: Endpoint<Body, Reply>, _ values: [String: String] = [:], json value: Body? = nil) throws -> URLRequest {
+        HTTPClient.request(endpoint.method.rawValue, http.url(endpoint, below: "", values), body: try value.map { try http.json($0) })
     }
 }

@@ -53,7 +53,7 @@ public struct VerificationClient: Sendable {
             sms: sms.flatMap { $0.isEmpty ? nil : $0.wire },
             callout: callout.flatMap { $0.isEmpty ? nil : $0.wire },
             custom: custom.flatMap { $0.isEmpty ? nil : $0 })
-        let request = try factory.request("POST", ["verifications"], json: DIDWWWire.Envelope(data: data))
+        let request = try factory.request(DIDWWWire.Endpoints.start, json: DIDWWWire.Envelope(data: data))
         let reply = try await send(request)
         guard let expiresAt = reply.expiresAt else {
             throw APIError.unexpectedResponse("missing or invalid expires_at on start")
@@ -63,12 +63,12 @@ public struct VerificationClient: Sendable {
 
     /// Reports a code for a verification (`PUT /api/v1/verifications/{id}`) with its own delivery method.
     public func verify(_ verification: Verification, code: String) async throws -> VerificationResult {
-        try await report(["verifications", verification.id], code: code, method: verification.deliveryMethod)
+        try await report(DIDWWWire.Endpoints.report, ["id": verification.id], code: code, method: verification.deliveryMethod)
     }
 
     /// Reads the current state of a verification (`GET /api/v1/verifications/{id}`).
     public func status(_ verification: Verification) async throws -> VerificationResult {
-        try await send(factory.request("GET", ["verifications", verification.id])).verificationResult
+        try await send(factory.request(DIDWWWire.Endpoints.status, ["id": verification.id])).verificationResult
     }
 
     /// Reads the newest verification for a number (`GET /api/v1/verifications/by_number/{digits}`).
@@ -76,7 +76,7 @@ public struct VerificationClient: Sendable {
     /// Every non-digit is removed first; a value without digits throws `VerificationError.invalidNumber`.
     public func status(number: String) async throws -> VerificationResult {
         let digits = try PhoneNumberNormalizer.digits(number)
-        return try await send(factory.request("GET", ["verifications", "by_number", digits])).verificationResult
+        return try await send(factory.request(DIDWWWire.Endpoints.statusByNumber, ["number": digits])).verificationResult
     }
 
     /// Reports a code to the newest verification for a number (`PUT /api/v1/verifications/by_number/{digits}`).
@@ -84,11 +84,14 @@ public struct VerificationClient: Sendable {
     /// `method` must match the verification's delivery method; a mismatch fails like a wrong code.
     public func verify(number: String, code: String, method: DeliveryMethod) async throws -> VerificationResult {
         let digits = try PhoneNumberNormalizer.digits(number)
-        return try await report(["verifications", "by_number", digits], code: code, method: method)
+        return try await report(DIDWWWire.Endpoints.reportByNumber, ["number": digits], code: code, method: method)
     }
 
-    private func report(_ path: [String], code: String, method: DeliveryMethod) async throws -> VerificationResult {
+    private func report(
+        _ endpoint: Endpoint<DIDWWWire.Envelope<DIDWWWire.ReportRequest>, DIDWWWire.Endpoints.Reply>, _ values: [String: String], code: String,
+        method: DeliveryMethod
+    ) async throws -> VerificationResult {
         let body = DIDWWWire.Envelope(data: DIDWWWire.ReportRequest(deliveryMethod: method.wireValue, code: code))
-        return try await send(factory.request("PUT", path, json: body)).verificationResult
+        return try await send(factory.request(endpoint, values, json: body)).verificationResult
     }
 }

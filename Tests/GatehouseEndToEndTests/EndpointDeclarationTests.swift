@@ -21,6 +21,7 @@ import Testing
     static let dialects = [
         Dialect(prefixes: [ManagedAPIWire.Endpoints.prefix], endpoints: ManagedAPIWire.Endpoints.all, document: ManagedAPIsDocument.document),
         Dialect(prefixes: ["/api/auth", "/api/users", "/api/purchases"], endpoints: DatacoveWire.Endpoints.all, document: DatacoveDocument.document),
+        Dialect(prefixes: [DIDWWWire.Endpoints.prefix], endpoints: DIDWWWire.Endpoints.all, document: VerificationDocument.document),
         Dialect(prefixes: ["/api/workflows"], endpoints: DatacoveWire.Endpoints.Workflows.all, document: DatacoveDocument.document),
     ]
 

@@ -80,29 +80,18 @@ enum VerificationDocument {
         ]
         let start = Example.wire(DIDWWWire.Envelope(data: DIDWWWire.StartRequest(
             destination: "+14155550123", deliveryMethod: "sms", sms: DIDWWWire.SMSOptions(languages: ["en-US"], autofill: .init(type: "none")))))
+        let endpoints = DIDWWWire.Endpoints.self
         return [
-            Operation(
-                method: .POST, path: "/api/v1/verifications", id: "startVerification", summary: "Send a code",
-                body: .json(.ref("StartEnvelope"), example: start),
+            Operation(endpoints.start.described, body: .json(.ref("StartEnvelope"), example: start),
                 replies: [.ok(verification, example, status: 201, "Started", links: started)]),
-            Operation(
-                method: .GET, path: "/api/v1/verifications/:id", id: "getVerification", summary: "A verification's status",
-                replies: [.ok(verification, example, links: [Link(name: "report", operationId: "reportVerification", parameters: byID)])]),
-            Operation(
-                method: .PUT, path: "/api/v1/verifications/:id", id: "reportVerification", summary: "Report the code the user typed",
-                body: report, replies: [.ok(verification, example, links: [Link(name: "status", operationId: "getVerification", parameters: byID)])]),
-            Operation(
-                method: .PATCH, path: "/api/v1/verifications/:id", id: "reportVerificationWithPatch", summary: "Report the code (PATCH, as the vendor's spec)",
-                body: report, replies: [.ok(verification, example)]),
-            Operation(
-                method: .GET, path: "/api/v1/verifications/by_number/:number", id: "getVerificationByNumber",
-                summary: "The status of the number's newest verification", replies: [.ok(verification, example)]),
-            Operation(
-                method: .PUT, path: "/api/v1/verifications/by_number/:number", id: "reportVerificationByNumber",
-                summary: "Report the code for the number's newest verification", body: report, replies: [.ok(verification, example)]),
-            Operation(
-                method: .PATCH, path: "/api/v1/verifications/by_number/:number", id: "reportVerificationByNumberWithPatch",
-                summary: "Report the code for the number's newest verification (PATCH)", body: report, replies: [.ok(verification, example)]),
+            Operation(endpoints.status.described,
+                replies: [.ok(verification, example, links: [Link(name: "report", operationId: endpoints.report.id, parameters: byID)])]),
+            Operation(endpoints.report.described,
+                body: report, replies: [.ok(verification, example, links: [Link(name: "status", operationId: endpoints.status.id, parameters: byID)])]),
+            Operation(endpoints.reportWithPatch.described, body: report, replies: [.ok(verification, example)]),
+            Operation(endpoints.statusByNumber.described, replies: [.ok(verification, example)]),
+            Operation(endpoints.reportByNumber.described, body: report, replies: [.ok(verification, example)]),
+            Operation(endpoints.reportByNumberWithPatch.described, body: report, replies: [.ok(verification, example)]),
         ]
     }
 }
