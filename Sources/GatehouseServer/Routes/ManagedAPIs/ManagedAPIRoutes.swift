@@ -35,11 +35,13 @@ enum ManagedAPIRoutes {
         router.on(endpoints.definition, sessions) { request, context, who in
             try tagged(ManagedAPIWire.Definition(try await engine.definition(tenantID: who.tenantId, name: context.parameter("name"))), request: request)
         }
-        let rate = environmentRate(engine: engine, perMinute: options.perMinute)
+        let calls = PerMinuteLimit(name: "managed-api", perMinute: options.perMinute, environment: engine.environment) { retryAfter in
+            DatacoveError(status: 429, code: "RATE_LIMITED", message: "Too many calls of this API; try again later.", retryAfter: retryAfter)
+        }
         for endpoint in endpoints.proxies {
             router.on(endpoint, sessions, maxBodySize: options.maxRequestBytes, body: .any) { request, context, who in
                 let name = context.parameter("name")
-                try rate("\(who.tenantId)\n\(who.accountId)\n\(name)")
+                try calls.count("\(who.tenantId)\n\(who.accountId)\n\(name)")
                 return try await proxy.send(request, tenantID: who.tenantId, name: name, rawPath: proxiedPath(request.rawPath))
             }
         }
@@ -58,17 +60,6 @@ enum ManagedAPIRoutes {
             index = next
         }
         return ""
-    }
-
-    /// The per-user, per-API limit, counted in this node's memory like every request limit.
-    static func environmentRate(engine: ManagedAPIsEngine, perMinute: Int) -> @Sendable (String) throws -> Void {
-        let (limiter, clock) = (engine.environment.rateLimiter, engine.environment.clock)
-        return { key in
-            let (count, retryAfter) = limiter.hit("managed-api\n" + key, now: clock.now, window: 60)
-            if count > perMinute {
-                throw DatacoveError(status: 429, code: "RATE_LIMITED", message: "Too many calls of this API; try again later.", retryAfter: retryAfter)
-            }
-        }
     }
 
     /// A JSON answer with a strong `ETag` of its bytes; `If-None-Match` with it gets a 304.

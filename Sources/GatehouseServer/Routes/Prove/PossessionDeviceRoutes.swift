@@ -12,12 +12,12 @@ enum PossessionDeviceRoutes {
 
     static func register(on router: Router, engine: PossessionEngine, perMinute: Int, logger: Logger) {
         router.renderErrors(under: "/api/possession") { error, _, context in ProveError.render(error, context: context, logger: logger) }
-        let limiter = engine.environment.rateLimiter
-        let clock = engine.environment.clock
         // Per client address: the tokens are long random values, this only keeps floods off the database.
+        let calls = PerMinuteLimit(name: "possession-device", perMinute: perMinute, environment: engine.environment) { retryAfter in
+            ProveError(429, .rateLimited, "too many requests", retryAfter: retryAfter)
+        }
         @Sendable func bearer(_ request: Request, _ context: RequestContext) throws -> String {
-            let (count, retryAfter) = limiter.hit("possession-device\n" + context.clientAddress, now: clock.now, window: 60)
-            if count > perMinute { throw ProveError(429, .rateLimited, "too many requests", retryAfter: retryAfter) }
+            try calls.count(context.clientAddress)
             guard let token = request.bearerToken else { throw ProveError.unauthorized }
             return token
         }

@@ -19,11 +19,11 @@ enum ProveRoutes {
         for prefix in ["/token", "/v3"] {
             router.renderErrors(under: prefix) { error, _, context in ProveError.render(error, context: context, logger: logger) }
         }
-        let limiter = engine.environment.rateLimiter
-        let clock = engine.environment.clock
+        let tokens = PerMinuteLimit(name: "prove-token", perMinute: options.tokenPerMinute, environment: engine.environment) { retryAfter in
+            ProveError(429, .rateLimited, "too many token requests", retryAfter: retryAfter)
+        }
         router.on(.POST, "/token", maxBodySize: 4096, body: .any, .async { request, context in
-            let (count, retryAfter) = limiter.hit("prove-token\n" + context.clientAddress, now: clock.now, window: 60)
-            if count > options.tokenPerMinute { throw ProveError(429, .rateLimited, "too many token requests", retryAfter: retryAfter) }
+            try tokens.count(context.clientAddress)
             let credentials = try TokenForm(request)
             let issued = try await engine.accessToken(clientID: credentials.clientID, clientSecret: credentials.clientSecret)
             var response = try Response.json(ProveWire.TokenResponse(accessToken: issued.token, expiresIn: issued.expiresIn))
