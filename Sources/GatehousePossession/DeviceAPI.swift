@@ -25,12 +25,12 @@ struct DeviceAPI: Sendable {
 
     /// Spends the authToken: the flow's device token, authId and first step.
     func begin(testMode: Bool) async throws -> PossessionWire.Session {
-        try await post("begin", PossessionWire.BeginRequest(testMode: testMode, sdkVersion: PossessionAuth.sdkVersion))
+        try await post(PossessionWire.Endpoints.begin, PossessionWire.BeginRequest(testMode: testMode, sdkVersion: PossessionAuth.sdkVersion))
     }
 
-    /// Posts `body` to `operation` and returns the step that follows.
-    func step(_ operation: String, _ body: some Encodable) async throws -> PossessionWire.Step {
-        try await post(operation, body)
+    /// Posts `body` to the step's endpoint and returns the step that follows.
+    func step<Body: Encodable>(_ endpoint: Endpoint<Body, PossessionWire.Step>, _ body: Body) async throws -> PossessionWire.Step {
+        try await post(endpoint, body)
     }
 
     /// Tells Gatehouse the flow is over, best effort and apart from the caller's Task, so a cancelled
@@ -38,17 +38,16 @@ struct DeviceAPI: Sendable {
     func cancel() async {
         let api = self
         await Task.detached {
-            _ = try? await api.http.response(api.request("cancel", body: Data("{}".utf8), timeout: 10))
+            _ = try? await api.http.response(api.request(PossessionWire.Endpoints.cancel, body: Data("{}".utf8), timeout: 10))
         }.value
     }
 
-    private func post<Reply: Decodable>(_ operation: String, _ body: some Encodable) async throws -> Reply {
-        try await http.send(request(operation, body: try http.json(body)), as: Reply.self)
+    private func post<Body: Encodable, Reply: Decodable>(_ endpoint: Endpoint<Body, Reply>, _ body: Body) async throws -> Reply {
+        try await http.send(request(endpoint, body: try http.json(body)), as: Reply.self)
     }
 
-    private func request(_ operation: String, body: Data, timeout: TimeInterval? = nil) throws -> URLRequest {
-        guard let url = http.url(path: operation) else { throw PossessionAuthError.unexpectedResponse("no URL for \(operation)") }
-        var request = HTTPClient.request("POST", url, body: body)
+    private func request<Body, Reply>(_ endpoint: Endpoint<Body, Reply>, body: Data, timeout: TimeInterval? = nil) throws -> URLRequest {
+        var request = HTTPClient.request(endpoint.method.rawValue, http.url(endpoint, below: PossessionWire.basePath), body: body)
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization")
         if let timeout { request.timeoutInterval = timeout }

@@ -50,7 +50,7 @@ struct PossessionFlow: Sendable {
         for _ in 0..<Self.maxSteps {
             log("possession: next \(step.next.rawValue)")
             switch step.next {
-            case .carrierCheck: step = try await api.step("carrier-check", try await evidence(for: step.carrierCheck))
+            case .carrierCheck: step = try await api.step(PossessionWire.Endpoints.carrierCheck, try await evidence(for: step.carrierCheck))
             case .otpStart: step = try await otpStart(phoneNumberNeeded: step.phoneNumberNeeded ?? false, api)
             case .otpFinish: step = try await otpFinish(api)
             case .done: return step.authId
@@ -82,7 +82,7 @@ struct PossessionFlow: Sendable {
             step.execute(phoneNumberNeeded: phoneNumberNeeded, phoneValidationError: validation, callback: OtpStartStepCallback(answer))
             guard case .success(let input) = await answer.wait(orIfCancelled: .cancelled) else { throw PossessionAuthError.cancelled }
             do {
-                return try await api.step("otp/start", PossessionWire.OTPStartRequest(phoneNumber: input?.phoneNumber))
+                return try await api.step(PossessionWire.Endpoints.otpStart, PossessionWire.OTPStartRequest(phoneNumber: input?.phoneNumber))
             } catch PossessionAuthError.phoneNumberValidationError {
                 validation = .phoneNumberValidationError
             }
@@ -98,7 +98,7 @@ struct PossessionFlow: Sendable {
             step.execute(otpError: otpError, callback: OtpFinishStepCallback(answer))
             guard case .success(let input?) = await answer.wait(orIfCancelled: .cancelled) else { throw PossessionAuthError.cancelled }
             do {
-                return try await api.step("otp/finish", PossessionWire.OTPFinishRequest(otp: input.otp))
+                return try await api.step(PossessionWire.Endpoints.otpFinish, PossessionWire.OTPFinishRequest(otp: input.otp))
             } catch PossessionAuthError.otpValidationError {
                 otpError = .otpValidationError
             }

@@ -37,21 +37,21 @@ public actor ProveClient {
         self.now = now
     }
 
-    public func start(_ request: ProveWire.StartRequest) async throws -> ProveWire.StartResponse { try await call("/v3/start", request) }
+    public func start(_ request: ProveWire.StartRequest) async throws -> ProveWire.StartResponse { try await call(ProveWire.Endpoints.start, request) }
     public func validate(correlationId: String) async throws -> ProveWire.ValidateResponse {
-        try await call("/v3/validate", ProveWire.ValidateRequest(correlationId: correlationId))
+        try await call(ProveWire.Endpoints.validate, ProveWire.ValidateRequest(correlationId: correlationId))
     }
-    public func challenge(_ request: ProveWire.ChallengeRequest) async throws -> ProveWire.ChallengeResponse { try await call("/v3/challenge", request) }
-    public func complete(_ request: ProveWire.CompleteRequest) async throws -> ProveWire.CompleteResponse { try await call("/v3/complete", request) }
+    public func challenge(_ request: ProveWire.ChallengeRequest) async throws -> ProveWire.ChallengeResponse { try await call(ProveWire.Endpoints.challenge, request) }
+    public func complete(_ request: ProveWire.CompleteRequest) async throws -> ProveWire.CompleteResponse { try await call(ProveWire.Endpoints.complete, request) }
 
     /// How many bearer tokens this client has fetched (for tests of renewal).
     public private(set) var tokensFetched = 0
 
-    private func call<Body: Encodable, Reply: Decodable>(_ path: String, _ body: Body) async throws -> Reply {
+    private func call<Body: Encodable, Reply: Decodable>(_ endpoint: Endpoint<Body, Reply>, _ body: Body) async throws -> Reply {
         var retried = false
         while true {
-            var request = OutboundRequest(url: baseURL.appendingPathComponent(path), timeoutInterval: Self.timeout)
-            request.httpMethod = "POST"
+            var request = OutboundRequest(url: baseURL.appendingPathComponent(endpoint.path()), timeoutInterval: Self.timeout)
+            request.httpMethod = endpoint.method.rawValue
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.setValue("Bearer " + (try await bearer()), forHTTPHeaderField: "Authorization")
             request.httpBody = try JSONEncoder().encode(body)
@@ -77,8 +77,9 @@ public actor ProveClient {
     }
 
     private func fetchToken() async throws -> String {
-        var request = OutboundRequest(url: baseURL.appendingPathComponent("/token"), timeoutInterval: Self.timeout)
-        request.httpMethod = "POST"
+        let endpoint = ProveWire.Endpoints.token
+        var request = OutboundRequest(url: baseURL.appendingPathComponent(endpoint.path()), timeoutInterval: Self.timeout)
+        request.httpMethod = endpoint.method.rawValue
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(PercentEncoding.form([("grant_type", "client_credentials"), ("client_id", clientID), ("client_secret", clientSecret)]).utf8)
         let (data, response) = try await send(request)

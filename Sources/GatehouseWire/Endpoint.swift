@@ -96,6 +96,10 @@ public struct Credential: RawRepresentable, Sendable, Hashable, CustomStringConv
     public static let proveClient = Credential(rawValue: "prove-client")
     /// A tenant worker's signature (`X-Gatehouse-Signature`).
     public static let workerSignature = Credential(rawValue: "worker-signature")
+    /// A client's id and secret, in a form or as HTTP Basic (OAuth's client credentials grant).
+    public static let clientCredentials = Credential(rawValue: "client-credentials")
+    /// A possession flow's bearer: its one-time authToken to begin, then its device token.
+    public static let possessionToken = Credential(rawValue: "possession-token")
     /// A link the server signed itself (`expires` and `signature` in the query).
     public static let signedLink = Credential(rawValue: "signed-link")
 }

@@ -22,6 +22,8 @@ import Testing
         Dialect(prefixes: [ManagedAPIWire.Endpoints.prefix], endpoints: ManagedAPIWire.Endpoints.all, document: ManagedAPIsDocument.document),
         Dialect(prefixes: ["/api/auth", "/api/users", "/api/purchases"], endpoints: DatacoveWire.Endpoints.all, document: DatacoveDocument.document),
         Dialect(prefixes: [DIDWWWire.Endpoints.prefix], endpoints: DIDWWWire.Endpoints.all, document: VerificationDocument.document),
+        Dialect(prefixes: ["/token", "/v3"], endpoints: ProveWire.Endpoints.all, document: PossessionDocument.document),
+        Dialect(prefixes: [PossessionWire.basePath], endpoints: PossessionWire.Endpoints.all, document: PossessionDocument.document),
         Dialect(prefixes: ["/api/workflows"], endpoints: DatacoveWire.Endpoints.Workflows.all, document: DatacoveDocument.document),
     ]
 

@@ -84,19 +84,20 @@ enum PossessionDocument {
     /// The requests that name a flow carry no example: a made-up `correlationId` names no flow,
     /// and a fuzzer would send it as it is. The links from start carry the real one.
     static var prove: [Operation] {
+        let endpoints = ProveWire.Endpoints.self
         var token = Operation(
-            method: .POST, path: "/token", id: "getAccessToken", summary: "An access token for the client's credentials (form or HTTP Basic)",
-            security: [[], ["clientBasic"]],
+            endpoints.token.described,
             body: Content(
                 mediaType: "application/x-www-form-urlencoded", schema: .ref("TokenForm"),
                 example: .literal(["grant_type": .string("client_credentials"), "client_id": .string("ghpc_01a2"), "client_secret": .string("T5nY-u5ul0")])),
             replies: [.ok(.ref("TokenResponse"), .wire(ProveWire.TokenResponse(accessToken: "ghpt_01a2.V9lR", expiresIn: 3600)))])
         token.replies[0].headers = ["Cache-Control": .oneOf(["no-store"])]
+        token.security = [[], ["clientBasic"]]
         let individual = ProveWire.Individual(firstName: "Ada", lastName: "Lovelace", dob: "1985-12-10")
         return [
             token,
             Operation(
-                method: .POST, path: "/v3/start", id: "start", summary: "Start a possession flow for a phone number",
+                endpoints.start.described,
                 body: .json(.ref("StartRequest"), example: .wire(ProveWire.StartRequest(flowType: "mobile", phoneNumber: "+12025550142", finalTargetUrl: "https://example.com/done"))),
                 replies: [.ok(.ref("StartResponse"), .wire(ProveWire.StartResponse(authToken: "eyJhbGciOiJIUzI1NiJ9.e30.sig", correlationId: correlationId, next: ProveWire.Step.validate.next)),
                     links: [
@@ -105,37 +106,35 @@ enum PossessionDocument {
                         Link(name: "complete", operationId: "complete", requestBody: ["correlationId": "$response.body#/correlationId"]),
                     ])]),
             Operation(
-                method: .POST, path: "/v3/validate", id: "validate", summary: "Whether the device proved possession",
+                endpoints.validate.described,
                 body: .json(.ref("ValidateRequest")),
                 replies: [.ok(.ref("ValidateResponse"), .wire(ProveWire.ValidateResponse(success: true, challengeMissing: false, phoneNumber: "+12025550142", next: ProveWire.Step.challenge.next)))]),
             Operation(
-                method: .POST, path: "/v3/challenge", id: "challenge", summary: "Pre-fill: the identity behind the number, asked with a date of birth or SSN",
+                endpoints.challenge.described,
                 body: .json(.ref("ChallengeRequest")),
                 replies: [.ok(.ref("ChallengeResponse"), .wire(ProveWire.ChallengeResponse(success: true, individual: individual, next: ProveWire.Step.complete.next)))]),
             Operation(
-                method: .POST, path: "/v3/complete", id: "complete", summary: "Compare the identity the user confirmed, field by field",
+                endpoints.complete.described,
                 body: .json(.ref("CompleteRequest")),
                 replies: [.ok(.ref("CompleteResponse"), .wire(ProveWire.CompleteResponse(success: true, next: ProveWire.Step.done.next, idv: nil, changeDetected: false)))]),
         ]
     }
 
     static var device: [Operation] {
-        let prefix = PossessionWire.basePath
+        let endpoints = PossessionWire.Endpoints.self
         let step = Example.wire(PossessionWire.Step(next: .otpStart, phoneNumberNeeded: false, otpLength: 4))
-        let device: [[String]] = [["deviceToken"]]
-        func operation(_ path: String, _ id: String, _ summary: String, body: Content?) -> Operation {
-            Operation(method: .POST, path: prefix + path, id: id, summary: summary, security: device, body: body, replies: [.ok(.ref("Step"), step)])
+        func operation<Body>(_ endpoint: Endpoint<Body, PossessionWire.Step>, body: Content?) -> Operation {
+            Operation(endpoint.described, body: body, replies: [.ok(.ref("Step"), step)])
         }
         return [
             Operation(
-                method: .POST, path: prefix + "/begin", id: "begin", summary: "The device begins the flow with its authToken (once)",
-                security: device, body: .json(.ref("BeginRequest"), example: .wire(PossessionWire.BeginRequest(testMode: true, sdkVersion: "1.0"))),
+                endpoints.begin.described, body: .json(.ref("BeginRequest"), example: .wire(PossessionWire.BeginRequest(testMode: true, sdkVersion: "1.0"))),
                 replies: [.ok(.ref("Session"), .wire(PossessionWire.Session(
                     deviceToken: "ghpd_01a2.HJQ_", authId: correlationId, testMode: true, step: .init(next: .carrierCheck, carrierCheck: .init(provider: "test")))))]),
-            operation("/carrier-check", "carrierCheck", "What the carrier's check answered", body: .json(.ref("CarrierEvidence"), example: .wire(PossessionWire.CarrierEvidence(provider: "test", code: "ok")))),
-            operation("/otp/start", "otpStart", "Send a code instead (OTP fallback)", body: .json(.ref("OTPStartRequest"), example: .wire(PossessionWire.OTPStartRequest(phoneNumber: "+12025550142")))),
-            operation("/otp/finish", "otpFinish", "The code the user typed", body: .json(.ref("OTPFinishRequest"), example: .wire(PossessionWire.OTPFinishRequest(otp: "1234")))),
-            operation("/cancel", "cancel", "The user gave up", body: nil),
+            operation(endpoints.carrierCheck, body: .json(.ref("CarrierEvidence"), example: .wire(PossessionWire.CarrierEvidence(provider: "test", code: "ok")))),
+            operation(endpoints.otpStart, body: .json(.ref("OTPStartRequest"), example: .wire(PossessionWire.OTPStartRequest(phoneNumber: "+12025550142")))),
+            operation(endpoints.otpFinish, body: .json(.ref("OTPFinishRequest"), example: .wire(PossessionWire.OTPFinishRequest(otp: "1234")))),
+            operation(endpoints.cancel, body: nil),
         ]
     }
 }

@@ -16,38 +16,29 @@ enum PossessionDeviceRoutes {
         let calls = PerMinuteLimit(name: "possession-device", perMinute: perMinute, environment: engine.environment) { retryAfter in
             ProveError(429, .rateLimited, "too many requests", retryAfter: retryAfter)
         }
-        @Sendable func bearer(_ request: Request, _ context: RequestContext) throws -> String {
-            try calls.count(context.clientAddress)
-            guard let token = request.bearerToken else { throw ProveError.unauthorized }
-            return token
-        }
-        router.on(.POST, prefix + "/begin", maxBodySize: 4096, .async { request, context in
-            let token = try bearer(request, context)
+        let (endpoints, tokens) = (PossessionWire.Endpoints.self, PossessionTokenAuthenticator(calls: calls))
+        router.on(endpoints.begin, tokens, maxBodySize: 4096) { request, _, token in
             let body = try request.decode(PossessionWire.BeginRequest.self)
             let session = try await engine.begin(authToken: token, testMode: body.testMode)
             return try .json(PossessionWire.Session(
                 deviceToken: session.deviceToken, authId: session.authId, testMode: session.testMode, step: .init(session.progress)))
-        })
-        router.on(.POST, prefix + "/carrier-check", maxBodySize: 8192, .async { request, context in
-            let token = try bearer(request, context)
+        }
+        router.on(endpoints.carrierCheck, tokens, maxBodySize: 8192) { request, _, token in
             let body = try request.decode(PossessionWire.CarrierEvidence.self)
             let evidence = CarrierEvidence(provider: body.provider, code: body.code, state: body.state, error: body.error)
             return try .json(PossessionWire.Step(try await engine.carrierEvidence(deviceToken: token, evidence)))
-        })
-        router.on(.POST, prefix + "/otp/start", maxBodySize: 4096, .async { request, context in
-            let token = try bearer(request, context)
+        }
+        router.on(endpoints.otpStart, tokens, maxBodySize: 4096) { request, _, token in
             let body = try request.decode(PossessionWire.OTPStartRequest.self)
             return try .json(PossessionWire.Step(try await engine.otpStart(deviceToken: token, phoneNumber: body.phoneNumber)))
-        })
-        router.on(.POST, prefix + "/otp/finish", maxBodySize: 4096, .async { request, context in
-            let token = try bearer(request, context)
+        }
+        router.on(endpoints.otpFinish, tokens, maxBodySize: 4096) { request, _, token in
             let body = try request.decode(PossessionWire.OTPFinishRequest.self)
             return try .json(PossessionWire.Step(try await engine.otpFinish(deviceToken: token, otp: body.otp)))
-        })
-        router.on(.POST, prefix + "/cancel", maxBodySize: 4096, .async { request, context in
-            let token = try bearer(request, context)
-            return try .json(PossessionWire.Step(try await engine.cancel(deviceToken: token)))
-        })
+        }
+        router.on(endpoints.cancel, tokens, maxBodySize: 4096) { _, _, token in
+            try .json(PossessionWire.Step(try await engine.cancel(deviceToken: token)))
+        }
     }
 }
 

@@ -22,45 +22,36 @@ enum ProveRoutes {
         let tokens = PerMinuteLimit(name: "prove-token", perMinute: options.tokenPerMinute, environment: engine.environment) { retryAfter in
             ProveError(429, .rateLimited, "too many token requests", retryAfter: retryAfter)
         }
-        router.on(.POST, "/token", maxBodySize: 4096, body: .any, .async { request, context in
-            try tokens.count(context.clientAddress)
-            let credentials = try TokenForm(request)
+        let (endpoints, clients) = (ProveWire.Endpoints.self, ProveClientAuthenticator(engine: engine))
+        router.on(endpoints.token, ClientCredentialsGrant(tokens: tokens), maxBodySize: 4096, body: .any) { _, _, credentials in
             let issued = try await engine.accessToken(clientID: credentials.clientID, clientSecret: credentials.clientSecret)
             var response = try Response.json(ProveWire.TokenResponse(accessToken: issued.token, expiresIn: issued.expiresIn))
             response.headers.set("Cache-Control", "no-store")
             return response
-        })
-        @Sendable func caller(_ request: Request) async throws -> PossessionEngine.Caller {
-            guard let bearer = request.bearerToken else { throw ProveError.unauthorized }
-            return try await engine.caller(bearer: bearer)
         }
-        router.on(.POST, "/v3/start", maxBodySize: 16 << 10, .async { request, _ in
-            let who = try await caller(request)
+        router.on(endpoints.start, clients, maxBodySize: 16 << 10) { request, _, who in
             let body = try request.decode(ProveWire.StartRequest.self)
             let started = try await engine.start(StartInput(body), caller: who, issuer: options.issuer())
             return try .json(ProveWire.StartResponse(authToken: started.authToken, correlationId: started.correlationId, next: next(started.next)))
-        })
-        router.on(.POST, "/v3/validate", maxBodySize: 16 << 10, .async { request, _ in
-            let who = try await caller(request)
+        }
+        router.on(endpoints.validate, clients, maxBodySize: 16 << 10) { request, _, who in
             let body = try request.decode(ProveWire.ValidateRequest.self)
             let result = try await engine.validate(caller: who, correlationId: body.correlationId)
             return try .json(ProveWire.ValidateResponse(
                 success: result.success, challengeMissing: result.challengeMissing, phoneNumber: result.phoneNumber, next: next(result.next)))
-        })
-        router.on(.POST, "/v3/challenge", maxBodySize: 16 << 10, .async { request, _ in
-            let who = try await caller(request)
+        }
+        router.on(endpoints.challenge, clients, maxBodySize: 16 << 10) { request, _, who in
             let body = try request.decode(ProveWire.ChallengeRequest.self)
             let result = try await engine.challenge(caller: who, correlationId: body.correlationId, dob: body.dob, ssn: body.ssn)
             return try .json(ProveWire.ChallengeResponse(success: result.success, individual: result.individual.map(ProveWire.Individual.init), next: next(result.next)))
-        })
-        router.on(.POST, "/v3/complete", maxBodySize: 64 << 10, .async { request, _ in
-            let who = try await caller(request)
+        }
+        router.on(endpoints.complete, clients, maxBodySize: 64 << 10) { request, _, who in
             let body = try request.decode(ProveWire.CompleteRequest.self)
             let result = try await engine.complete(caller: who, correlationId: body.correlationId, individual: body.individual.map(Individual.init))
             return try .json(ProveWire.CompleteResponse(
                 success: result.success, next: next(result.next), idv: result.comparison.map(ProveWire.IdentityVerification.init),
                 changeDetected: result.changeDetected))
-        })
+        }
     }
 
     static func next(_ step: String) -> [String: String] { ProveWire.Step(rawValue: step)?.next ?? ProveWire.Step.done.next }
