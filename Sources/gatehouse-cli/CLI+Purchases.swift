@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseClientCore
 import GatehousePurchases
+import GatehouseWire
 
 /// `gatehouse-cli store …` (the tenant's App Store setup, admin token) and
 /// `gatehouse-cli purchases …` (the signed-in account of `auth verify`).
@@ -24,14 +25,14 @@ extension CLI {
     static func store(_ words: [String], admin: APIClient, credentials: [String: Any]?) async throws {
         let options = Options(words)
         guard let tenant = options.value("tenant") ?? credentials?["tenantId"] as? String else { fail(storeUsage) }
-        let base = "/api/tenants/v1/\(tenant)"
+        let endpoints = DatacoveWire.Endpoints.Store.self
         /// Sends and prints the answer pretty, under `label` when given (as other commands print JSON).
-        func send(_ method: String, _ path: String, _ body: [String: Any]? = nil, label: String? = nil) async throws {
+        func send<Body, Reply>(_ endpoint: Endpoint<Body, Reply>, _ body: [String: Any]? = nil, label: String? = nil) async throws {
             let data = try body.map { try JSONSerialization.data(withJSONObject: $0) }
             if let label { print(label + ":") }
             let answer: Data
             do {
-                answer = try await admin.sendRaw(method, base + path, body: data)
+                answer = try await admin.sendRaw(endpoint.method.rawValue, endpoint.path(["tenantId": tenant]), body: data)
             } catch GatehouseClientError.api(404, _, _, _) where label != nil {
                 print("  (not configured yet)")
                 return
@@ -51,12 +52,10 @@ extension CLI {
         let words = options.positional
         switch words.first {
         case "show":
-            for (path, label) in [
-                ("/apple-config", "apple-config"), ("/pricing-config", "pricing-config (credit packages)"),
-                ("/service-entitlement-products", "service-entitlement-products (plans)"), ("/trial-config", "trial-config"),
-            ] {
-                try await send("GET", path, label: label)
-            }
+            try await send(endpoints.appleConfig, label: "apple-config")
+            try await send(endpoints.pricingConfig, label: "pricing-config (credit packages)")
+            try await send(endpoints.plans, label: "service-entitlement-products (plans)")
+            try await send(endpoints.trialConfig, label: "trial-config")
         case "apple-config":
             var body: [String: Any] = [:]
             for (flag, field) in [("bundle-id", "bundleId"), ("issuer-id", "issuerId"), ("key-id", "keyId")] {
@@ -68,21 +67,21 @@ extension CLI {
             if let file = options.value("xcode-certificate-file") { body["xcodeCertificatePEM"] = try String(contentsOfFile: file, encoding: .utf8) }
             if let flag = options.value("production") { body["production"] = flag == "true" }
             if let flag = options.value("claim-untagged") { body["claimUntaggedPurchases"] = flag == "true" }
-            try await send("PATCH", "/apple-config", body)
+            try await send(endpoints.updateAppleConfig, body)
         case "credits":
             let pairs = Array(words.dropFirst())
             guard !pairs.isEmpty, pairs.count.isMultiple(of: 2) else { fail(storeUsage) }
             let packages = stride(from: 0, to: pairs.count, by: 2).map { ["platformProductId": pairs[$0], "credits": count(pairs[$0 + 1], "the credits of \(pairs[$0])")] }
-            try await send("PUT", "/pricing-config", ["provider": "apple", "iapCreditPackages": packages])
+            try await send(endpoints.putPricingConfig, ["provider": "apple", "iapCreditPackages": packages])
         case "plan":
             guard words.count >= 4 else { fail(storeUsage) }
             var body: [String: Any] = ["displayName": words[1], "interval": words[2], "platformProductIds": ["apple": words[3]]]
             if words.count > 4 { body["gatedWorkflowId"] = words[4] }
-            try await send("POST", "/service-entitlement-products", body)
+            try await send(endpoints.createPlan, body)
         case "trial":
             guard words.count == 2 else { fail(storeUsage) }
             let ios: [String: Any] = words[1] == "off" ? ["enabled": false] : ["enabled": true, "durationDays": count(words[1], "the trial's days")]
-            try await send("PATCH", "/trial-config", ["ios": ios])
+            try await send(endpoints.updateTrialConfig, ["ios": ios])
         default:
             fail(storeUsage)
         }

@@ -18,37 +18,36 @@ extension DatacoveDocument {
     }
 
     static var store: [Operation] {
-        let base = "/api/tenants/v1/:tenantId"
-        let admin: [[String]] = [["adminToken"]]
         let apple = Example.wire(DatacoveWire.AppleConfig(
             bundleId: "com.example.app", issuerId: nil, keyId: nil, appAppleId: nil, hasPrivateKey: false, production: false,
             extraTrustedRootPEM: nil, xcodeCertificatePEM: nil, claimUntaggedPurchases: false))
         let pricing = Example.wire(DatacoveWire.PricingConfig(iapCreditPackages: [.init(platformProductId: "com.example.credits.10", credits: 10, displayName: "10 credits")]))
         let plan = DatacoveWire.StorePlan(productId: "pro", displayName: "Pro", interval: "monthly", platformProductIds: ["apple": "com.example.pro.monthly"], gatedWorkflowId: nil)
         let trial = Example.wire(DatacoveWire.TrialConfig(ios: .init(enabled: true, durationDays: 7)))
-        func operation(_ method: HTTPMethodName, _ path: String, _ id: String, _ summary: String, body: Content? = nil, _ reply: Reply) -> Operation {
-            Operation(method: method.method, path: base + path, id: id, summary: summary, security: admin, body: body, replies: [reply])
+        let endpoints = DatacoveWire.Endpoints.Store.self
+        func operation<Body, Answer>(_ endpoint: Endpoint<Body, Answer>, body: Content? = nil, _ reply: Reply) -> Operation {
+            Operation(endpoint.described, body: body, replies: [reply])
         }
         return [
-            operation(.patch, "/apple-config", "updateAppleConfig", "Set the App Store Connect details (the .p8 key is checked, never returned)",
+            operation(endpoints.updateAppleConfig,
                 body: .json(.ref("AppleConfigPatch"), example: .literal(["bundleId": .string("com.example.app"), "production": .bool(false)])),
                 .ok(.ref("AppleConfig"), apple)),
-            operation(.get, "/apple-config", "getAppleConfig", "The App Store Connect details", .ok(.ref("AppleConfig"), apple)),
-            operation(.put, "/pricing-config", "putPricingConfig", "Replace the credit packages", body: .json(.ref("PricingConfigUpdate"), example: pricing),
+            operation(endpoints.appleConfig, .ok(.ref("AppleConfig"), apple)),
+            operation(endpoints.putPricingConfig, body: .json(.ref("PricingConfigUpdate"), example: pricing),
                 .ok(.ref("PricingConfig"), pricing, links: [Link(name: "read", operationId: "getPricingConfig", parameters: ["tenantId": "$request.path.tenantId"])])),
-            operation(.get, "/pricing-config", "getPricingConfig", "The credit packages", .ok(.ref("PricingConfig"), pricing)),
-            operation(.post, "/service-entitlement-products", "createPlan", "Add a plan",
+            operation(endpoints.pricingConfig, .ok(.ref("PricingConfig"), pricing)),
+            operation(endpoints.createPlan,
                 body: .json(.ref("StorePlanRequest"), example: .literal([
                     "displayName": .string("Pro"), "interval": .string("monthly"), "platformProductIds": .object(["apple": .string("com.example.pro.monthly")]),
                 ])), .ok(.ref("StorePlan"), .wire(plan), status: 201, links: [
                     Link(name: "delete", operationId: "deletePlan", parameters: ["tenantId": "$request.path.tenantId", "productId": "$response.body#/productId"]),
                     Link(name: "list", operationId: "listPlans", parameters: ["tenantId": "$request.path.tenantId"]),
                 ])),
-            operation(.get, "/service-entitlement-products", "listPlans", "The plans", .ok(.ref("StorePlans"), .wire(DatacoveWire.StorePlans(data: [plan])))),
-            operation(.delete, "/service-entitlement-products/:productId", "deletePlan", "Remove a plan", .empty()),
-            operation(.patch, "/trial-config", "updateTrialConfig", "Switch the server trial on or off", body: .json(.ref("TrialConfig"), example: trial),
+            operation(endpoints.plans, .ok(.ref("StorePlans"), .wire(DatacoveWire.StorePlans(data: [plan])))),
+            operation(endpoints.deletePlan, .empty()),
+            operation(endpoints.updateTrialConfig, body: .json(.ref("TrialConfig"), example: trial),
                 .ok(.ref("TrialConfig"), trial, links: [Link(name: "read", operationId: "getTrialConfig", parameters: ["tenantId": "$request.path.tenantId"])])),
-            operation(.get, "/trial-config", "getTrialConfig", "The server trial", .ok(.ref("TrialConfig"), trial)),
+            operation(endpoints.trialConfig, .ok(.ref("TrialConfig"), trial)),
         ]
     }
 }

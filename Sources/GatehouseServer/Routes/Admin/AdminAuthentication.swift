@@ -2,25 +2,31 @@ import Foundation
 import GatehouseCore
 import GatehouseCrypto
 import GatehouseHTTP
+import GatehouseWire
 
 /// Who called the admin API.
 struct AdminPrincipal: Sendable {}
 
 /// Requires `Authorization: Bearer <admin token>`: an issued token, or the configured one.
 /// The issued-token check reads the database, so it runs before async handlers only.
-struct AdminAuthentication: Middleware {
+struct AdminAuthentication: Middleware, Authenticator {
     let directory: TenantDirectory
     let configuredToken: String?
+    let credential = Credential.admin.rawValue
 
     var waits: Bool { true }
 
-    func beforeAsync(_ request: Request, context: inout RequestContext) async throws {
+    func authenticate(_ request: Request, context: RequestContext) async throws -> AdminPrincipal {
         guard let token = request.bearerToken else { throw HTTPError.unauthorized() }
         if let configuredToken, constantTimeEquals(SHA256.hash(Data(token.utf8)), SHA256.hash(Data(configuredToken.utf8))) {
-            context.principal = AdminPrincipal()
-            return
+            return AdminPrincipal()
         }
         guard try await directory.verifyAdminToken(token) else { throw HTTPError.unauthorized("invalid admin token") }
-        context.principal = AdminPrincipal()
+        return AdminPrincipal()
+    }
+
+    /// As the admin API's group middleware, until its routes are registered from declarations.
+    func beforeAsync(_ request: Request, context: inout RequestContext) async throws {
+        context.principal = try await authenticate(request, context: context)
     }
 }

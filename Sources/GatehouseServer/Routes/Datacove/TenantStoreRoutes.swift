@@ -9,95 +9,90 @@ import GatehouseWire
 enum TenantStoreRoutes {
     static func register(on router: Router, commerce: CommerceEngine, directory: TenantDirectory, adminToken: String?, logger: Logger) {
         router.renderErrors(under: "/api/tenants") { error, path, context in DatacoveError.render(error, path: path, context: context, logger: logger) }
-        func handler(_ body: @escaping @Sendable (Request, String) async throws -> Response) -> Handler {
-            handler { request, tenantID, _ in try await body(request, tenantID) }
+        let (admin, endpoints) = (AdminAuthentication(directory: directory, configuredToken: adminToken), DatacoveWire.Endpoints.Store.self)
+        /// Registers a store endpoint: every one names its tenant in the path.
+        func on<Body, Reply>(_ endpoint: Endpoint<Body, Reply>, _ body: @escaping @Sendable (Request, String, RequestContext) async throws -> Response) {
+            router.on(endpoint, admin) { request, context, _ in try await body(request, context.parameter("tenantId"), context) }
         }
-        /// Hands each route its tenant id; errors go to the dialect's renderer.
-        func handler(_ body: @escaping @Sendable (Request, String, RequestContext) async throws -> Response) -> Handler {
-            .async { request, context in try await body(request, context.parameter("tenantId"), context) }
+        on(endpoints.updateAppleConfig) { request, tenantID, _ in
+            typealias Keys = DatacoveWire.AppleConfigPatchKeys
+            let body = try StoreBody(request, keys: Keys.self)
+            var patch = AppleConfigPatch()
+            patch.bundleId = try body.string(Keys.bundleId)
+            patch.issuerId = try body.string(Keys.issuerId)
+            patch.keyId = try body.string(Keys.keyId)
+            patch.privateKey = try body.string(Keys.privateKey)
+            patch.appAppleId = try body.int(Keys.appAppleId.stringValue).map(Int64.init)
+            patch.production = try body.bool(Keys.production)
+            patch.claimUntaggedPurchases = try body.bool(Keys.claimUntaggedPurchases)
+            if body.has(Keys.extraTrustedRootPEM) { patch.extraTrustedRootPEM = .some(try body.string(Keys.extraTrustedRootPEM)) }
+            if body.has(Keys.xcodeCertificatePEM) { patch.xcodeCertificatePEM = .some(try body.string(Keys.xcodeCertificatePEM)) }
+            return try .json(StoreJSON.apple(try await commerce.updateAppleConfig(tenantID: tenantID, patch)))
         }
-        let auth = AdminAuthentication(directory: directory, configuredToken: adminToken)
-        router.group("/api/tenants/v1/:tenantId", middleware: [auth]) { tenant in
-            tenant.patch("/apple-config", handler { request, tenantID in
-                typealias Keys = DatacoveWire.AppleConfigPatchKeys
-                let body = try StoreBody(request, keys: Keys.self)
-                var patch = AppleConfigPatch()
-                patch.bundleId = try body.string(Keys.bundleId)
-                patch.issuerId = try body.string(Keys.issuerId)
-                patch.keyId = try body.string(Keys.keyId)
-                patch.privateKey = try body.string(Keys.privateKey)
-                patch.appAppleId = try body.int(Keys.appAppleId.stringValue).map(Int64.init)
-                patch.production = try body.bool(Keys.production)
-                patch.claimUntaggedPurchases = try body.bool(Keys.claimUntaggedPurchases)
-                if body.has(Keys.extraTrustedRootPEM) { patch.extraTrustedRootPEM = .some(try body.string(Keys.extraTrustedRootPEM)) }
-                if body.has(Keys.xcodeCertificatePEM) { patch.xcodeCertificatePEM = .some(try body.string(Keys.xcodeCertificatePEM)) }
-                return try .json(StoreJSON.apple(try await commerce.updateAppleConfig(tenantID: tenantID, patch)))
-            })
-            tenant.get("/apple-config", handler { _, tenantID in
-                guard let config = try await commerce.appleConfig(tenantID: tenantID) else { throw CommerceError(.notFound, "no App Store configuration") }
-                return try .json(StoreJSON.apple(config))
-            })
-            tenant.put("/pricing-config", handler { request, tenantID in
-                typealias Keys = DatacoveWire.PricingConfig.CodingKeys
-                typealias PackageKeys = DatacoveWire.CreditPackage.CodingKeys
-                let body = try StoreBody(request, keys: Keys.self)
-                guard case .array(let items)? = body.fields[Keys.iapCreditPackages.stringValue] else {
-                    throw CommerceError(.validationFailed, "iapCreditPackages must be a list")
-                }
-                let packages = try items.map { item -> CreditPackage in
-                    guard case .object(let fields) = item, let product = fields[PackageKeys.platformProductId.stringValue]?.string,
-                          let credits = fields[PackageKeys.credits.stringValue]?.int
-                    else { throw CommerceError(.validationFailed, "each package needs platformProductId and credits") }
-                    return CreditPackage(
-                        provider: "apple", platformProductId: product, credits: credits, displayName: fields[PackageKeys.displayName.stringValue]?.string)
-                }
-                let saved = try await commerce.setCreditPackages(tenantID: tenantID, provider: try body.string(Keys.provider) ?? "apple", packages)
-                return try .json(StoreJSON.pricing(saved))
-            })
-            tenant.get("/pricing-config", handler { _, tenantID in try .json(StoreJSON.pricing(try await commerce.creditPackages(tenantID: tenantID))) })
-            tenant.post("/service-entitlement-products", handler { request, tenantID in
-                typealias Keys = DatacoveWire.PlanRequestKeys
-                let body = try StoreBody(request, keys: Keys.self)
-                guard let interval = try body.string(Keys.interval).flatMap(Plan.Interval.init(rawValue:)) else {
-                    throw CommerceError(.validationFailed, "interval must be monthly, annual or one_time_year")
-                }
-                guard case .object(let ids)? = body.fields[Keys.platformProductIds.stringValue], let apple = ids["apple"]?.string else {
-                    throw CommerceError(.validationFailed, "platformProductIds.apple is required")
-                }
-                let plan = try await commerce.createPlan(
-                    tenantID: tenantID, displayName: try body.string(Keys.displayName) ?? "", interval: interval, appleProductID: apple,
-                    gatedWorkflowID: try body.string(Keys.gatedWorkflowId))
-                return try .json(StoreJSON.plan(plan), status: 201)
-            })
-            tenant.get("/service-entitlement-products", handler { _, tenantID in
-                try .json(DatacoveWire.StorePlans(data: try await commerce.plans(tenantID: tenantID).map(StoreJSON.plan)))
-            })
-            tenant.delete("/service-entitlement-products/:productId", handler { _, tenantID, context in
-                try await commerce.deletePlan(tenantID: tenantID, productID: context.parameter("productId"))
-                return .empty()
-            })
-            tenant.patch("/trial-config", handler { request, tenantID in
-                typealias PlatformKeys = DatacoveWire.TrialConfig.Platform.CodingKeys
-                let body = try StoreBody(request, keys: DatacoveWire.TrialConfig.CodingKeys.self)
-                var enabled: Bool?
-                var days: Int?
-                if let ios = body.fields[DatacoveWire.TrialConfig.CodingKeys.ios.stringValue] {
-                    let allowed = Set(PlatformKeys.allCases.map(\.stringValue))
-                    guard case .object(let fields) = ios, fields.keys.allSatisfy(allowed.contains) else {
-                        throw CommerceError(.validationFailed, "ios must be an object with enabled and durationDays")
-                    }
-                    if let value = fields[PlatformKeys.enabled.stringValue] {
-                        guard let flag = value.bool else { throw CommerceError(.validationFailed, "ios.enabled must be true or false") }
-                        enabled = flag
-                    }
-                    if let value = fields[PlatformKeys.durationDays.stringValue] {
-                        guard let number = value.int else { throw CommerceError(.validationFailed, "ios.durationDays must be a number") }
-                        days = number
-                    }
-                }
-                return try .json(StoreJSON.trial(try await commerce.updateTrialConfig(tenantID: tenantID, iosEnabled: enabled, iosDurationDays: days)))
-            })
-            tenant.get("/trial-config", handler { _, tenantID in try .json(StoreJSON.trial(try await commerce.trialConfig(tenantID: tenantID))) })
+        on(endpoints.appleConfig) { _, tenantID, _ in
+            guard let config = try await commerce.appleConfig(tenantID: tenantID) else { throw CommerceError(.notFound, "no App Store configuration") }
+            return try .json(StoreJSON.apple(config))
         }
+        on(endpoints.putPricingConfig) { request, tenantID, _ in
+            typealias Keys = DatacoveWire.PricingConfig.CodingKeys
+            typealias PackageKeys = DatacoveWire.CreditPackage.CodingKeys
+            let body = try StoreBody(request, keys: Keys.self)
+            guard case .array(let items)? = body.fields[Keys.iapCreditPackages.stringValue] else {
+                throw CommerceError(.validationFailed, "iapCreditPackages must be a list")
+            }
+            let packages = try items.map { item -> CreditPackage in
+                guard case .object(let fields) = item, let product = fields[PackageKeys.platformProductId.stringValue]?.string,
+                      let credits = fields[PackageKeys.credits.stringValue]?.int
+                else { throw CommerceError(.validationFailed, "each package needs platformProductId and credits") }
+                return CreditPackage(
+                    provider: "apple", platformProductId: product, credits: credits, displayName: fields[PackageKeys.displayName.stringValue]?.string)
+            }
+            let saved = try await commerce.setCreditPackages(tenantID: tenantID, provider: try body.string(Keys.provider) ?? "apple", packages)
+            return try .json(StoreJSON.pricing(saved))
+        }
+        on(endpoints.pricingConfig) { _, tenantID, _ in try .json(StoreJSON.pricing(try await commerce.creditPackages(tenantID: tenantID))) }
+        on(endpoints.createPlan) { request, tenantID, _ in
+            typealias Keys = DatacoveWire.PlanRequestKeys
+            let body = try StoreBody(request, keys: Keys.self)
+            guard let interval = try body.string(Keys.interval).flatMap(Plan.Interval.init(rawValue:)) else {
+                throw CommerceError(.validationFailed, "interval must be monthly, annual or one_time_year")
+            }
+            guard case .object(let ids)? = body.fields[Keys.platformProductIds.stringValue], let apple = ids["apple"]?.string else {
+                throw CommerceError(.validationFailed, "platformProductIds.apple is required")
+            }
+            let plan = try await commerce.createPlan(
+                tenantID: tenantID, displayName: try body.string(Keys.displayName) ?? "", interval: interval, appleProductID: apple,
+                gatedWorkflowID: try body.string(Keys.gatedWorkflowId))
+            return try .json(StoreJSON.plan(plan), status: 201)
+        }
+        on(endpoints.plans) { _, tenantID, _ in
+            try .json(DatacoveWire.StorePlans(data: try await commerce.plans(tenantID: tenantID).map(StoreJSON.plan)))
+        }
+        on(endpoints.deletePlan) { _, tenantID, context in
+            try await commerce.deletePlan(tenantID: tenantID, productID: context.parameter("productId"))
+            return .empty()
+        }
+        on(endpoints.updateTrialConfig) { request, tenantID, _ in
+            typealias PlatformKeys = DatacoveWire.TrialConfig.Platform.CodingKeys
+            let body = try StoreBody(request, keys: DatacoveWire.TrialConfig.CodingKeys.self)
+            var enabled: Bool?
+            var days: Int?
+            if let ios = body.fields[DatacoveWire.TrialConfig.CodingKeys.ios.stringValue] {
+                let allowed = Set(PlatformKeys.allCases.map(\.stringValue))
+                guard case .object(let fields) = ios, fields.keys.allSatisfy(allowed.contains) else {
+                    throw CommerceError(.validationFailed, "ios must be an object with enabled and durationDays")
+                }
+                if let value = fields[PlatformKeys.enabled.stringValue] {
+                    guard let flag = value.bool else { throw CommerceError(.validationFailed, "ios.enabled must be true or false") }
+                    enabled = flag
+                }
+                if let value = fields[PlatformKeys.durationDays.stringValue] {
+                    guard let number = value.int else { throw CommerceError(.validationFailed, "ios.durationDays must be a number") }
+                    days = number
+                }
+            }
+            return try .json(StoreJSON.trial(try await commerce.updateTrialConfig(tenantID: tenantID, iosEnabled: enabled, iosDurationDays: days)))
+        }
+        on(endpoints.trialConfig) { _, tenantID, _ in try .json(StoreJSON.trial(try await commerce.trialConfig(tenantID: tenantID))) }
     }
 }
