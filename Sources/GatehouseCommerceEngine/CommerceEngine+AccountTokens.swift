@@ -100,12 +100,3 @@ extension CommerceEngine {
         return String((0..<48).map { _ in alphabet[Int(random.uniform(below: UInt64(alphabet.count)))] })
     }
 }
-
-extension CommerceEngine {
-    /// Counts one app request of a token in this node's memory (see `RequestRateLimiter`);
-    /// over `perMinute` it answers the seconds to wait.
-    public func countClientRequest(token: String, perMinute: Int) -> Int? {
-        let (count, retryAfter) = environment.rateLimiter.hit("sf-client:" + token.lowercased(), now: environment.clock.now, window: 60)
-        return count > perMinute ? max(1, retryAfter) : nil
-    }
-}

@@ -6,7 +6,7 @@ import GatehouseDatabase
 /// App Store purchases, credits, plans and trials. This part holds each tenant's store
 /// configuration (seed 000 §07 "Store setup"); verification lives in `SignedDataVerifier`.
 public final class CommerceEngine: Sendable {
-    let environment: Environment
+    public let environment: Environment
     /// Answers whether a plan may move between accounts without asking.
     let accounts: (any AccountDirectory)?
 

@@ -54,7 +54,7 @@ public struct SubscriptionFlowPurchaseBackend: PurchaseBackend {
         let body = try? JSONEncoder().encode(SubscriptionFlowWire.PurchaseReport(signedTransaction: transaction.jwsRepresentation))
         let answer: HTTPResponse
         do {
-            answer = try await send("POST", "api/v1/mobile-stores/client/purchases", body: body)
+            answer = try await send(SubscriptionFlowWire.Endpoints.reportPurchase, body: body)
         } catch {
             return .retryLater(reason: String(describing: error), retryAfter: nil)
         }
@@ -73,7 +73,7 @@ public struct SubscriptionFlowPurchaseBackend: PurchaseBackend {
 
     /// The customer's entitlements: usable while any is listed, until the latest `expires_at`.
     public func entitlement() async throws -> EntitlementSnapshot {
-        let answer = try await send("GET", "api/v1/mobile-stores/client/entitlements", body: nil)
+        let answer = try await send(SubscriptionFlowWire.Endpoints.clientEntitlements, body: nil)
         guard answer.status == 200 else { throw http.hooks.status(answer) }
         let list = try http.decode(SubscriptionFlowWire.Envelope<[SubscriptionFlowWire.Entitlement]>.self, from: answer.data).data
         let ends = list.compactMap { $0.expiresAt.flatMap(WireDate.parse) }
@@ -84,9 +84,9 @@ public struct SubscriptionFlowPurchaseBackend: PurchaseBackend {
             trialStatus: nil, trialOfferAvailable: false, plans: [], serverTime: serverTime)
     }
 
-    private func send(_ method: String, _ path: String, body: Data?) async throws -> HTTPResponse {
-        guard let url = http.url(path: path) else { throw PurchasesError.unexpectedResponse(path) }
-        return try await credentials.send(HTTPClient.request(method, url, body: body), through: http).answer
+    /// Sends to a declared endpoint under the server's root (the SDK's base URL).
+    private func send<Body, Reply>(_ endpoint: Endpoint<Body, Reply>, body: Data?) async throws -> HTTPResponse {
+        try await credentials.send(HTTPClient.request(endpoint.method.rawValue, http.url(endpoint, below: ""), body: body), through: http).answer
     }
 
     static func httpDate(_ text: String) -> Date? {

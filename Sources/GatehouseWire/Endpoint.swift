@@ -100,6 +100,10 @@ public struct Credential: RawRepresentable, Sendable, Hashable, CustomStringConv
     public static let clientCredentials = Credential(rawValue: "client-credentials")
     /// A possession flow's bearer: its one-time authToken to begin, then its device token.
     public static let possessionToken = Credential(rawValue: "possession-token")
+    /// A tenant's server key (an API key without a platform) as bearer: a backend's call.
+    public static let serverKey = Credential(rawValue: "server-key")
+    /// A customer's account token with the app's client secret (`X-SF-Account-Token`, `X-SF-Client-Secret`).
+    public static let accountToken = Credential(rawValue: "account-token")
     /// A link the server signed itself (`expires` and `signature` in the query).
     public static let signedLink = Credential(rawValue: "signed-link")
 }

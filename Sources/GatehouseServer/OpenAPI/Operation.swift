@@ -96,6 +96,6 @@ extension Operation {
     /// every document uses; a credential missing here takes its document's default.
     static let security: [Credential: [[String]]] = [
         .none: [], .session: [["accessToken"]], .apiKey: [["platformKey"]], .admin: [["adminToken"]], .workerSignature: [["workerSignature"]],
-        .signedLink: [], .possessionToken: [["deviceToken"]],
+        .signedLink: [], .possessionToken: [["deviceToken"]], .accountToken: [["accountToken", "clientSecret"]],
     ]
 }

@@ -43,7 +43,6 @@ enum SubscriptionFlowDocument {
     ]
 
     static var operations: [Operation] {
-        let prefix = "/api/v1/mobile-stores"
         let token = SubscriptionFlowWire.AccountToken(
             accountToken: "sfat_01a2b3c4d5", customerId: "customer-42", createdAt: "2026-12-01T10:00:00+00:00", revokedAt: nil,
             clientSecret: "sfcs_9f8e7d6c", reused: false)
@@ -52,11 +51,11 @@ enum SubscriptionFlowDocument {
             grants: [.init(source: "AppStore", subscriptionId: "2000000123456789", status: "active", expiresAt: "2027-01-01T10:00:00+00:00")])
         let link = Example.wire(SubscriptionFlowWire.Envelope(data: SubscriptionFlowWire.PurchaseLink(linked: true, sandbox: false, entitlements: [entitlement])))
         let entitlements = Example.wire(SubscriptionFlowWire.Envelope(data: [entitlement]))
-        let client: [[String]] = [["accountToken", "clientSecret"]]
+        let endpoints = SubscriptionFlowWire.Endpoints.self
         let jws = "eyJhbGciOiJFUzI1NiIsIng1YyI6WyIuLi4iXX0.eyJ0cmFuc2FjdGlvbklkIjoiMjAwMDAwMDEyMzQ1Njc4OSJ9.c2lnbmF0dXJl"
         return [
             Operation(
-                method: .POST, path: prefix + "/account-tokens", id: "issueAccountToken", summary: "Issue (or reuse) a customer's account token",
+                endpoints.issueAccountToken.described,
                 body: .json(.ref("AccountTokenRequest"), example: .wire(SubscriptionFlowWire.AccountTokenRequest(customerId: "customer-42"))),
                 replies: [
                     .ok(.ref("AccountTokenEnvelope"), .wire(SubscriptionFlowWire.Envelope(data: token)), status: 201, "Issued", links: [
@@ -66,24 +65,22 @@ enum SubscriptionFlowDocument {
                     .ok(.ref("AccountTokenEnvelope"), .wire(SubscriptionFlowWire.Envelope(data: token)), "The customer's live token, reused"),
                 ]),
             Operation(
-                method: .POST, path: prefix + "/account-tokens/:token/revoke", id: "revokeAccountToken", summary: "Revoke an account token",
+                endpoints.revokeAccountToken.described,
                 replies: [.ok(.ref("AccountTokenEnvelope"), .wire(SubscriptionFlowWire.Envelope(data: SubscriptionFlowWire.AccountToken(
                     accountToken: "sfat_01a2b3c4d5", customerId: "customer-42", createdAt: "2026-12-01T10:00:00+00:00",
                     revokedAt: "2026-12-02T10:00:00+00:00"))))]),
             Operation(
-                method: .POST, path: prefix + "/purchases", id: "registerPurchase", summary: "Register a customer's purchase from the backend",
+                endpoints.registerPurchase.described,
                 body: .json(.ref("CustomerPurchase"), example: .wire(SubscriptionFlowWire.CustomerPurchase(customerId: "customer-42", signedTransaction: jws))),
                 replies: [.ok(.ref("PurchaseLinkEnvelope"), link)]),
             Operation(
-                method: .GET, path: prefix + "/customers/:customerId/entitlements", id: "customerEntitlements", summary: "A customer's entitlements",
+                endpoints.customerEntitlements.described,
                 replies: [.ok(.ref("EntitlementsEnvelope"), entitlements)]),
             Operation(
-                method: .POST, path: prefix + "/client/purchases", id: "reportPurchase", summary: "The app reports a signed transaction",
-                security: client, body: .json(.ref("PurchaseReport"), example: .wire(SubscriptionFlowWire.PurchaseReport(signedTransaction: jws))),
+                endpoints.reportPurchase.described, body: .json(.ref("PurchaseReport"), example: .wire(SubscriptionFlowWire.PurchaseReport(signedTransaction: jws))),
                 replies: [.ok(.ref("PurchaseLinkEnvelope"), link)]),
             Operation(
-                method: .GET, path: prefix + "/client/entitlements", id: "clientEntitlements", summary: "The app reads its customer's entitlements",
-                security: client, replies: [.ok(.ref("EntitlementsEnvelope"), entitlements)]),
+                endpoints.clientEntitlements.described, replies: [.ok(.ref("EntitlementsEnvelope"), entitlements)]),
         ]
     }
 }
