@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseWire
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -30,6 +31,27 @@ package struct APIClient: Sendable {
     ) async throws -> Reply {
         let data = try await sendRaw(method, path, body: body.map { try http.json($0) })
         return try http.decode(Reply.self, from: data)
+    }
+
+    /// Sends to a declared endpoint (`values` fill its path, each one segment; `query` is
+    /// appended as given) with an optional JSON body, and decodes the JSON answer.
+    package func send<Body, Declared, Reply: Decodable>(
+        _ endpoint: Endpoint<Body, Declared>, _ values: [String: String] = [:], query: String? = nil, body: (some Encodable)? = nil as String?,
+        as reply: Reply.Type
+    ) async throws -> Reply {
+        try await send(endpoint.method.rawValue, Self.path(endpoint, values, query: query), body: body, as: reply)
+    }
+
+    /// Sends to a declared endpoint and returns the body of a 2xx answer.
+    @discardableResult
+    package func sendRaw<Body, Declared>(_ endpoint: Endpoint<Body, Declared>, _ values: [String: String] = [:], query: String? = nil, body: Data? = nil)
+        async throws -> Data
+    {
+        try await sendRaw(endpoint.method.rawValue, Self.path(endpoint, values, query: query), body: body)
+    }
+
+    static func path<Body, Declared>(_ endpoint: Endpoint<Body, Declared>, _ values: [String: String], query: String?) -> String {
+        endpoint.path(values) + (query.map { "?" + $0 } ?? "")
     }
 
     /// Sends a request and returns the body of a 2xx answer.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// What the server knows about a request beyond its bytes.
+/// What the server knows about a request beyond its bytes. Who the caller is travels typed
+/// instead: an `Authenticator` hands its principal to the handler it guards.
 public struct RequestContext: Sendable {
     /// Identifies the request in logs, error bodies and the `X-Request-Id` response header.
     public let requestID: String
@@ -10,25 +11,15 @@ public struct RequestContext: Sendable {
     public internal(set) var route: String
     /// Values of the route's `:name` segments.
     public internal(set) var parameters: [String: String]
-    /// Whoever middleware authenticated; each dialect stores and reads its own type.
-    public var principal: (any Sendable)?
-
-    public init(
-        requestID: String, clientAddress: String, route: String = "",
-        parameters: [String: String] = [:], principal: (any Sendable)? = nil
-    ) {
+    public init(requestID: String, clientAddress: String, route: String = "", parameters: [String: String] = [:]) {
         self.requestID = requestID
         self.clientAddress = clientAddress
         self.route = route
         self.parameters = parameters
-        self.principal = principal
     }
 
     /// A path parameter that the route template guarantees.
     public func parameter(_ name: String) -> String {
         parameters[name] ?? ""
     }
-
-    /// The authenticated principal as a given type, or `nil`.
-    public func principal<P>(as type: P.Type) -> P? { principal as? P }
 }

@@ -3,6 +3,7 @@ import GatehouseAccountsEngine
 import GatehouseCommerceEngine
 import GatehouseCore
 import GatehouseDelivery
+import GatehouseWire
 import GatehouseWiring
 import GatehouseExecutors
 import GatehouseCrypto
@@ -126,7 +127,7 @@ public final class GatehouseApp: @unchecked Sendable {
         SystemRoutes.register(on: router, database: database)
         let admin = AdminRoutes.register(on: router, directory: directory, configuredToken: settings.adminToken, logger: logger)
         AdminVerificationRoutes.register(on: admin, engine: verification, database: database, directory: directory)
-        admin.post("/tenants/:tenantId/token-keys/rotate", .async { [accounts] _, context in
+        admin.on(AdminWire.Endpoints.rotateTokenKey, .async { [accounts] _, context in
             try await accounts.sessions.rotateSigningKey(tenantID: context.parameter("tenantId"))
             return .empty()
         })

@@ -82,18 +82,18 @@ extension CLI {
 
     /// The operator's subcommands; false when `command` is not one of them.
     static func managedAPIsOperator(_ command: String?, _ arguments: [String], admin: APIClient, tenant: String) async throws -> Bool {
-        let base = "/admin/v1/tenants/\(tenant)/managed-apis"
+        let tenantPath = ["tenantId": tenant]
         switch command {
         case "definitions":
-            try output(try await admin.send("GET", base, as: AdminWire.List<AdminWire.ManagedAPIDefinition>.self))
+            try output(try await admin.send(AdminWire.Endpoints.listManagedAPIs, tenantPath, as: AdminWire.List<AdminWire.ManagedAPIDefinition>.self))
         case "define":
             guard arguments.count == 1 else { fail(managedAPIsUsage) }
             let definition = try JSONDecoder().decode(AdminWire.ManagedAPIDefinition.self, from: Data(contentsOf: URL(fileURLWithPath: arguments[0])))
             guard let name = definition.name else { fail("the definition needs a name") }
-            try output(try await admin.send("PUT", base + "/\(name)", body: definition, as: AdminWire.ManagedAPIDefinition.self))
+            try output(try await admin.send(AdminWire.Endpoints.putManagedAPI, tenantPath.merging(["name": name]) { $1 }, body: definition, as: AdminWire.ManagedAPIDefinition.self))
         case "remove":
             guard arguments.count == 1 else { fail(managedAPIsUsage) }
-            try await admin.sendRaw("DELETE", base + "/\(arguments[0])")
+            try await admin.sendRaw(AdminWire.Endpoints.deleteManagedAPI, tenantPath.merging(["name": arguments[0]]) { $1 })
             print("removed")
         default:
             return false

@@ -46,23 +46,23 @@ extension CLI {
         switch words.first {
         case "list":
             try output(await admin.send(
-                "GET", "/admin/v1/tenants/\(arg(0))/otp-applications", as: AdminWire.List<AdminWire.OTPApplication>.self))
+                AdminWire.Endpoints.listOTPApplications, ["tenantId": arg(0)], as: AdminWire.List<AdminWire.OTPApplication>.self))
         case "show":
             try output(await admin.send(
-                "GET", "/admin/v1/tenants/\(arg(0))/otp-applications/\(arg(1))", as: AdminWire.OTPApplication.self))
+                AdminWire.Endpoints.getOTPApplication, ["tenantId": arg(0), "appId": arg(1)], as: AdminWire.OTPApplication.self))
         case "create":
             try output(await admin.send(
-                "POST", "/admin/v1/tenants/\(arg(0))/otp-applications", body: try settings(options), as: AdminWire.CreatedOTPApplication.self))
+                AdminWire.Endpoints.createOTPApplication, ["tenantId": arg(0)], body: try settings(options), as: AdminWire.CreatedOTPApplication.self))
         case "update":
             try output(await admin.send(
-                "PATCH", "/admin/v1/tenants/\(arg(0))/otp-applications/\(arg(1))", body: try settings(options), as: AdminWire.OTPApplication.self))
+                AdminWire.Endpoints.updateOTPApplication, ["tenantId": arg(0), "appId": arg(1)], body: try settings(options), as: AdminWire.OTPApplication.self))
         case "conversion":
             try output(await admin.send(
-                "GET", "/admin/v1/tenants/\(arg(0))/otp-applications/\(arg(1))/conversion", as: AdminWire.Conversion.self))
+                AdminWire.Endpoints.getConversion, ["tenantId": arg(0), "appId": arg(1)], as: AdminWire.Conversion.self))
         case "template":
             let body = try JSONSerialization.data(withJSONObject: ["body": arg(5)])
             try await admin.sendRaw(
-                "PUT", "/admin/v1/tenants/\(arg(0))/otp-applications/\(arg(1))/templates/\(arg(2))/\(arg(3))/\(arg(4))", body: body)
+                AdminWire.Endpoints.putTemplate, ["tenantId": arg(0), "appId": arg(1), "group": arg(2), "channel": arg(3), "language": arg(4)], body: body)
             print("saved")
         default:
             fail(otpUsage)
@@ -71,13 +71,13 @@ extension CLI {
 
     static func balance(_ words: [String], admin: APIClient) async throws {
         guard let tenant = words.first else { fail(otpUsage) }
-        let path = "/admin/v1/tenants/\(tenant)/verification-balance"
+        let tenantPath = ["tenantId": tenant]
         if words.count > 1 {
             let body = try JSONSerialization.data(withJSONObject: ["amount": words[1]])
-            let data = try await admin.sendRaw("POST", path, body: body)
+            let data = try await admin.sendRaw(AdminWire.Endpoints.adjustVerificationBalance, tenantPath, body: body)
             print(String(decoding: data, as: UTF8.self))
         } else {
-            print(String(decoding: try await admin.sendRaw("GET", path), as: UTF8.self))
+            print(String(decoding: try await admin.sendRaw(AdminWire.Endpoints.getVerificationBalance, tenantPath), as: UTF8.self))
         }
     }
 
@@ -118,17 +118,15 @@ extension CLI {
         let options = Options(Array(words.dropFirst()))
         let args = options.positional
         guard let tenant = args.first else { fail(testNumbersUsage) }
-        let base = "/admin/v1/tenants/\(tenant)/test-numbers"
         switch words.first {
-        case "list": try output(await admin.send("GET", base, as: AdminWire.List<AdminWire.TestNumber>.self))
+        case "list": try output(await admin.send(AdminWire.Endpoints.listTestNumbers, ["tenantId": tenant], as: AdminWire.List<AdminWire.TestNumber>.self))
         case "add":
             guard args.count == 3 else { fail(testNumbersUsage) }
             let body = AdminWire.TestNumber(destination: args[1], code: args[2], confirmed: options.value("confirmed") == "yes")
-            try output(await admin.send("POST", base, body: body, as: AdminWire.TestNumber.self))
+            try output(await admin.send(AdminWire.Endpoints.addTestNumber, ["tenantId": tenant], body: body, as: AdminWire.TestNumber.self))
         case "remove":
             guard args.count == 2 else { fail(testNumbersUsage) }
-            let encoded = args[1].addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? args[1]
-            try await admin.sendRaw("DELETE", "\(base)/\(encoded)")
+            try await admin.sendRaw(AdminWire.Endpoints.removeTestNumber, ["tenantId": tenant, "destination": args[1]])
             print("removed")
         default: fail(testNumbersUsage)
         }
@@ -148,17 +146,15 @@ extension CLI {
         let options = Options(Array(words.dropFirst()))
         let args = options.positional
         guard let tenant = args.first else { fail(prefixBlocksUsage) }
-        let base = "/admin/v1/tenants/\(tenant)/prefix-blocks"
         switch words.first {
         case "list" where args.count == 1:
-            try output(await admin.send("GET", base, as: AdminWire.List<AdminWire.PrefixBlock>.self))
+            try output(await admin.send(AdminWire.Endpoints.listPrefixBlocks, ["tenantId": tenant], as: AdminWire.List<AdminWire.PrefixBlock>.self))
         case "pin" where args.count == 2:
             let body = AdminWire.PrefixBlockRequest(prefix: args[1], applicationId: options.value("app"))
-            try output(await admin.send("POST", base, body: body, as: AdminWire.PrefixBlock.self))
+            try output(await admin.send(AdminWire.Endpoints.pinPrefixBlock, ["tenantId": tenant], body: body, as: AdminWire.PrefixBlock.self))
         case "lift" where args.count == 2:
-            let encoded = args[1].addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? args[1]
-            let app = options.value("app").map { "?applicationId=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0) } ?? ""
-            try await admin.sendRaw("DELETE", "\(base)/\(encoded)\(app)")
+            let app = options.value("app").map { "applicationId=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0) }
+            try await admin.sendRaw(AdminWire.Endpoints.liftPrefixBlock, ["tenantId": tenant, "prefix": args[1]], query: app)
             print("lifted")
         default: fail(prefixBlocksUsage)
         }

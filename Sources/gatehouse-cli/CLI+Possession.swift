@@ -23,29 +23,29 @@ extension CLI {
         let options = Options(Array(words.dropFirst()))
         let arguments = options.positional
         let tenant = options.value("tenant") ?? credentials?["tenantId"] as? String ?? ""
-        let base = "/admin/v1/tenants/\(tenant)/possession"
+        let tenantPath = ["tenantId": tenant]
         switch words.first {
         case "run":
             guard arguments.count == 1 else { fail(possessionUsage) }
             try await possessionRun(phone: arguments[0], options: options, url: url, credentials: credentials, logger: logger)
         case "settings":
             if let environment = arguments.first {
-                var current = try await admin.send("GET", base, as: AdminWire.PossessionSettings.self)
+                var current = try await admin.send(AdminWire.Endpoints.getPossessionSettings, tenantPath, as: AdminWire.PossessionSettings.self)
                 current.environment = environment
                 current.hasCarrierSecret = nil
                 current.identities = nil
-                try output(await admin.send("PUT", base, body: current, as: AdminWire.PossessionSettings.self))
+                try output(await admin.send(AdminWire.Endpoints.putPossessionSettings, tenantPath, body: current, as: AdminWire.PossessionSettings.self))
             } else {
-                try output(await admin.send("GET", base, as: AdminWire.PossessionSettings.self))
+                try output(await admin.send(AdminWire.Endpoints.getPossessionSettings, tenantPath, as: AdminWire.PossessionSettings.self))
             }
-        case "clients": try output(await admin.send("GET", base + "/clients", as: AdminWire.List<AdminWire.PossessionClient>.self))
+        case "clients": try output(await admin.send(AdminWire.Endpoints.listPossessionClients, tenantPath, as: AdminWire.List<AdminWire.PossessionClient>.self))
         case "client-create":
             guard arguments.count == 1 else { fail(possessionUsage) }
-            try output(await admin.send("POST", base + "/clients", body: AdminWire.CreatePossessionClient(label: arguments[0]), as: AdminWire.PossessionClient.self))
+            try output(await admin.send(AdminWire.Endpoints.createPossessionClient, tenantPath, body: AdminWire.CreatePossessionClient(label: arguments[0]), as: AdminWire.PossessionClient.self))
         case "import":
             guard arguments.count == 1, let data = FileManager.default.contents(atPath: arguments[0]) else { fail("cannot read \(arguments.first ?? "FILE")") }
             let body = try JSONDecoder().decode(AdminWire.IdentityImport.self, from: data)
-            try output(await admin.send("POST", base + "/identities", body: body, as: AdminWire.IdentityImported.self))
+            try output(await admin.send(AdminWire.Endpoints.importIdentities, tenantPath, body: body, as: AdminWire.IdentityImported.self))
         default: fail(possessionUsage)
         }
     }

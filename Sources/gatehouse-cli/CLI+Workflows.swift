@@ -86,18 +86,18 @@ extension CLI {
 
     /// The operator's subcommands; false when `command` is not one of them.
     static func workflowsOperator(_ command: String?, _ arguments: [String], options: Options, admin: APIClient, tenant: String) async throws -> Bool {
-        let base = "/admin/v1/tenants/\(tenant)"
+        let tenantPath = ["tenantId": tenant]
         switch command {
         case "definitions":
-            try output(try await admin.send("GET", base + "/workflows", as: AdminWire.List<AdminWire.WorkflowDefinition>.self))
+            try output(try await admin.send(AdminWire.Endpoints.listWorkflowDefinitions, tenantPath, as: AdminWire.List<AdminWire.WorkflowDefinition>.self))
         case "define":
             guard arguments.count == 1 else { fail(workflowsUsage) }
             let definition = try JSONDecoder().decode(AdminWire.WorkflowDefinition.self, from: Data(contentsOf: URL(fileURLWithPath: arguments[0])))
             guard let id = definition.id else { fail("the definition needs an id") }
-            try output(try await admin.send("PUT", base + "/workflows/\(id)", body: definition, as: AdminWire.WorkflowDefinition.self))
+            try output(try await admin.send(AdminWire.Endpoints.putWorkflowDefinition, tenantPath.merging(["workflowId": id]) { $1 }, body: definition, as: AdminWire.WorkflowDefinition.self))
         case "remove":
             guard arguments.count == 1 else { fail(workflowsUsage) }
-            try await admin.sendRaw("DELETE", base + "/workflows/\(arguments[0])")
+            try await admin.sendRaw(AdminWire.Endpoints.deleteWorkflowDefinition, tenantPath.merging(["workflowId": arguments[0]]) { $1 })
             print("removed")
         case "settings":
             let patch = AdminWire.WorkflowSettingsPatch(
@@ -106,12 +106,12 @@ extension CLI {
                 openaiModel: options.value("openai-model"), maxConcurrentRuns: options.value("max-concurrent").flatMap { Int($0) })
             let changes = patch != AdminWire.WorkflowSettingsPatch()
             try output(changes
-                ? try await admin.send("PATCH", base + "/workflow-settings", body: patch, as: AdminWire.WorkflowSettings.self)
-                : try await admin.send("GET", base + "/workflow-settings", as: AdminWire.WorkflowSettings.self))
+                ? try await admin.send(AdminWire.Endpoints.updateWorkflowSettings, tenantPath, body: patch, as: AdminWire.WorkflowSettings.self)
+                : try await admin.send(AdminWire.Endpoints.getWorkflowSettings, tenantPath, as: AdminWire.WorkflowSettings.self))
         case "grant":
             guard arguments.count == 2, let credits = Int(arguments[1]) else { fail(workflowsUsage) }
             try output(try await admin.send(
-                "POST", base + "/accounts/\(arguments[0])/credits", body: AdminWire.CreditGrant(credits: credits), as: AdminWire.WalletBalance.self))
+                AdminWire.Endpoints.grantCredits, tenantPath.merging(["accountId": arguments[0]]) { $1 }, body: AdminWire.CreditGrant(credits: credits), as: AdminWire.WalletBalance.self))
         default:
             return false
         }

@@ -26,6 +26,7 @@ import Testing
         Dialect(prefixes: [PossessionWire.basePath], endpoints: PossessionWire.Endpoints.all, document: PossessionDocument.document),
         Dialect(prefixes: ["/api/tenants"], endpoints: DatacoveWire.Endpoints.Store.all, document: DatacoveDocument.document),
         Dialect(prefixes: [SubscriptionFlowWire.Endpoints.prefix], endpoints: SubscriptionFlowWire.Endpoints.all, document: SubscriptionFlowDocument.document),
+        Dialect(prefixes: [AdminWire.Endpoints.prefix], endpoints: AdminWire.Endpoints.all, document: AdminDocument.document),
         Dialect(prefixes: ["/api/workflows"], endpoints: DatacoveWire.Endpoints.Workflows.all, document: DatacoveDocument.document),
     ]
 

@@ -9,12 +9,30 @@ import Testing
         func before(_ request: Request, context: inout RequestContext) throws {
             order.append("before \(tag)")
             if request.headers["X-Deny"] == tag { throw HTTPError(status: 403, code: "denied", message: "no") }
-            context.principal = tag
         }
         func after(_ request: Request, context: RequestContext, response: inout Response) {
             order.append("after \(tag)")
             response.headers.add("X-Seen", tag)
         }
+    }
+
+    /// Takes `X-Who` as the caller's name; without it, 401.
+    struct NameAuthenticator: Authenticator {
+        struct Caller: Sendable { let name: String }
+        let credential = "name"
+        func authenticate(_ request: Request, context: RequestContext) async throws -> Caller {
+            guard let name = request.headers["X-Who"] else { throw HTTPError(status: 401, code: "unauthenticated", message: "who?") }
+            return Caller(name: name)
+        }
+    }
+
+    @Test func anAuthenticatedRouteGetsItsPrincipalTypedOrIsRefused() async throws {
+        let router = Router()
+        router.on(.GET, "/me", authenticatedBy: NameAuthenticator()) { _, context, caller in .text("\(caller.name) at \(context.route)") }
+        let responder = Responder(router: router, errorLog: { _ in })
+        let answered = await respond(responder, .GET, "/me", headers: ["X-Who": "ada"])
+        #expect(String(decoding: answered.bodyData, as: UTF8.self) == "ada at /me")
+        #expect(await respond(responder, .GET, "/me").status == 401)
     }
 
     final class OrderLog: @unchecked Sendable {
@@ -91,12 +109,12 @@ import Testing
         #expect(await respond(responder, .HEAD, "/thing").status == 200)
     }
 
-    @Test func groupMiddlewareRunsInOrderAndSetsPrincipal() async throws {
+    @Test func groupMiddlewareRunsInOrder() async throws {
         let order = OrderLog()
         let router = Router()
         router.group("/api", middleware: [Tagger(tag: "outer", order: order)]) { api in
             api.group("/v1", middleware: [Tagger(tag: "inner", order: order)]) { v1 in
-                v1.get("/who", .async { _, ctx in .text(ctx.principal(as: String.self) ?? "nobody") })
+                v1.get("/who", .async { _, _ in .text("inner") })
             }
         }
         let responder = Responder(router: router, errorLog: { _ in })

@@ -4,8 +4,8 @@
 /// path. A middleware that must wait (a database lookup) implements `beforeAsync` instead and
 /// sets `waits`; its group then takes `async` handlers only, so nothing blocks a thread.
 public protocol Middleware: Sendable {
-    /// Runs before the handler. Throw to answer instead of the handler; set
-    /// `context.principal` to pass on who the caller is.
+    /// Runs before the handler. Throw to answer instead of the handler. (Who the caller is
+    /// is an `Authenticator`'s to say, typed, to the handler it guards.)
     func before(_ request: Request, context: inout RequestContext) throws
     /// Runs before an `async` handler; by default it is `before`.
     func beforeAsync(_ request: Request, context: inout RequestContext) async throws

@@ -12,37 +12,36 @@ extension AdminDocument {
             dailyLimit: 1000, monthlyLimit: nil, cooldownSeconds: 30, smsFee: "0.05", calloutFee: "0.10", createdAt: at)
         let settings = Example.literal(["name": .string("Shop"), "minimumAuth": .string("basic"), "cooldownSeconds": .number(0), "dailyLimit": .null])
         let testNumber = AdminWire.TestNumber(destination: "+14155550199", code: "135790", confirmed: false, createdAt: at)
-        let template = "/tenants/:tenantId/otp-applications/:appId/templates/:group/:channel/:language"
-        var templatePut = operation(.put, template, "putTemplate", "Set a message template ({{CODE}} stands for the code)",
+        var templatePut = operation(AdminWire.Endpoints.putTemplate,
             body: .json(.ref("Template"), example: .literal(["body": .string("Your Shop code is {{CODE}}")])), .empty())
         templatePut.pathSchemas = ["channel": .oneOf(["sms", "callout"])]
-        var templateDelete = operation(.delete, template, "deleteTemplate", "Go back to the default template", .empty())
+        var templateDelete = operation(AdminWire.Endpoints.deleteTemplate, .empty())
         templateDelete.pathSchemas = templatePut.pathSchemas
-        var outbox = operation(.get, "/outbox", "readOutbox", "Development outbox: what was \"sent\" to a number or email, newest first",
+        var outbox = operation(AdminWire.Endpoints.readOutbox,
             .ok(.ref("OutboxList"), .wire(AdminWire.List(data: [AdminWire.OutboxMessage(to: "14155550123", channel: "sms", body: "Your code is 123456", createdAt: at)]))))
         outbox.query = [Parameter(name: "to", required: true, description: "digits of a number, or an email address")]
         return [
-            operation(.post, "/tenants/:tenantId/otp-applications", "createOTPApplication", "Create an OTP application (the secret is shown once)",
+            operation(AdminWire.Endpoints.createOTPApplication,
                 body: .json(.ref("OTPApplicationSettings"), example: settings),
                 .ok(.ref("CreatedOTPApplication"), .wire(AdminWire.CreatedOTPApplication(application: app, secret: "uI70JJVOXNjOYYdI")), status: 201, links: [
                     Link(name: "get", operationId: "getOTPApplication", parameters: ["tenantId": "$response.body#/application/tenantId", "appId": "$response.body#/application/id"]),
                 ])),
-            operation(.get, "/tenants/:tenantId/otp-applications", "listOTPApplications", "The tenant's OTP applications",
+            operation(AdminWire.Endpoints.listOTPApplications,
                 .ok(.ref("OTPApplicationList"), .wire(AdminWire.List(data: [app])))),
-            operation(.get, "/tenants/:tenantId/otp-applications/:appId", "getOTPApplication", "One OTP application, with its last callback failure",
+            operation(AdminWire.Endpoints.getOTPApplication,
                 .ok(.ref("OTPApplication"), .wire(app))),
-            operation(.patch, "/tenants/:tenantId/otp-applications/:appId", "updateOTPApplication", "Change an OTP application's settings",
+            operation(AdminWire.Endpoints.updateOTPApplication,
                 body: .json(.ref("OTPApplicationSettings"), example: settings), .ok(.ref("OTPApplication"), .wire(app))),
             templatePut, templateDelete,
-            operation(.get, "/tenants/:tenantId/test-numbers", "listTestNumbers", "Test numbers and emails with fixed codes",
+            operation(AdminWire.Endpoints.listTestNumbers,
                 .ok(.ref("TestNumberList"), .wire(AdminWire.List(data: [testNumber])))),
-            operation(.post, "/tenants/:tenantId/test-numbers", "addTestNumber", "Add a test number (reserved ranges unless confirmed)",
+            operation(AdminWire.Endpoints.addTestNumber,
                 body: .json(.ref("TestNumber"), example: .wire(AdminWire.TestNumber(destination: "+14155550199", code: "135790"))),
                 .ok(.ref("TestNumber"), .wire(testNumber), status: 201)),
-            operation(.delete, "/tenants/:tenantId/test-numbers/:destination", "removeTestNumber", "Remove a test number", .empty()),
-            operation(.get, "/tenants/:tenantId/verification-balance", "getVerificationBalance", "The verification balance",
+            operation(AdminWire.Endpoints.removeTestNumber, .empty()),
+            operation(AdminWire.Endpoints.getVerificationBalance,
                 .ok(.ref("Balance"), .wire(AdminWire.Balance(balance: "100.00")))),
-            operation(.post, "/tenants/:tenantId/verification-balance", "adjustVerificationBalance", "Add to the balance (negative to take)",
+            operation(AdminWire.Endpoints.adjustVerificationBalance,
                 body: .json(.ref("BalanceChange"), example: .literal(["amount": .string("10.00")])), .ok(.ref("Balance"), .wire(AdminWire.Balance(balance: "110.00")))),
             outbox,
         ]
@@ -55,18 +54,18 @@ extension AdminDocument {
             inputs: [DatacoveWire.WorkflowInput(key: "url", label: "Website address", type: "url", validation: .init(required: true))])
         let settings = AdminWire.WorkflowSettings(workerUrl: nil, hasWorkerSecret: false, openaiBaseUrl: nil, hasOpenaiApiKey: false, openaiModel: nil, maxConcurrentRuns: 4)
         return [
-            operation(.get, "/tenants/:tenantId/workflows", "listWorkflowDefinitions", "The tenant's workflow definitions",
+            operation(AdminWire.Endpoints.listWorkflowDefinitions,
                 .ok(.ref("WorkflowDefinitionList"), .wire(AdminWire.List(data: [definition])))),
-            operation(.get, "/tenants/:tenantId/workflows/:workflowId", "getWorkflowDefinition", "One definition", .ok(.ref("WorkflowDefinition"), .wire(definition))),
-            operation(.put, "/tenants/:tenantId/workflows/:workflowId", "putWorkflowDefinition", "Create or replace a definition",
+            operation(AdminWire.Endpoints.getWorkflowDefinition, .ok(.ref("WorkflowDefinition"), .wire(definition))),
+            operation(AdminWire.Endpoints.putWorkflowDefinition,
                 body: .json(.ref("WorkflowDefinition"), example: .wire(definition)), .ok(.ref("WorkflowDefinition"), .wire(definition))),
-            operation(.delete, "/tenants/:tenantId/workflows/:workflowId", "deleteWorkflowDefinition", "Remove a definition", .empty()),
-            operation(.get, "/tenants/:tenantId/workflow-settings", "getWorkflowSettings", "Worker and OpenAI settings (secrets never shown)",
+            operation(AdminWire.Endpoints.deleteWorkflowDefinition, .empty()),
+            operation(AdminWire.Endpoints.getWorkflowSettings,
                 .ok(.ref("WorkflowSettings"), .wire(settings))),
-            operation(.patch, "/tenants/:tenantId/workflow-settings", "updateWorkflowSettings", "Change worker and OpenAI settings",
+            operation(AdminWire.Endpoints.updateWorkflowSettings,
                 body: .json(.ref("WorkflowSettingsPatch"), example: .wire(AdminWire.WorkflowSettingsPatch(maxConcurrentRuns: 4))),
                 .ok(.ref("WorkflowSettings"), .wire(settings))),
-            operation(.post, "/tenants/:tenantId/accounts/:accountId/credits", "grantCredits", "Add credits to an account's wallet",
+            operation(AdminWire.Endpoints.grantCredits,
                 body: .json(.ref("CreditGrant"), example: .wire(AdminWire.CreditGrant(credits: 10))), .ok(.ref("WalletBalance"), .wire(AdminWire.WalletBalance(wallet: 10)))),
         ]
     }
@@ -79,37 +78,36 @@ extension AdminDocument {
             name: nil, displayName: "Weather", baseUrl: "https://api.weather.example", authType: "API_KEY", mode: "proxied",
             apiKey: .init(placement: "header", name: "x-api-key", value: "secret-key"))
         return [
-            operation(.get, "/tenants/:tenantId/managed-apis", "listManagedAPIs", "The tenant's managed API definitions (secrets never shown)",
+            operation(AdminWire.Endpoints.listManagedAPIs,
                 .ok(.ref("ManagedAPIDefinitionList"), .wire(AdminWire.List(data: [definition])))),
-            operation(.get, "/tenants/:tenantId/managed-apis/:name", "getManagedAPI", "One definition", .ok(.ref("ManagedAPIDefinition"), .wire(definition))),
-            operation(.put, "/tenants/:tenantId/managed-apis/:name", "putManagedAPI", "Create or replace a definition (secrets sealed)",
+            operation(AdminWire.Endpoints.getManagedAPI, .ok(.ref("ManagedAPIDefinition"), .wire(definition))),
+            operation(AdminWire.Endpoints.putManagedAPI,
                 body: .json(.ref("ManagedAPIDefinition"), example: .wire(saved)), .ok(.ref("ManagedAPIDefinition"), .wire(definition))),
-            operation(.delete, "/tenants/:tenantId/managed-apis/:name", "deleteManagedAPI", "Remove a definition", .empty()),
+            operation(AdminWire.Endpoints.deleteManagedAPI, .empty()),
         ]
     }
 
     static var possession: [Operation] {
-        let base = "/tenants/:tenantId/possession"
         let settings = AdminWire.PossessionSettings(environment: "sandbox", returnFullSsn: false, hasCarrierSecret: false, identities: 3)
         let client = AdminWire.PossessionClient(clientId: "ghpc_01a23336c87371d4", label: "backend", createdAt: at)
         let identity = AdminWire.Identity(
             phoneNumber: "+12025550123", firstName: "Tod", lastName: "Weedall",
             addresses: [ProveWire.Address(address: "39 South Trail", city: "San Antonio", region: "TX", postalCode: "78285")], dob: "1984-12-10")
         return [
-            operation(.get, base, "getPossessionSettings", "The tenant's possession settings", .ok(.ref("PossessionSettings"), .wire(settings))),
-            operation(.put, base, "putPossessionSettings", "Set the environment, SSN policy and carrier check",
+            operation(AdminWire.Endpoints.getPossessionSettings, .ok(.ref("PossessionSettings"), .wire(settings))),
+            operation(AdminWire.Endpoints.putPossessionSettings,
                 body: .json(.ref("PossessionSettings"), example: .wire(AdminWire.PossessionSettings(environment: "sandbox", returnFullSsn: false))),
                 .ok(.ref("PossessionSettings"), .wire(settings))),
-            operation(.get, base + "/clients", "listPossessionClients", "Clients of the v3 API", .ok(.ref("PossessionClientList"), .wire(AdminWire.List(data: [client])))),
-            operation(.post, base + "/clients", "createPossessionClient", "Issue a client (the secret is shown once)",
+            operation(AdminWire.Endpoints.listPossessionClients, .ok(.ref("PossessionClientList"), .wire(AdminWire.List(data: [client])))),
+            operation(AdminWire.Endpoints.createPossessionClient,
                 body: .json(.ref("CreatePossessionClient"), example: .wire(AdminWire.CreatePossessionClient(label: "backend"))),
                 .ok(.ref("PossessionClient"), .wire(AdminWire.PossessionClient(clientId: client.clientId, label: "backend", createdAt: at, clientSecret: "T5nY-u5ul0fF8C2d")),
                     status: 201)),
-            operation(.delete, base + "/clients/:clientId", "revokePossessionClient", "Revoke a client", .empty()),
-            operation(.post, base + "/identities", "importIdentities", "Add or replace identities of the directory",
+            operation(AdminWire.Endpoints.revokePossessionClient, .empty()),
+            operation(AdminWire.Endpoints.importIdentities,
                 body: .json(.ref("IdentityImport"), example: .wire(AdminWire.IdentityImport(identities: [identity]))),
                 .ok(.ref("IdentityImported"), .wire(AdminWire.IdentityImported(imported: 1)))),
-            operation(.delete, base + "/identities/:phoneNumber", "removeIdentity", "Remove an identity", .empty()),
+            operation(AdminWire.Endpoints.removeIdentity, .empty()),
         ]
     }
 }

@@ -19,10 +19,8 @@ enum AdminDocument {
     static let prefix = "/admin/v1"
     static let tenant = AdminWire.Tenant(id: "01a2b3c4-0000-7000-8000-000000000001", name: "Acme", createdAt: "2026-12-01T10:00:00.000Z", disabled: false)
 
-    static func operation(
-        _ method: HTTPMethodName, _ path: String, _ id: String, _ summary: String, body: Content? = nil, _ replies: Reply...
-    ) -> Operation {
-        Operation(method: method.method, path: prefix + path, id: id, summary: summary, body: body, replies: replies)
+    static func operation(_ endpoint: Endpoint<RawBytes, RawBytes>, body: Content? = nil, _ replies: Reply...) -> Operation {
+        Operation(endpoint.described, body: body, replies: replies)
     }
 
     static var core: [Operation] {
@@ -32,44 +30,29 @@ enum AdminDocument {
         let app = AdminWire.Application(id: "01a2b3c4-0000-7000-8000-000000000002", tenantId: tenant.id, name: "iOS app", createdAt: "2026-12-01T10:00:00.000Z")
         let byTenant = ["tenantId": "$response.body#/id"]
         return [
-            operation(.post, "/tenants", "createTenant", "Create a tenant", body: .json(.ref("CreateTenant"), example: .wire(AdminWire.CreateTenant(name: "Acme"))),
+            operation(AdminWire.Endpoints.createTenant, body: .json(.ref("CreateTenant"), example: .wire(AdminWire.CreateTenant(name: "Acme"))),
                 .ok(.ref("Tenant"), .wire(tenant), status: 201, links: [
                     Link(name: "get", operationId: "getTenant", parameters: byTenant),
                     Link(name: "createApplication", operationId: "createApplication", parameters: byTenant),
                     Link(name: "createKey", operationId: "createKey", parameters: byTenant),
                 ])),
-            operation(.get, "/tenants", "listTenants", "Every tenant", .ok(.ref("TenantList"), .wire(AdminWire.List(data: [tenant])))),
-            operation(.get, "/tenants/:tenantId", "getTenant", "One tenant", .ok(.ref("Tenant"), .wire(tenant))),
-            operation(.post, "/tenants/:tenantId/disable", "disableTenant", "Refuse the tenant's keys and tokens until enabled", .empty()),
-            operation(.post, "/tenants/:tenantId/enable", "enableTenant", "Enable a disabled tenant", .ok(.ref("Tenant"), .wire(tenant))),
-            operation(.post, "/tenants/:tenantId/applications", "createApplication", "Create an application",
+            operation(AdminWire.Endpoints.listTenants, .ok(.ref("TenantList"), .wire(AdminWire.List(data: [tenant])))),
+            operation(AdminWire.Endpoints.getTenant, .ok(.ref("Tenant"), .wire(tenant))),
+            operation(AdminWire.Endpoints.disableTenant, .empty()),
+            operation(AdminWire.Endpoints.enableTenant, .ok(.ref("Tenant"), .wire(tenant))),
+            operation(AdminWire.Endpoints.createApplication,
                 body: .json(.ref("CreateApplication"), example: .wire(AdminWire.CreateApplication(name: "iOS app"))),
                 .ok(.ref("Application"), .wire(app), status: 201)),
-            operation(.get, "/tenants/:tenantId/applications", "listApplications", "The tenant's applications",
+            operation(AdminWire.Endpoints.listApplications,
                 .ok(.ref("ApplicationList"), .wire(AdminWire.List(data: [app])))),
-            operation(.post, "/tenants/:tenantId/keys", "createKey", "Issue an API key (the secret is shown once)",
+            operation(AdminWire.Endpoints.createKey,
                 body: .json(.ref("CreateKey"), example: .wire(AdminWire.CreateKey(label: "ci", platform: "IOS"))),
                 .ok(.ref("IssuedKey"), .wire(AdminWire.IssuedKey(key: key, secret: "ghk_0123.secret")), status: 201, links: [
                     Link(name: "revoke", operationId: "revokeKey", parameters: ["tenantId": "$response.body#/key/tenantId", "keyId": "$response.body#/key/id"]),
                 ])),
-            operation(.get, "/tenants/:tenantId/keys", "listKeys", "The tenant's keys, without secrets", .ok(.ref("KeyList"), .wire(AdminWire.List(data: [key])))),
-            operation(.delete, "/tenants/:tenantId/keys/:keyId", "revokeKey", "Revoke a key", .empty()),
-            operation(.post, "/tenants/:tenantId/token-keys/rotate", "rotateTokenKey", "Start signing sessions with a new key", .empty()),
+            operation(AdminWire.Endpoints.listKeys, .ok(.ref("KeyList"), .wire(AdminWire.List(data: [key])))),
+            operation(AdminWire.Endpoints.revokeKey, .empty()),
+            operation(AdminWire.Endpoints.rotateTokenKey, .empty()),
         ]
-    }
-}
-
-/// Lower-case method names keep the operation tables readable.
-enum HTTPMethodName {
-    case get, post, put, patch, delete
-
-    var method: GatehouseHTTP.HTTPMethod {
-        switch self {
-        case .get: .GET
-        case .post: .POST
-        case .put: .PUT
-        case .patch: .PATCH
-        case .delete: .DELETE
-        }
     }
 }

@@ -7,14 +7,12 @@ import GatehouseWire
 /// Who called the admin API.
 struct AdminPrincipal: Sendable {}
 
-/// Requires `Authorization: Bearer <admin token>`: an issued token, or the configured one.
-/// The issued-token check reads the database, so it runs before async handlers only.
-struct AdminAuthentication: Middleware, Authenticator {
+/// Requires `Authorization: Bearer <admin token>`: an issued token, or the configured one
+/// (compared in constant time by their digests).
+struct AdminAuthentication: Authenticator {
     let directory: TenantDirectory
     let configuredToken: String?
     let credential = Credential.admin.rawValue
-
-    var waits: Bool { true }
 
     func authenticate(_ request: Request, context: RequestContext) async throws -> AdminPrincipal {
         guard let token = request.bearerToken else { throw HTTPError.unauthorized() }
@@ -23,10 +21,5 @@ struct AdminAuthentication: Middleware, Authenticator {
         }
         guard try await directory.verifyAdminToken(token) else { throw HTTPError.unauthorized("invalid admin token") }
         return AdminPrincipal()
-    }
-
-    /// As the admin API's group middleware, until its routes are registered from declarations.
-    func beforeAsync(_ request: Request, context: inout RequestContext) async throws {
-        context.principal = try await authenticate(request, context: context)
     }
 }

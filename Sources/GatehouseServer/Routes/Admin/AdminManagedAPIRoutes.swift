@@ -8,22 +8,22 @@ import GatehouseFormats
 enum AdminManagedAPIRoutes {
     typealias Wire = AdminWire.ManagedAPIDefinition
 
-    static func register(on admin: RouteGroup, engine: ManagedAPIsEngine) {
+    static func register(on admin: AdminRegistrar, engine: ManagedAPIsEngine) {
         let fields = Set(Wire.CodingKeys.allCases.map(\.stringValue)).subtracting(["hasSecret", "updatedAt"])
-        admin.get("/tenants/:tenantId/managed-apis", .async { _, context in
+        admin.on(AdminWire.Endpoints.listManagedAPIs, .async { _, context in
             try .json(AdminWire.List(data: try await engine.definitions(tenantID: context.parameter("tenantId")).map(Wire.init)))
         })
-        admin.get("/tenants/:tenantId/managed-apis/:name", .async { _, context in
+        admin.on(AdminWire.Endpoints.getManagedAPI, .async { _, context in
             try .json(Wire(try await engine.definition(tenantID: context.parameter("tenantId"), name: context.parameter("name"))))
         })
-        admin.put("/tenants/:tenantId/managed-apis/:name", .async { request, context in
+        admin.on(AdminWire.Endpoints.putManagedAPI, .async { request, context in
             let body = try StrictJSON.decode(Wire.self, from: request, fields: fields)
             try refuseUnknownNestedFields(request)
             let name = context.parameter("name")
             if let named = body.name, named != name { throw HTTPError.badRequest("name must match the path", code: "invalid_definition") }
             return try .json(Wire(try await engine.saveDefinition(tenantID: context.parameter("tenantId"), try ManagedAPIDefinition(body, name: name))))
         })
-        admin.delete("/tenants/:tenantId/managed-apis/:name", .async { _, context in
+        admin.on(AdminWire.Endpoints.deleteManagedAPI, .async { _, context in
             try await engine.deleteDefinition(tenantID: context.parameter("tenantId"), name: context.parameter("name"))
             return .empty()
         })

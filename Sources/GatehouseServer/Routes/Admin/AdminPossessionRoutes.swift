@@ -10,18 +10,17 @@ import GatehouseFormats
 enum AdminPossessionRoutes {
     typealias Settings = AdminWire.PossessionSettings
 
-    static func register(on admin: RouteGroup, engine: PossessionEngine, directory: TenantDirectory) {
-        let base = "/tenants/:tenantId/possession"
+    static func register(on admin: AdminRegistrar, engine: PossessionEngine, directory: TenantDirectory) {
         @Sendable func tenant(_ context: RequestContext) async throws -> String {
             let id = context.parameter("tenantId")
             _ = try await directory.tenant(id: id)
             return id
         }
-        admin.get(base, .async { _, context in
+        admin.on(AdminWire.Endpoints.getPossessionSettings, .async { _, context in
             let id = try await tenant(context)
             return try .json(try await answer(engine, tenantID: id))
         })
-        admin.put(base, .async { request, context in
+        admin.on(AdminWire.Endpoints.putPossessionSettings, .async { request, context in
             let id = try await tenant(context)
             let fields = Set(Settings.CodingKeys.allCases.map(\.stringValue)).subtracting(["hasCarrierSecret", "identities"])
             let body = try StrictJSON.decode(Settings.self, from: request, fields: fields)
@@ -34,27 +33,27 @@ enum AdminPossessionRoutes {
                 carrierSecret: body.carrierSecret)
             return try .json(try await answer(engine, tenantID: id))
         })
-        admin.get(base + "/clients", .async { _, context in
+        admin.on(AdminWire.Endpoints.listPossessionClients, .async { _, context in
             let id = try await tenant(context)
             return try .json(AdminWire.List(data: try await engine.clients(tenantID: id).map { AdminWire.PossessionClient($0) }))
         })
-        admin.post(base + "/clients", .async { request, context in
+        admin.on(AdminWire.Endpoints.createPossessionClient, .async { request, context in
             let id = try await tenant(context)
             let body = try StrictJSON.decode(AdminWire.CreatePossessionClient.self, from: request, fields: ["label"])
             let issued = try await engine.issueClient(tenantID: id, label: body.label)
             return try .json(AdminWire.PossessionClient(issued.client, secret: issued.secret), status: 201)
         })
-        admin.delete(base + "/clients/:clientId", .async { _, context in
+        admin.on(AdminWire.Endpoints.revokePossessionClient, .async { _, context in
             try await engine.revokeClient(tenantID: try await tenant(context), clientID: context.parameter("clientId"))
             return .empty()
         })
-        admin.register(.POST, base + "/identities", maxBodySize: 16 << 20, .async { request, context in
+        admin.on(AdminWire.Endpoints.importIdentities, maxBodySize: 16 << 20, .async { request, context in
             let id = try await tenant(context)
             let body = try StrictJSON.decode(AdminWire.IdentityImport.self, from: request, fields: ["identities"])
             let count = try await engine.importIdentities(tenantID: id, body.identities.map(IdentityRecord.init))
             return try .json(AdminWire.IdentityImported(imported: count))
         })
-        admin.delete(base + "/identities/:phoneNumber", .async { _, context in
+        admin.on(AdminWire.Endpoints.removeIdentity, .async { _, context in
             try await engine.removeIdentity(tenantID: try await tenant(context), phoneNumber: context.parameter("phoneNumber"))
             return .empty()
         })

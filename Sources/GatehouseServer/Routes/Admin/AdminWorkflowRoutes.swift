@@ -7,17 +7,17 @@ import GatehouseFormats
 
 /// The operator's workflow API: a tenant's definitions and executor settings, and credit grants.
 enum AdminWorkflowRoutes {
-    static func register(on admin: RouteGroup, engine: WorkflowsEngine, commerce: CommerceEngine) {
+    static func register(on admin: AdminRegistrar, engine: WorkflowsEngine, commerce: CommerceEngine) {
         let definitionFields = Set(AdminWire.WorkflowDefinition.CodingKeys.allCases.map(\.stringValue))
-        admin.get("/tenants/:tenantId/workflows", .async { _, context in
+        admin.on(AdminWire.Endpoints.listWorkflowDefinitions, .async { _, context in
             let definitions = try await engine.definitions(tenantID: context.parameter("tenantId"))
             return try .json(AdminWire.List(data: definitions.map(AdminWire.WorkflowDefinition.init)))
         })
-        admin.get("/tenants/:tenantId/workflows/:workflowId", .async { _, context in
+        admin.on(AdminWire.Endpoints.getWorkflowDefinition, .async { _, context in
             let definition = try await engine.definition(tenantID: context.parameter("tenantId"), id: context.parameter("workflowId"))
             return try .json(AdminWire.WorkflowDefinition(definition))
         })
-        admin.put("/tenants/:tenantId/workflows/:workflowId", .async { request, context in
+        admin.on(AdminWire.Endpoints.putWorkflowDefinition, .async { request, context in
             let body = try StrictJSON.decode(
                 AdminWire.WorkflowDefinition.self, from: request, fields: definitionFields,
                 integers: ["credits": StrictJSON.counts, "timeoutSeconds": StrictJSON.counts])
@@ -26,20 +26,20 @@ enum AdminWorkflowRoutes {
             let saved = try await engine.saveDefinition(tenantID: context.parameter("tenantId"), try WorkflowDefinition(body, id: id))
             return try .json(AdminWire.WorkflowDefinition(saved))
         })
-        admin.delete("/tenants/:tenantId/workflows/:workflowId", .async { _, context in
+        admin.on(AdminWire.Endpoints.deleteWorkflowDefinition, .async { _, context in
             try await engine.deleteDefinition(tenantID: context.parameter("tenantId"), id: context.parameter("workflowId"))
             return .empty()
         })
-        admin.get("/tenants/:tenantId/workflow-settings", .async { _, context in
+        admin.on(AdminWire.Endpoints.getWorkflowSettings, .async { _, context in
             try .json(AdminWire.WorkflowSettings(try await engine.tenantSettings(tenantID: context.parameter("tenantId"))))
         })
-        admin.patch("/tenants/:tenantId/workflow-settings", .async { request, context in
+        admin.on(AdminWire.Endpoints.updateWorkflowSettings, .async { request, context in
             let fields = Set(AdminWire.WorkflowSettingsPatch.CodingKeys.allCases.map(\.stringValue))
             _ = try StrictJSON.decode(AdminWire.WorkflowSettingsPatch.self, from: request, fields: fields, integers: ["maxConcurrentRuns": StrictJSON.counts])
             let patch = try WorkflowTenantSettingsPatch(try JSONValue(parsing: request.body).object ?? [:])
             return try .json(AdminWire.WorkflowSettings(try await engine.updateTenantSettings(tenantID: context.parameter("tenantId"), patch)))
         })
-        admin.post("/tenants/:tenantId/accounts/:accountId/credits", .async { request, context in
+        admin.on(AdminWire.Endpoints.grantCredits, .async { request, context in
             // The commerce engine's own bounds, so that the refusal names them.
             let body = try StrictJSON.decode(AdminWire.CreditGrant.self, from: request, fields: ["credits"], integers: ["credits": 1...1_000_000_000])
             let balance = try await commerce.grantCredits(
