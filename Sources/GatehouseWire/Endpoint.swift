@@ -104,6 +104,12 @@ public struct Credential: RawRepresentable, Sendable, Hashable, CustomStringConv
     public static let serverKey = Credential(rawValue: "server-key")
     /// A customer's account token with the app's client secret (`X-SF-Account-Token`, `X-SF-Client-Secret`).
     public static let accountToken = Credential(rawValue: "account-token")
+    /// The operator's metrics token (`Authorization: Bearer`), when one is configured.
+    public static let metricsToken = Credential(rawValue: "metrics-token")
+    /// A provider's signature over its callback (Twilio's `X-Twilio-Signature`, Vonage's JWT or `sig`).
+    public static let providerSignature = Credential(rawValue: "provider-signature")
+    /// A payload signed by its sender inside the body (Apple's JWS), which the engine verifies.
+    public static let signedPayload = Credential(rawValue: "signed-payload")
     /// A link the server signed itself (`expires` and `signature` in the query).
     public static let signedLink = Credential(rawValue: "signed-link")
 }

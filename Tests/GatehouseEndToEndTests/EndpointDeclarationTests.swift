@@ -2,6 +2,7 @@ import Foundation
 import GatehouseHTTP
 @testable import GatehouseServer
 import GatehouseServerTesting
+import GatehouseTesting
 import GatehouseWire
 import Testing
 
@@ -43,6 +44,25 @@ import Testing
             let operations = dialect.document.operations.filter { dialect.covers($0.path) }.map { "\($0.method.rawValue) \($0.path) \($0.id) \($0.summary)" }
             #expect(operations.sorted() == dialect.endpoints.map { "\($0.method.rawValue) \($0.template) \($0.id) \($0.summary)" }.sorted())
         }
+    }
+
+    /// No route of a node (development mode, every provider's receipts on) is registered
+    /// without a declaration.
+    @Test func everyRouteIsADeclaredEndpoint() async throws {
+        let live = try await LiveServer.start { settings in
+            settings.deliveryProviders = "twilio, vonage"
+            settings.twilioAccountSid = ProviderAPIs.twilioAccountSid
+            settings.twilioAuthToken = ProviderAPIs.twilioAuthToken
+            settings.twilioFrom = "+15005550006"
+            settings.vonageApiKey = ProviderAPIs.vonageAPIKey
+            settings.vonageApiSecret = ProviderAPIs.vonageAPISecret
+            settings.vonageFrom = "Gatehouse"
+            settings.vonageSignatureSecret = "vonage-signature-secret"
+        }
+        let routes = live.app.router.routes.map { "\($0.method.rawValue) \($0.template)" }
+        await live.stop()
+        let declared = Set((Self.dialects.flatMap(\.endpoints) + OperatorEndpoints.all).map { "\($0.method.rawValue) \($0.template)" })
+        #expect(routes.filter { !declared.contains($0) }.sorted() == [])
     }
 
     @Test func aPathParameterStaysOneSegment() {

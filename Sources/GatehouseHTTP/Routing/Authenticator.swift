@@ -34,3 +34,25 @@ extension Router {
         })
     }
 }
+
+/// An authenticator that never waits (a token compared with one in memory): its routes keep
+/// the inline fast path, answered on the server thread.
+public protocol InlineAuthenticator<Principal>: Authenticator {
+    func authenticateInline(_ request: Request, context: RequestContext) throws -> Principal
+}
+
+extension InlineAuthenticator {
+    public func authenticate(_ request: Request, context: RequestContext) async throws -> Principal {
+        try authenticateInline(request, context: context)
+    }
+}
+
+extension Router {
+    /// Registers an inline `handler` behind an authenticator that never waits.
+    public func on<A: InlineAuthenticator>(
+        _ method: HTTPMethod, _ path: String, inlineAuthenticatedBy authenticator: A,
+        _ handler: @escaping @Sendable (Request, RequestContext, A.Principal) throws -> Response
+    ) {
+        on(method, path, .inline { request, context in try handler(request, context, try authenticator.authenticateInline(request, context: context)) })
+    }
+}

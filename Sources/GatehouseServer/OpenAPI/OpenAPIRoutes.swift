@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseHTTP
+import GatehouseWire
 
 /// `GET /openapi` (the list) and `GET /openapi/<name>.json` (one dialect's document). The
 /// documents are built once, at the first request, from the Swift values in this folder.
@@ -21,13 +22,13 @@ enum OpenAPIRoutes {
 
     static func register(on router: Router) {
         let index = Index(documents: OpenAPIDocuments.all.map { Entry(name: $0.name, title: $0.title, url: "/openapi/\($0.name).json") })
-        router.get("/openapi", .inline { _, _ in try .json(index) })
-        router.get("/openapi/:document", .inline { _, context in
+        router.on(OperatorEndpoints.openAPIIndex, inline: Anyone()) { _, _, _ in try .json(index) }
+        router.on(OperatorEndpoints.openAPIDocument, inline: Anyone()) { _, context, _ in
             let name = context.parameter("document")
             guard let data = served[name] else {
                 throw HTTPError(status: 404, code: "not_found", message: "no OpenAPI document \(name); GET /openapi lists them")
             }
             return .json(raw: data)
-        })
+        }
     }
 }

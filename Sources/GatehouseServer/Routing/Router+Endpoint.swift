@@ -15,6 +15,19 @@ extension Router {
     }
 }
 
+extension Router {
+    /// Registers an inline `handler` for `endpoint` behind an authenticator that never waits
+    /// (`Anyone` for an endpoint without a credential): it answers on the server thread.
+    func on<Body, Reply, A: InlineAuthenticator>(
+        _ endpoint: Endpoint<Body, Reply>, inline authenticator: A, _ handler: @escaping @Sendable (Request, RequestContext, A.Principal) throws -> Response
+    ) {
+        precondition(
+            endpoint.credential.rawValue == authenticator.credential,
+            "\(endpoint.id) takes the \(endpoint.credential) credential, not \(authenticator.credential)")
+        on(HTTPMethod(endpoint.method), endpoint.template, inlineAuthenticatedBy: authenticator, handler)
+    }
+}
+
 extension HTTPMethod {
     /// The transport's method for the contract's.
     init(_ method: RequestMethod) { self.init(rawValue: method.rawValue) }

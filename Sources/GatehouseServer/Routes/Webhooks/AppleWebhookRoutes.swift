@@ -2,6 +2,7 @@ import Foundation
 import GatehouseCommerceEngine
 import GatehouseCore
 import GatehouseHTTP
+import GatehouseWire
 import GatehouseFormats
 
 /// App Store Server Notifications V2 at `/webhooks/apple`, outside `/api` (seed 000 §07, step 4).
@@ -13,18 +14,19 @@ enum AppleWebhookRoutes {
         // (unverifiable, malformed, refused at the edge) gets a 4xx; any other failure is a 500.
         router.renderErrors(under: "/webhooks") { error, path, context in render(error, path: path, context: context, logger: logger) }
         struct Outcome: Encodable { let outcome: String }
-        router.post("/webhooks/apple", .async { request, _ in
+        router.on(OperatorEndpoints.appleNotification, SignedInBody()) { request, _, _ in
             guard case .object(let body)? = try? JSONValue(parsing: request.body), let signed = body["signedPayload"]?.string else {
                 throw DatacoveError.validation("The body must be {\"signedPayload\": \"<JWS>\"}.")
             }
             return try .json(Outcome(outcome: try await commerce.receiveNotification(signedPayload: signed).rawValue))
-        })
+        }
     }
 }
 
 extension AppleWebhookRoutes {
     static func render(_ error: any Error, path: String, context: RequestContext, logger: Logger) -> Response {
         switch error {
+        case is ReceiptRefused: Response(status: 403)
         case is NotificationRejected, is DatacoveError, is HTTPError: DatacoveError.render(error, path: path, context: context, logger: logger)
         default: DatacoveError.render(WebhookFailure(underlying: error), path: path, context: context, logger: logger)
         }

@@ -2,6 +2,7 @@ import Foundation
 import GatehouseCore
 import GatehouseDelivery
 import GatehouseHTTP
+import GatehouseWire
 import GatehouseVerificationEngine
 
 /// Providers' delivery receipts. Anything unsigned, tampered or stale is a 403 and records
@@ -14,8 +15,8 @@ import GatehouseVerificationEngine
 ///   JWT under the account's signature secret (`Authorization: Bearer`, the body's hash in it);
 ///   SMS receipts as a form or query string with their `sig`.
 enum DeliveryReceiptRoutes {
-    static let twilioPath = "/webhooks/delivery/twilio"
-    static let vonagePath = "/webhooks/delivery/vonage"
+    static let twilioPath = OperatorEndpoints.twilioReceipt.template
+    static let vonagePath = OperatorEndpoints.vonageReceipt.template
 
     /// How Vonage's receipts are checked: the signature secret, how SMS receipts' `sig` is made,
     /// and the application whose call events are accepted.
@@ -30,43 +31,51 @@ enum DeliveryReceiptRoutes {
         on router: Router, engine: VerificationEngine, twilioAuthToken: String?, vonage: VonageSigning?, clock: any Clock,
         publicURL: @escaping @Sendable () -> String
     ) {
+        @Sendable func record(_ report: DeliveryStatusReport?) async throws -> Response {
+            if let report { try await engine.recordDeliveryReceipt(provider: report.provider, messageId: report.messageId, delivered: report.delivered) }
+            return Response(status: 204)
+        }
         if let twilioAuthToken {
-            router.on(.POST, twilioPath, maxBodySize: 16 << 10, body: .any, .async { request, _ in
-                try await record(engine) {
-                    try TwilioStatusCallback.verify(
-                        url: publicURL() + twilioPath, body: request.body, signature: request.headers["X-Twilio-Signature"], authToken: twilioAuthToken)
-                }
-            })
+            let signed = ReceiptSignature { request in
+                try TwilioStatusCallback.verify(
+                    url: publicURL() + twilioPath, body: request.body, signature: request.headers["X-Twilio-Signature"], authToken: twilioAuthToken)
+            }
+            router.on(OperatorEndpoints.twilioReceipt, signed, maxBodySize: 16 << 10, body: .any) { _, _, report in try await record(report) }
         }
         if let vonage {
-            router.on(.POST, vonagePath, maxBodySize: 16 << 10, body: .any, .async { request, _ in
-                try await record(engine) {
-                    if request.headers["Authorization"] != nil {
-                        return try VonageSignedWebhook.verify(
-                            authorization: request.headers["Authorization"], body: request.body, signatureSecret: vonage.secret, now: clock.now,
-                            applicationId: vonage.applicationId)
-                    }
-                    return try VonageSMSSignature.verify(body: request.body, signatureSecret: vonage.secret, method: vonage.method, now: clock.now)
+            let signed = ReceiptSignature { request in
+                if request.headers["Authorization"] != nil {
+                    return try VonageSignedWebhook.verify(
+                        authorization: request.headers["Authorization"], body: request.body, signatureSecret: vonage.secret, now: clock.now,
+                        applicationId: vonage.applicationId)
                 }
-            })
+                return try VonageSMSSignature.verify(body: request.body, signatureSecret: vonage.secret, method: vonage.method, now: clock.now)
+            }
+            router.on(OperatorEndpoints.vonageReceipt, signed, maxBodySize: 16 << 10, body: .any) { _, _, report in try await record(report) }
             // Vonage's SMS receipts come as a GET with the query string unless the dashboard says POST.
-            router.on(.GET, vonagePath, .async { request, _ in
-                try await record(engine) {
-                    try VonageSMSSignature.verify(parameters: request.query, signatureSecret: vonage.secret, method: vonage.method, now: clock.now)
-                }
-            })
+            let signedQuery = ReceiptSignature { request in
+                try VonageSMSSignature.verify(parameters: request.query, signatureSecret: vonage.secret, method: vonage.method, now: clock.now)
+            }
+            router.on(OperatorEndpoints.vonageReceiptByQuery, signedQuery) { _, _, report in try await record(report) }
         }
-    }
-
-    /// Records what `verify` reads from a receipt it believes: 204, or 403 when it does not.
-    private static func record(_ engine: VerificationEngine, _ verify: () throws -> DeliveryStatusReport?) async throws -> Response {
-        let report: DeliveryStatusReport?
-        do {
-            report = try verify()
-        } catch {
-            return Response(status: 403)
-        }
-        if let report { try await engine.recordDeliveryReceipt(provider: report.provider, messageId: report.messageId, delivered: report.delivered) }
-        return Response(status: 204)
     }
 }
+
+/// A provider's receipt whose signature holds: what it reports (`nil` for a status that is not
+/// final, taken and ignored). Anything unsigned, tampered or stale is `ReceiptRefused`, a bare 403.
+struct ReceiptSignature: InlineAuthenticator {
+    typealias Principal = DeliveryStatusReport?
+    let verify: @Sendable (Request) throws -> DeliveryStatusReport?
+    let credential = Credential.providerSignature.rawValue
+
+    func authenticateInline(_ request: Request, context: RequestContext) throws -> DeliveryStatusReport? {
+        do {
+            return try verify(request)
+        } catch {
+            throw ReceiptRefused()
+        }
+    }
+}
+
+/// A receipt whose signature does not hold: 403, nothing recorded.
+struct ReceiptRefused: Error {}
