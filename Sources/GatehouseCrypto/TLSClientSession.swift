@@ -59,7 +59,12 @@ public final class TLSClientSession {
         if let pem = extraTrustedCertificatePEM { try Self.trust(pem, in: context) }
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
         guard let ssl = SSL_new(context) else { throw Self.failure("TLS setup failed") }
-        guard let readBIO = BIO_new(BIO_s_mem()), let writeBIO = BIO_new(BIO_s_mem()) else {
+        guard let readBIO = BIO_new(BIO_s_mem()) else {
+            SSL_free(ssl)
+            throw Self.failure("TLS setup failed")
+        }
+        guard let writeBIO = BIO_new(BIO_s_mem()) else {
+            BIO_free(readBIO)
             SSL_free(ssl)
             throw Self.failure("TLS setup failed")
         }

@@ -28,8 +28,8 @@ public struct WebhookDelivery: MessageDelivery {
         let timestamp = String(Int64(clock.now.timeIntervalSince1970))
         // Well inside the delivery lease, so a slow bridge is never claimed and sent twice.
         var request = OutboundRequest(url: url, timeoutInterval: 15)
-        // Only the status is read.
-        request.maxResponseBytes = 64 * 1024
+        // Only the status is read, but no smaller limit than the client's: a bridge that took
+        // the message and answered at length must not have it claimed and sent again.
         request.target = .webhook
         request.httpMethod = "POST"
         request.httpBody = body

@@ -26,7 +26,7 @@ enum AppleWebhookRoutes {
 extension AppleWebhookRoutes {
     static func render(_ error: any Error, path: String, context: RequestContext, logger: Logger) -> Response {
         switch error {
-        case is ReceiptRefused: Response(status: 403)
+        case let refused as ReceiptRefused: refused.response(context: context)
         case is NotificationRejected, is DatacoveError, is HTTPError: DatacoveError.render(error, path: path, context: context, logger: logger)
         default: DatacoveError.render(WebhookFailure(underlying: error), path: path, context: context, logger: logger)
         }

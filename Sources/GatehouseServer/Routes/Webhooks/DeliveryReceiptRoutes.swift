@@ -77,5 +77,8 @@ struct ReceiptSignature: InlineAuthenticator {
     }
 }
 
-/// A receipt whose signature does not hold: 403, nothing recorded.
-struct ReceiptRefused: Error {}
+/// A receipt whose signature does not hold: a bare 403, nothing recorded, whichever renderer
+/// owns `/webhooks`.
+struct ReceiptRefused: HTTPResponseError {
+    func response(context: RequestContext) -> Response { Response(status: 403) }
+}
