@@ -18,10 +18,24 @@ public struct SQLDialect: Sendable, Equatable {
     /// Run first in every migration transaction so migrators in several processes take
     /// turns. `nil` on SQLite, where `BEGIN IMMEDIATE` already holds the one write lock.
     public let migrationLock: String?
+    /// Takes a lock named by one 64-bit key until the transaction ends, so that nodes doing
+    /// the same thing take turns; `nil` where one write transaction at a time is all there is.
+    public let transactionLock: String?
+    /// The same, named by a text (hashed by the database).
+    public let transactionLockByName: String?
+    /// Queues a notice (channel, payload) that the database delivers to every listening node
+    /// if the transaction commits; `nil` where there is one node and nobody to tell.
+    public let notify: String?
+    /// Whether several nodes may share the database (so one node's restart says nothing of
+    /// the others' work).
+    public let sharedByNodes: Bool
+    /// The literal of `true` in a column of type ``boolean``.
+    public let trueLiteral: String
 
     public static let sqlite = SQLDialect(
         name: "sqlite", bigint: "INTEGER", blob: "BLOB", boolean: "INTEGER", double: "REAL",
-        forUpdate: "", forUpdateSkipLocked: "", migrationLock: nil
+        forUpdate: "", forUpdateSkipLocked: "", migrationLock: nil, transactionLock: nil, transactionLockByName: nil, notify: nil,
+        sharedByNodes: false, trueLiteral: "1"
     )
     public static let postgres = SQLDialect(
         name: "postgres", bigint: "BIGINT", blob: "BYTEA", boolean: "BOOLEAN", double: "DOUBLE PRECISION",
@@ -29,6 +43,8 @@ public struct SQLDialect: Sendable, Equatable {
         // A transaction-scoped advisory lock is released by COMMIT or ROLLBACK, so a
         // migrator that dies mid-way never leaves the lock behind. The key is arbitrary
         // but fixed: every Gatehouse binary must use the same one.
-        migrationLock: "SELECT pg_advisory_xact_lock(7428150983625310001)"
+        migrationLock: "SELECT pg_advisory_xact_lock(7428150983625310001)",
+        transactionLock: "SELECT pg_advisory_xact_lock(?)", transactionLockByName: "SELECT pg_advisory_xact_lock(hashtext(?))",
+        notify: "SELECT pg_notify(?, ?)", sharedByNodes: true, trueLiteral: "TRUE"
     )
 }

@@ -41,8 +41,8 @@ extension VerificationEngine {
     /// lock keyed by application and number (released by COMMIT or ROLLBACK, so a node that
     /// dies holds nothing); SQLite's write transaction already holds its only write lock.
     static func lockDestination(_ db: any DatabaseConnection, applicationID: String, destination: String) throws {
-        guard db.dialect == .postgres else { return }
-        try db.execute("SELECT pg_advisory_xact_lock(?)", [.integer(advisoryKey("verification-number", applicationID, destination))])
+        guard let lock = db.dialect.transactionLock else { return }
+        try db.execute(lock, [.integer(advisoryKey("verification-number", applicationID, destination))])
     }
 
     /// A 64-bit lock key from a namespace and parts: the first eight bytes of their SHA-256.

@@ -3,7 +3,7 @@ import GatehouseDatabase
 extension VerificationMigrations {
     /// Existing applications get the automatic blocks, like new ones, and no budgets.
     static func pumpingGuard(_ db: any DatabaseConnection) throws {
-        let on = db.dialect == .postgres ? "TRUE" : "1"
+        let on = db.dialect.trueLiteral
         try db.executeScript("""
             ALTER TABLE otp_applications ADD COLUMN prefix_hourly_limit INTEGER;
             ALTER TABLE otp_applications ADD COLUMN prefix_daily_limit INTEGER;

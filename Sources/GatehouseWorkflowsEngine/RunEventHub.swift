@@ -88,7 +88,7 @@ public final class RunEventHub: @unchecked Sendable {
     /// Queues the notice for other nodes in the transaction that wrote the event (PostgreSQL
     /// delivers it at commit, and not at all on rollback).
     func notifyOtherNodes(_ db: any DatabaseConnection, tenantID: String, accountID: String) throws {
-        guard db.dialect.name == "postgres" else { return }
-        _ = try db.query("SELECT pg_notify(?, ?)", [.text(channel), .text(Self.payloadPrefix + Self.key(tenantID: tenantID, accountID: accountID))])
+        guard let notify = db.dialect.notify else { return }
+        _ = try db.query(notify, [.text(channel), .text(Self.payloadPrefix + Self.key(tenantID: tenantID, accountID: accountID))])
     }
 }

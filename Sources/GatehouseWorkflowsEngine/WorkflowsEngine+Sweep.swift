@@ -84,7 +84,7 @@ extension WorkflowsEngine {
     /// A run whose attempts are spent fails (credits back) instead of running again: a run
     /// that crashes its server must not do so forever.
     public func recoverAfterRestart() async throws {
-        guard database.dialect.name == "sqlite" else { return }
+        guard !database.dialect.sharedByNodes else { return }
         let (node, now, settings, billing, hub) = (nodeID, self.now, self.settings, self.billing, events)
         let recovered = try await database.write { db -> [WorkflowRun] in
             let runs = try db.query(

@@ -39,8 +39,8 @@ public final class CacheInvalidations: @unchecked Sendable {
 
     /// Announces, inside a write transaction, that `key` of `cache` changes.
     public func announce(_ db: any DatabaseConnection, cache: String, key: String?) throws {
-        guard db.dialect == .postgres else { return }
-        _ = try db.query("SELECT pg_notify(?, ?)", [.text(channel), .text(Self.payload(cache: cache, key: key))])
+        guard let notify = db.dialect.notify else { return }
+        _ = try db.query(notify, [.text(channel), .text(Self.payload(cache: cache, key: key))])
     }
 
     /// Forgets `key` of `cache` on this node.
