@@ -48,7 +48,7 @@ var targets: [Target] = [
         swiftSettings: swiftSettings
     ),
     // The live delivery providers (SMTP with TLS, Twilio, Vonage, the webhook bridge): the server links them, engines never.
-    .target(name: "GatehouseDelivery", dependencies: ["GatehouseCore", "GatehouseCrypto", "GatehouseFormats"], swiftSettings: swiftSettings),
+    .target(name: "GatehouseDelivery", dependencies: ["GatehouseCore", "GatehouseCrypto", "GatehouseDatabase", "GatehouseFormats"], swiftSettings: swiftSettings),
     // The server's outbound HTTP on libcurl, behind GatehouseCore's OutboundHTTP seam.
     .target(name: "GatehouseOutbound", dependencies: ["CCurl", "GatehouseCore", "GatehouseFormats"], swiftSettings: swiftSettings),
     .target(

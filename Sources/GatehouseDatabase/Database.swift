@@ -77,7 +77,7 @@ extension Database {
         try await withCheckedThrowingContinuation { continuation in
             // Blocking work stays off the Swift concurrency pool, whose few threads must
             // never wait on a socket or a connection checkout.
-            DatabaseThreadPool.shared.run {
+            BlockingThreadPool.database.run {
                 continuation.resume(with: Result { try self.readBlocking(body) })
             }
         }
@@ -87,7 +87,7 @@ extension Database {
     @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (any DatabaseConnection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            DatabaseThreadPool.shared.run {
+            BlockingThreadPool.database.run {
                 continuation.resume(with: Result { try self.writeBlocking(body) })
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseDatabase
 
 /// Sends `.email` messages to an SMTP server (RFC 5321) as UTF-8 plain-text mail (RFC 5322,
 /// MIME quoted-printable), one connection per message.
@@ -32,8 +33,10 @@ public struct SMTPDelivery: MessageDelivery, CustomStringConvertible, CustomDebu
     let extraTrustedCertificatePEM: String?
 
     /// Runs the blocking socket work off the Swift concurrency pool, whose few threads must
-    /// never wait on a slow mail server. Concurrent, so one stuck server does not hold up others.
-    private static let queue = DispatchQueue(label: "gatehouse.smtp-delivery", attributes: .concurrent)
+    /// never wait on a slow mail server: a thread of its own per conversation while every one
+    /// is busy (a concurrent DispatchQueue is as wide as the CPUs on Linux, so two stuck mail
+    /// servers would hold up every other message), up to 32 at once.
+    private static let threads = BlockingThreadPool(name: "gatehouse.smtp-delivery", maxThreads: 32)
 
     /// - Parameters:
     ///   - from: the bare sender address (`codes@example.com`), used for the envelope and `From`.
@@ -68,7 +71,7 @@ public struct SMTPDelivery: MessageDelivery, CustomStringConvertible, CustomDebu
         let host = host, port = port, timeout = timeout, security = security, pem = extraTrustedCertificatePEM
         let until = totalTimeout.map { TCPTransport.deadline(after: $0) } ?? .max
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            Self.queue.async {
+            Self.threads.run {
                 do {
                     let tcp = try TCPTransport.connect(host: host, port: port, timeout: timeout, until: until)
                     let conversation = SMTPConversation(transport: tcp, security: security) { _ in

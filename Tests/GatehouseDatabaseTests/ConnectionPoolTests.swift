@@ -102,7 +102,7 @@ import Testing
     @Test func threadPoolRunsBlockedWorkSideBySide() {
         // Every item waits for all the others to start: with fewer threads than items
         // (GCD's CPU-sized pool on Linux) this would time out.
-        let pool = DatabaseThreadPool(maxThreads: 16)
+        let pool = BlockingThreadPool(name: "test", maxThreads: 16)
         let started = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let finished = DispatchGroup()

@@ -1,15 +1,20 @@
 import Foundation
 
-/// Threads that run blocking database calls for the `async` `read` and `write`.
+/// Threads that run blocking work (database calls for the `async` `read` and `write`, an SMTP
+/// conversation) off the Swift concurrency pool, whose few threads must never wait on a socket.
 ///
 /// Not a concurrent `DispatchQueue`: on Linux, GCD sizes its worker pool to the CPU count
 /// and does not notice threads blocked in a socket read or a pool checkout, so two cores
 /// ran about two transactions at a time however many connections the pool had. Here a
 /// thread is added whenever every existing one is busy, up to `maxThreads`; the driver's
 /// own connection pool then decides how many actually reach the database.
-final class DatabaseThreadPool: @unchecked Sendable {
-    static let shared = DatabaseThreadPool(maxThreads: 64)
+///
+/// Unchecked Sendable: every field but the constants is guarded by `condition`.
+package final class BlockingThreadPool: @unchecked Sendable {
+    /// The database calls' pool.
+    static let database = BlockingThreadPool(name: "gatehouse.database", maxThreads: 64)
 
+    private let name: String
     private let maxThreads: Int
     private let condition = NSCondition()
     // Guarded by `condition`.
@@ -18,12 +23,13 @@ final class DatabaseThreadPool: @unchecked Sendable {
     private var threads = 0
     private var idle = 0
 
-    init(maxThreads: Int) {
+    package init(name: String, maxThreads: Int) {
+        self.name = name
         self.maxThreads = maxThreads
     }
 
     /// Runs `work` on a pool thread, starting a thread when none is free to take it.
-    func run(_ work: @escaping () -> Void) {
+    package func run(_ work: @escaping () -> Void) {
         condition.lock()
         queue.append(work)
         // Idle threads stay counted until they wake, so a burst of calls cannot all be
@@ -31,7 +37,7 @@ final class DatabaseThreadPool: @unchecked Sendable {
         if queue.count - head > idle && threads < maxThreads {
             threads += 1
             let thread = Thread { [self] in loop() }
-            thread.name = "gatehouse.database"
+            thread.name = name
             thread.start()
         }
         condition.signal()
