@@ -6,7 +6,8 @@ import Testing
 
 /// The sample backend's Prove client over libcurl, against a server that misbehaves: a 401
 /// with `WWW-Authenticate: Basic` (which URLSession never finished) and a redirect are
-/// answers, reported with their status; a reset is a transport error; nothing hangs.
+/// answers, reported with their status; a reset is a transport error; a silent server is a
+/// timeout at the client's deadline; nothing hangs.
 @Suite struct ProveClientTransportTests {
     @Test func aHostileServerIsReportedNotWaitedFor() async throws {
         let upstream = try await HostileUpstream.start()
@@ -22,5 +23,8 @@ import Testing
         }
         let reset = ProveClient(baseURL: upstream.url("/reset"), clientID: "id", clientSecret: "secret")
         await #expect(throws: OutboundError.self) { _ = try await reset.validate(correlationId: "c") }
+        // A server that never answers ends the call at the client's deadline, as a timeout.
+        let silent = ProveClient(baseURL: upstream.url("/silent"), clientID: "id", clientSecret: "secret")
+        await #expect(throws: OutboundError(.timedOut)) { _ = try await silent.validate(correlationId: "c") }
     }
 }
