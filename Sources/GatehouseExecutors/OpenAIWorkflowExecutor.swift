@@ -130,7 +130,7 @@ package struct OpenAIWorkflowExecutor: WorkflowExecutor {
         switch run.input[key] {
         case .string(let string)?: return string
         case .bool(let flag)?: return flag ? "true" : "false"
-        case .number(let number)?: return WorkflowInputRules.format(number)
+        case .number(let number)?: return WorkflowInputRules.format(number.double)
         case nil, .null?: return nil
         case let other?: return (try? String(decoding: JSONEncoder().encode(other), as: UTF8.self)) ?? ""
         }

@@ -49,23 +49,6 @@ public enum JSONReader {
     }
 }
 
-extension JSONReader {
-    /// Reads `bytes` like `parse`, and hands back the text of each number that is a member of
-    /// the outermost object, by name: a `Double` reads `0.9999999999999999999` as 1, and a
-    /// reader of integer fields must see the digits (`JSONInteger.exact`).
-    public static func parseKeepingNumbers(_ bytes: Data, maxDepth: Int = defaultMaxDepth) throws(JSONReadError)
-        -> (value: JSONValue, numbers: [String: String])
-    {
-        let result: Result<(JSONValue, [String: String]), JSONReadError> = bytes.withUnsafeBytes { raw in
-            var scanner = JSONScanner(bytes: raw.bindMemory(to: UInt8.self), maxDepth: maxDepth, build: true)
-            scanner.topLevelNumbers = [:]
-            return Result { () throws(JSONReadError) in (try scanner.document(), scanner.topLevelNumbers ?? [:]) }
-        }
-        let (value, numbers) = try result.get()
-        return (value, numbers)
-    }
-}
-
 extension JSONValue {
     /// Reads a JSON text with `JSONReader`'s limits (linear time, bounded depth, no
     /// duplicate names, no control characters).

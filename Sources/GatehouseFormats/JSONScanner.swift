@@ -6,9 +6,6 @@ struct JSONScanner {
     /// False: check only, and give `.null` for every value.
     let build: Bool
     var index = 0
-    /// When not nil, collects the text of every number that is a member of the outermost
-    /// object, by name, for readers that need its exact value.
-    var topLevelNumbers: [String: String]?
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, build: Bool) {
         self.bytes = bytes
@@ -56,12 +53,8 @@ struct JSONScanner {
             guard peek(UInt8(ascii: ":")) else { throw .malformed(offset: index) }
             index += 1
             skipWhitespace()
-            let start = index
             let member = try value(depth: depth)
             if build { members[name] = member }
-            if depth == 1, topLevelNumbers != nil, case .number = member {
-                topLevelNumbers?[name] = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-            }
             skipWhitespace()
             guard index < bytes.count else { throw .malformed(offset: index) }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -195,7 +188,7 @@ struct JSONScanner {
         // Checked in both passes, so that what the edge accepts every reader can read.
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else { throw .numberOutOfRange }
-        return build ? .number(value) : .null
+        return build ? .number(JSONNumber(text: text, double: value)) : .null
     }
 
     private mutating func digits() -> Int {

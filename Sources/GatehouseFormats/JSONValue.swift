@@ -2,7 +2,7 @@
 public enum JSONValue: Codable, Sendable, Equatable {
     case null
     case bool(Bool)
-    case number(Double)
+    case number(JSONNumber)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
@@ -23,7 +23,7 @@ public enum JSONValue: Codable, Sendable, Equatable {
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
         } else {
-            self = .number(try container.decode(Double.self))
+            self = .number(JSONNumber(try container.decode(Double.self)))
         }
     }
 
@@ -32,7 +32,7 @@ public enum JSONValue: Codable, Sendable, Equatable {
         switch self {
         case .null: try container.encodeNil()
         case .bool(let value): try container.encode(value)
-        case .number(let value): try container.encode(value)
+        case .number(let value): try container.encode(value.double)
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
@@ -42,12 +42,15 @@ public enum JSONValue: Codable, Sendable, Equatable {
     public var string: String? { if case .string(let value) = self { return value } else { return nil } }
     public var bool: Bool? { if case .bool(let value) = self { return value } else { return nil } }
     /// A number, whole or not.
-    public var number: Double? { if case .number(let value) = self { return value } else { return nil } }
-    /// A whole number that fits an `Int`.
+    public var number: Double? { if case .number(let value) = self { return value.double } else { return nil } }
+    /// A whole number below 10^15 in magnitude, read exactly from its digits.
     public var int: Int? {
-        guard case .number(let value) = self, value == value.rounded(), abs(value) < 1e15 else { return nil }
-        return Int(value)
+        guard case .number(let value) = self, let exact = value.exactInteger, abs(exact) < 1_000_000_000_000_000 else { return nil }
+        return exact
     }
+    /// A number made from a `Double` (one read from JSON keeps its text: `JSONNumber`).
+    public static func number(_ value: Double) -> JSONValue { .number(JSONNumber(value)) }
+
     public var object: [String: JSONValue]? { if case .object(let value) = self { return value } else { return nil } }
     public var array: [JSONValue]? { if case .array(let value) = self { return value } else { return nil } }
     public var strings: [String]? {

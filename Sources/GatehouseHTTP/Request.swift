@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseFormats
 
 /// One HTTP request as the router sees it: a value, complete with its body.
 public struct Request: Sendable {
@@ -11,6 +12,9 @@ public struct Request: Sendable {
     public var query: [(name: String, value: String)]
     public var headers: HTTPHeaders
     public var body: Data
+    /// The body as the edge read it, on a route that takes JSON (`JSONReader`'s one parse);
+    /// nil for an empty body, a route that takes any bytes, or a request no server read.
+    public var json: JSONValue?
     /// The parts of a `multipart/form-data` body, parsed while it arrived.
     public var multipart: MultipartForm?
 

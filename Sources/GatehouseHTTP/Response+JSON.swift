@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseFormats
 
 extension Response {
     /// Encodes `value` as a JSON response.
@@ -23,27 +24,48 @@ extension JSONEncoder {
 }
 
 extension Request {
-    /// Decodes the JSON body; malformed JSON or a wrong shape becomes a 400 naming the key path.
-    public func decode<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) throws -> T {
-        do {
-            return try decoder.decode(T.self, from: body)
-        } catch let error as DecodingError {
-            throw HTTPError(status: 400, code: "invalid_body", message: Self.describe(error))
+    /// The body's JSON tree: the one the edge read, or (for a request no server read) read now
+    /// by the same rules. `emptyIsObject`: an empty body is `{}` (an update that changes
+    /// nothing); otherwise it is refused as `.empty`.
+    public func jsonTree(emptyIsObject: Bool = false) throws(BodyDecodingError) -> JSONValue {
+        if let json { return json }
+        if body.isEmpty {
+            if emptyIsObject { return .object([:]) }
+            throw BodyDecodingError(path: [], problem: .empty)
         }
+        do { return try JSONReader.parse(body) } catch { throw BodyDecodingError(path: [], problem: .unreadable(error)) }
     }
 
-    static func describe(_ error: DecodingError) -> String {
-        func path(_ keys: [any CodingKey]) -> String {
-            let joined = keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-            return joined.isEmpty ? "body" : joined
+    /// The body as `T`, through the one body decoder (`JSONBodyDecoder`); each dialect maps
+    /// the error to its envelope.
+    public func decodeBody<T: Decodable>(
+        _ type: T.Type, unknownKeys: JSONBodyDecoder.UnknownKeys, emptyIsObject: Bool = false
+    ) throws(BodyDecodingError) -> T {
+        try JSONBodyDecoder(unknownKeys: unknownKeys).decode(T.self, from: try jsonTree(emptyIsObject: emptyIsObject))
+    }
+
+    /// Decodes the JSON body, ignoring members `T` does not read; a body that is not JSON or
+    /// not of `T`'s shape becomes a 400 naming the key path.
+    public func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        do {
+            return try decodeBody(T.self, unknownKeys: .ignore)
+        } catch {
+            throw HTTPError(error)
         }
-        switch error {
-        case .typeMismatch(_, let context): return "\(path(context.codingPath)): wrong type"
-        case .valueNotFound(_, let context): return "\(path(context.codingPath)): value missing"
-        case .keyNotFound(let key, let context): return "\(path(context.codingPath + [key])): required"
-        case .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "body is not valid JSON" : "\(path(context.codingPath)): invalid value"
-        @unknown default: return "body is invalid"
+    }
+}
+
+extension HTTPError {
+    /// The generic words for a body that could not be decoded, as `invalid_body` (or the
+    /// reader's own refusal of text that is not JSON).
+    public init(_ error: BodyDecodingError) {
+        switch error.problem {
+        case .empty: self = .badRequest("a JSON body is required", code: "invalid_body")
+        case .unreadable(let refusal): self = .refusedJSON(refusal, maxDepth: JSONReader.defaultMaxDepth)
+        case .missing: self = .badRequest("\(error.field): required", code: "invalid_body")
+        case .wrongType, .notInteger: self = .badRequest("\(error.field): wrong type", code: "invalid_body")
+        case .unknownKey: self = .badRequest("unknown field: \(error.field)", code: "unknown_field")
+        case .invalid: self = .badRequest("\(error.field): invalid value", code: "invalid_body")
         }
     }
 }

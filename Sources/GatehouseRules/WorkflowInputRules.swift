@@ -217,7 +217,7 @@ public enum WorkflowInputRules {
 
     static func number(_ value: JSONValue) -> Double? {
         switch value {
-        case .number(let number): return number.isFinite ? number : nil
+        case .number(let number): return number.double.isFinite ? number.double : nil
         case .string(let text): return Double(text.trimmingCharacters(in: .whitespaces)).flatMap { $0.isFinite ? $0 : nil }
         default: return nil
         }

@@ -15,6 +15,14 @@ extension DatacoveWire {
             self.name = name
             self.channel = channel
         }
+
+        /// A left-out `channel` is `sms`.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            phoneNumber = try container.decode(String.self, forKey: .phoneNumber)
+            name = try container.decodeIfPresent(String.self, forKey: .name)
+            channel = try container.decodeIfPresent(String.self, forKey: .channel) ?? "sms"
+        }
     }
 
     /// `POST auth/v1/mobile/verify-otp`: `{"phoneNumber", "otp", "channel": "sms"}`.
@@ -32,6 +40,14 @@ extension DatacoveWire {
             self.phoneNumber = phoneNumber
             self.otp = otp
             self.channel = channel
+        }
+
+        /// A left-out `channel` is `sms`.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            phoneNumber = try container.decode(String.self, forKey: .phoneNumber)
+            otp = try container.decode(String.self, forKey: .otp)
+            channel = try container.decodeIfPresent(String.self, forKey: .channel) ?? "sms"
         }
     }
 

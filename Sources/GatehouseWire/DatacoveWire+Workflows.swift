@@ -92,6 +92,13 @@ extension DatacoveWire {
             self.id = id
             self.input = input
         }
+
+        /// A left-out or `null` `input` is no inputs.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(String.self, forKey: .id)
+            input = try container.decodeIfPresent([String: JSONValue].self, forKey: .input) ?? [:]
+        }
     }
 
     /// The answer of execute. A `sync` workflow answers its `result`; an `event` one answers

@@ -17,12 +17,16 @@ import GatehouseFormats
         }
     }
 
-    /// Only the outermost object's own members keep their text; the value reads as before.
-    @Test func theOutermostMembersKeepTheirDigits() throws {
-        let body = Data(#"{"a": 0.9999999999999999999 ,"b":{"c":2},"d":[3],"e":"4","f":-1e2}"#.utf8)
-        let (value, numbers) = try JSONReader.parseKeepingNumbers(body)
-        #expect(value == (try JSONReader.parse(body)))
-        #expect(numbers == ["a": "0.9999999999999999999", "f": "-1e2"])
-        #expect(try JSONReader.parseKeepingNumbers(Data("[1]".utf8)).numbers.isEmpty)
+    /// Every number read keeps its text, at any depth; values compare as numbers.
+    @Test func numbersKeepTheirDigits() throws {
+        let body = Data(#"{"a": 0.9999999999999999999 ,"b":{"c":2},"d":[-1e2]}"#.utf8)
+        guard case .object(let members) = try JSONReader.parse(body), case .number(let a)? = members["a"],
+            case .number(let c)? = members["b"]?.object?["c"], case .number(let d)? = members["d"]?.array?.first
+        else { Issue.record("not the expected tree"); return }
+        #expect(a.text == "0.9999999999999999999" && a.double == 1 && a.exactInteger == nil)
+        #expect(c.text == "2" && c.exactInteger == 2)
+        #expect(d.text == "-1e2" && d.exactInteger == -100)
+        #expect(JSONValue.number(1) == (try JSONReader.parse(Data("1.0".utf8))))
+        #expect(JSONNumber(1e300).exactInteger == nil && JSONNumber(-3).exactInteger == -3)
     }
 }

@@ -223,10 +223,12 @@ extension Server {
             let error = HTTPError.badRequest("malformed multipart body", code: "invalid_multipart")
             return queue(responder.renderError(error, path: exchange.request.rawPath, context: context), for: exchange)
         }
-        if let refusal = exchange.refusal
-            ?? RequestScreening.body(exchange.request.body, kind: exchange.routed.bodyKind, maxDepth: configuration.maxJSONDepth)
-        {
+        if let refusal = exchange.refusal {
             return queue(responder.renderError(refusal, path: exchange.request.rawPath, context: context), for: exchange)
+        }
+        switch RequestScreening.body(exchange.request.body, kind: exchange.routed.bodyKind, maxDepth: configuration.maxJSONDepth) {
+        case .failure(let refusal): return queue(responder.renderError(refusal, path: exchange.request.rawPath, context: context), for: exchange)
+        case .success(let tree): exchange.request.json = tree
         }
         exchange.request.multipart = exchange.multipart
         if exchange.routed.isInline {

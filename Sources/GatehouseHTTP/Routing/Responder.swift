@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseFormats
 
 /// Turns a routed request into a response: middleware, handler, error rendering.
 /// It knows nothing of sockets, so tests can drive it in process.
@@ -131,9 +132,8 @@ public final class Responder: @unchecked Sendable {
     public func render(_ error: any Error, context: RequestContext, path: String? = nil) -> Response {
         if let path, let renderer = router.errorRenderer(for: path) { return renderer(error, path, context) }
         if let error = error as? any HTTPResponseError { return error.response(context: context) }
-        if let error = error as? DecodingError {
-            return HTTPError.badRequest(Request.describe(error), code: "invalid_body").response(context: context)
-        }
+        if let error = error as? BodyDecodingError { return HTTPError(error).response(context: context) }
+        if let error = error as? DecodingError { return HTTPError(BodyDecodingError(error)).response(context: context) }
         errorLog(TransportLogEntry("unhandled error in \(context.route): \(String(reflecting: error))", requestID: context.requestID))
         return HTTPError.internalError.response(context: context)
     }

@@ -45,14 +45,14 @@ enum RequestScreening {
         return media == "application/json" || (media.hasPrefix("application/") && media.hasSuffix("+json")) ? nil : .unsupportedMediaType
     }
 
-    /// A complete body for a route of `kind`.
-    static func body(_ body: Data, kind: RequestBodyKind, maxDepth: Int) -> HTTPError? {
-        guard kind == .json, !body.isEmpty else { return nil }
+    /// A complete body for a route of `kind`, read once: the tree of a JSON body (nil when the
+    /// body is empty or the route takes any bytes), which handlers decode from, or the refusal.
+    static func body(_ body: Data, kind: RequestBodyKind, maxDepth: Int) -> Result<JSONValue?, HTTPError> {
+        guard kind == .json, !body.isEmpty else { return .success(nil) }
         do {
-            try JSONReader.validate(body, maxDepth: maxDepth)
-            return nil
+            return .success(try JSONReader.parse(body, maxDepth: maxDepth))
         } catch {
-            return .refusedJSON(error, maxDepth: maxDepth)
+            return .failure(.refusedJSON(error, maxDepth: maxDepth))
         }
     }
 

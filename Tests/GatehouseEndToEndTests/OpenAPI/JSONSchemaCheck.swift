@@ -36,7 +36,8 @@ struct JSONSchemaCheck {
             if let min = schema["minLength"]?.int, text.count < min { found.append("\(path): shorter than \(min)") }
             if let max = schema["maxLength"]?.int, text.count > max { found.append("\(path): longer than \(max)") }
             if schema["format"]?.string == "date-time", !Self.isDateTime(text) { found.append("\(path): \(text) is not a date-time") }
-        case .number(let number):
+        case .number(let written):
+            let number = written.double
             if let min = schema["minimum"]?.number, number < min { found.append("\(path): below \(min)") }
             if let max = schema["maximum"]?.number, number > max { found.append("\(path): above \(max)") }
         case .array(let items):
@@ -68,7 +69,7 @@ struct JSONSchemaCheck {
     private static func has(_ type: String, _ value: JSONValue) -> Bool {
         switch (type, value) {
         case ("null", .null), ("boolean", .bool), ("string", .string), ("array", .array), ("object", .object), ("number", .number): true
-        case ("integer", .number(let number)): number == number.rounded()
+        case ("integer", .number(let number)): number.double == number.double.rounded()
         default: false
         }
     }

@@ -38,7 +38,7 @@ enum AdminManagedAPIRoutes {
                 "rotatesRefreshTokens", "tokenEndpointAuthMethod",
             ],
         ]
-        guard case .object(let top) = try JSONValue(parsing: request.body) else { return }
+        let top = try StrictJSON.Body(request, fields: nil).members
         for (field, allowed) in known {
             guard case .object(let nested)? = top[field] else { continue }
             if let unknown = nested.keys.sorted().first(where: { !allowed.contains($0) }) {

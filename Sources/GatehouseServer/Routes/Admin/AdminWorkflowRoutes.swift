@@ -36,7 +36,7 @@ enum AdminWorkflowRoutes {
         admin.on(AdminWire.Endpoints.updateWorkflowSettings, .async { request, context in
             let fields = Set(AdminWire.WorkflowSettingsPatch.CodingKeys.allCases.map(\.stringValue))
             _ = try StrictJSON.decode(AdminWire.WorkflowSettingsPatch.self, from: request, fields: fields, integers: ["maxConcurrentRuns": StrictJSON.counts])
-            let patch = try WorkflowTenantSettingsPatch(try JSONValue(parsing: request.body).object ?? [:])
+            let patch = try WorkflowTenantSettingsPatch(try StrictJSON.Body(request, fields: fields).members)
             return try .json(AdminWire.WorkflowSettings(try await engine.updateTenantSettings(tenantID: context.parameter("tenantId"), patch)))
         })
         admin.on(AdminWire.Endpoints.grantCredits, .async { request, context in

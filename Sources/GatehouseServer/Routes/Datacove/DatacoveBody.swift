@@ -4,88 +4,88 @@ import GatehouseHTTP
 import GatehouseWire
 import GatehouseFormats
 
-/// A Datacove JSON request body, read into the shared wire types by their own coding keys
-/// (so a field renamed in `GatehouseWire` fails to compile here), each field's type checked
-/// with this dialect's messages.
-struct DatacoveBody {
-    let fields: [String: JSONValue]
-
-    init(_ request: Request) throws {
-        guard case .object(let object)? = try? JSONValue(parsing: request.body.isEmpty ? Data("{}".utf8) : request.body)
-        else { throw DatacoveError.validation("The body must be a JSON object.") }
-        fields = object
-    }
-
-    func string(_ key: some CodingKey) throws -> String {
-        guard let value = fields[key.stringValue]?.string, !value.isEmpty else { throw DatacoveError.validation("\(key.stringValue) is required") }
-        return value
-    }
-
-    func optionalString(_ key: some CodingKey) throws -> String? {
-        guard let value = fields[key.stringValue], value != .null else { return nil }
-        guard let text = value.string else { throw DatacoveError.validation("\(key.stringValue) must be a string") }
-        return text
-    }
-
-    func optionalBool(_ key: some CodingKey) throws -> Bool? {
-        guard let value = fields[key.stringValue], value != .null else { return nil }
-        guard let flag = value.bool else { throw DatacoveError.validation("\(key.stringValue) must be true or false") }
-        return flag
-    }
-
-    /// Refuses a key the wire type does not have.
-    func onlyKeys<Key: CodingKey & CaseIterable>(of _: Key.Type) throws {
-        let allowed = Set(Key.allCases.map(\.stringValue))
-        if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
-            throw DatacoveError.validation("\(unknown) cannot be changed here")
+/// A Datacove JSON request body, read into the shared wire types by the one body decoder
+/// (so a field renamed in `GatehouseWire` changes what is read here too), with this dialect's
+/// messages. An empty body is `{}`; the bodies that change stored state refuse unknown keys.
+enum DatacoveBody {
+    static func decode<T: Decodable>(_ type: T.Type, _ request: Request, unknownKeys: JSONBodyDecoder.UnknownKeys = .ignore) throws -> T {
+        do {
+            return try request.decodeBody(T.self, unknownKeys: unknownKeys, emptyIsObject: true)
+        } catch {
+            throw DatacoveError.validation(message(error))
         }
     }
 
-    /// `channel`, when sent, must be `sms`.
-    private func smsChannel<Key: CodingKey>(_ key: Key) throws -> String {
-        if let method = try optionalString(key), method != "sms" { throw DatacoveError.validation("channel must be sms") }
-        return "sms"
+    /// The dialect's words for a body that did not decode.
+    static func message(_ error: BodyDecodingError) -> String {
+        let field = error.field
+        switch error.problem {
+        case .empty, .unreadable: return "The body must be a JSON object."
+        case .wrongType where error.path.isEmpty: return "The body must be a JSON object."
+        case .missing: return "\(field) is required"
+        case .wrongType(.string): return "\(field) must be a string"
+        case .wrongType(.boolean): return "\(field) must be true or false"
+        case .wrongType(.integer), .notInteger: return "\(field) must be a whole number"
+        case .wrongType(let kind): return "\(field) must be \(kind == .array ? "an array" : kind == .object ? "an object" : "a number")"
+        case .unknownKey: return "\(field) cannot be changed here"
+        case .invalid: return "\(field) is invalid"
+        }
     }
 
-    func phoneCodeRequest() throws -> DatacoveWire.PhoneCodeRequest {
-        typealias Keys = DatacoveWire.PhoneCodeRequest.CodingKeys
-        let channel = try smsChannel(Keys.channel)
-        return DatacoveWire.PhoneCodeRequest(phoneNumber: try string(Keys.phoneNumber), name: try optionalString(Keys.name), channel: channel)
+    /// A required text that must not be empty either.
+    static func required(_ value: String, _ key: some CodingKey) throws -> String {
+        guard !value.isEmpty else { throw DatacoveError.validation("\(key.stringValue) is required") }
+        return value
     }
 
-    func phoneCodeCheck() throws -> DatacoveWire.PhoneCodeCheck {
+    static func phoneCodeRequest(_ request: Request) throws -> DatacoveWire.PhoneCodeRequest {
+        let body = try decode(DatacoveWire.PhoneCodeRequest.self, request)
+        try smsChannel(body.channel)
+        _ = try required(body.phoneNumber, DatacoveWire.PhoneCodeRequest.CodingKeys.phoneNumber)
+        return body
+    }
+
+    static func phoneCodeCheck(_ request: Request) throws -> DatacoveWire.PhoneCodeCheck {
         typealias Keys = DatacoveWire.PhoneCodeCheck.CodingKeys
-        let channel = try smsChannel(Keys.channel)
-        return DatacoveWire.PhoneCodeCheck(phoneNumber: try string(Keys.phoneNumber), otp: try string(Keys.otp), channel: channel)
+        let body = try decode(DatacoveWire.PhoneCodeCheck.self, request)
+        try smsChannel(body.channel)
+        _ = try required(body.phoneNumber, Keys.phoneNumber)
+        _ = try required(body.otp, Keys.otp)
+        return body
     }
 
-    func emailCodeRequest() throws -> DatacoveWire.EmailCodeRequest {
-        typealias Keys = DatacoveWire.EmailCodeRequest.CodingKeys
-        return DatacoveWire.EmailCodeRequest(email: try string(Keys.email), name: try optionalString(Keys.name))
+    static func emailCodeRequest(_ request: Request) throws -> DatacoveWire.EmailCodeRequest {
+        let body = try decode(DatacoveWire.EmailCodeRequest.self, request)
+        _ = try required(body.email, DatacoveWire.EmailCodeRequest.CodingKeys.email)
+        return body
     }
 
-    func emailCodeCheck() throws -> DatacoveWire.EmailCodeCheck {
+    static func emailCodeCheck(_ request: Request) throws -> DatacoveWire.EmailCodeCheck {
         typealias Keys = DatacoveWire.EmailCodeCheck.CodingKeys
-        return DatacoveWire.EmailCodeCheck(email: try string(Keys.email), otp: try string(Keys.otp))
+        let body = try decode(DatacoveWire.EmailCodeCheck.self, request)
+        _ = try required(body.email, Keys.email)
+        _ = try required(body.otp, Keys.otp)
+        return body
     }
 
-    func profileUpdate() throws -> DatacoveWire.ProfileUpdate {
-        typealias Keys = DatacoveWire.ProfileUpdate.CodingKeys
-        try onlyKeys(of: Keys.self)
-        return DatacoveWire.ProfileUpdate(name: try optionalString(Keys.name), timezone: try optionalString(Keys.timezone))
+    static func refreshRequest(_ request: Request) throws -> DatacoveWire.RefreshRequest {
+        let body = try decode(DatacoveWire.RefreshRequest.self, request)
+        _ = try required(body.refreshToken, DatacoveWire.RefreshRequest.CodingKeys.refreshToken)
+        return body
     }
 
-    func refreshRequest() throws -> DatacoveWire.RefreshRequest {
-        DatacoveWire.RefreshRequest(refreshToken: try string(DatacoveWire.RefreshRequest.CodingKeys.refreshToken))
-    }
-
-    func verifyPurchase() throws -> DatacoveWire.VerifyPurchase {
+    static func verifyPurchase(_ request: Request) throws -> DatacoveWire.VerifyPurchase {
         typealias Keys = DatacoveWire.VerifyPurchase.CodingKeys
-        try onlyKeys(of: Keys.self)
-        return DatacoveWire.VerifyPurchase(
-            platform: try string(Keys.platform), platformProductId: try string(Keys.platformProductId),
-            transactionId: try string(Keys.transactionId), signedTransaction: try optionalString(Keys.signedTransaction),
-            transferToCurrentAccount: try optionalBool(Keys.transferToCurrentAccount))
+        let body = try decode(DatacoveWire.VerifyPurchase.self, request, unknownKeys: .refuse)
+        _ = try required(body.platform, Keys.platform)
+        _ = try required(body.platformProductId, Keys.platformProductId)
+        _ = try required(body.transactionId, Keys.transactionId)
+        return body
+    }
+
+    /// `channel`, when sent, must be `sms` (the wire type reads a left-out one as `sms`).
+    private static func smsChannel(_ channel: String) throws {
+        if channel != "sms" { throw DatacoveError.validation("channel must be sms") }
     }
 }
 

@@ -22,14 +22,14 @@ enum DatacoveRoutes {
         }
 
         @Sendable func requestCode(_ channel: SignInChannel, _ request: Request, _ app: PlatformKeyAuthenticator.App) async throws -> Response {
-            let body = try DatacoveBody(request)
-            let (identifier, name) = channel == .phone ? try body.phoneCodeRequest().identified : try body.emailCodeRequest().identified
+            let (identifier, name) =
+                channel == .phone ? try DatacoveBody.phoneCodeRequest(request).identified : try DatacoveBody.emailCodeRequest(request).identified
             try await accounts.requestCode(tenantID: app.tenantID, channel: channel, identifier: identifier, name: name)
             return try .json(DatacoveWire.Success())
         }
         @Sendable func verifyCode(_ channel: SignInChannel, _ request: Request, _ app: PlatformKeyAuthenticator.App) async throws -> Response {
-            let body = try DatacoveBody(request)
-            let (identifier, code) = channel == .phone ? try body.phoneCodeCheck().identified : try body.emailCodeCheck().identified
+            let (identifier, code) =
+                channel == .phone ? try DatacoveBody.phoneCodeCheck(request).identified : try DatacoveBody.emailCodeCheck(request).identified
             let pair = try await accounts.verifyCode(
                 tenantID: app.tenantID, channel: channel, identifier: identifier, code: code, device: device(request, platform: app.platform))
             return try .json(SessionJSON.tokens(pair))
@@ -40,7 +40,7 @@ enum DatacoveRoutes {
         router.on(endpoints.verifyEmailCode, apps) { request, _, app in try await verifyCode(.email, request, app) }
         router.on(endpoints.activate, sessions) { _, _, who in try .json(SessionJSON.tokens(try await accounts.activate(who))) }
         router.on(endpoints.refresh, anyone) { request, _, _ in
-            try .json(SessionJSON.tokens(try await accounts.sessions.refresh(try DatacoveBody(request).refreshRequest().refreshToken)))
+            try .json(SessionJSON.tokens(try await accounts.sessions.refresh(try DatacoveBody.refreshRequest(request).refreshToken)))
         }
         router.on(endpoints.logout, sessions) { _, _, who in
             try await accounts.sessions.signOut(accountID: who.accountId, sessionID: who.sessionId)
@@ -60,7 +60,7 @@ enum DatacoveRoutes {
             return .empty()
         }
         router.on(endpoints.verifyPurchase, sessions) { request, _, who in
-            let body = try DatacoveBody(request).verifyPurchase()
+            let body = try DatacoveBody.verifyPurchase(request)
             let report = PurchaseReport(
                 platform: body.platform, platformProductId: body.platformProductId, transactionId: body.transactionId,
                 signedTransaction: body.signedTransaction, transferToCurrentAccount: body.transferToCurrentAccount ?? false)
@@ -77,7 +77,7 @@ enum DatacoveRoutes {
             try .json(SessionJSON.profile(try await accounts.profile(who), wallet: try await commerce.wallet(tenantID: who.tenantId, accountID: who.accountId)))
         }
         router.on(endpoints.updateProfile, sessions) { request, _, who in
-            let body = try DatacoveBody(request).profileUpdate()
+            let body = try DatacoveBody.decode(DatacoveWire.ProfileUpdate.self, request, unknownKeys: .refuse)
             let profile = try await accounts.updateProfile(who, name: body.name, timezone: body.timezone)
             return try .json(SessionJSON.profile(profile, wallet: try await commerce.wallet(tenantID: who.tenantId, accountID: who.accountId)))
         }

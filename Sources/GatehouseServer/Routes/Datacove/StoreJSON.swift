@@ -4,12 +4,13 @@ import GatehouseHTTP
 import GatehouseWire
 import GatehouseFormats
 
-/// A JSON object body of the store setup calls, with unknown keys refused.
+/// A JSON object body of the store setup calls, read key by key from the tree the edge read
+/// (a patch tells a left-out key from `null`), with unknown keys refused.
 struct StoreBody {
     let fields: [String: JSONValue]
 
     init(_ request: Request, allowed: Set<String>) throws {
-        guard case .object(let object)? = try? JSONValue(parsing: request.body.isEmpty ? Data("{}".utf8) : request.body)
+        guard case .object(let object)? = try? request.jsonTree(emptyIsObject: true)
         else { throw CommerceError(.validationFailed, "The body must be a JSON object.") }
         if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
             throw CommerceError(.validationFailed, "unknown field: \(unknown)")

@@ -58,14 +58,9 @@ enum WorkflowRequest {
             }
             return ExecuteCommand(tenantID: "", accountID: "", workflowID: id, input: input, files: files, idempotencyKey: key)
         }
-        let body = try DatacoveBody(request)
-        try body.onlyKeys(of: Keys.self)
-        let id = try body.string(Keys.id)
-        var input: [String: JSONValue] = [:]
-        if let value = body.fields[Keys.input.stringValue], value != .null {
-            guard let object = value.object else { throw DatacoveError.validation("input must be an object") }
-            input = object
-        }
+        let body = try DatacoveBody.decode(DatacoveWire.ExecuteRequest.self, request, unknownKeys: .refuse)
+        let id = try DatacoveBody.required(body.id, Keys.id)
+        let input = body.input
         return ExecuteCommand(tenantID: "", accountID: "", workflowID: id, input: input, idempotencyKey: key)
     }
 

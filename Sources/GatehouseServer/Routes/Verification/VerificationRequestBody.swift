@@ -8,7 +8,7 @@ import GatehouseWire
 /// dropped, and a known key with a value of the wrong type fails that field's validation.
 enum VerificationRequestBody {
     static func data<T: Decodable & Sendable>(_ type: T.Type, _ request: Request) throws -> T {
-        guard let envelope = try? JSONDecoder().decode(DIDWWWire.Envelope<T>.self, from: request.body) else {
+        guard let envelope = try? request.decodeBody(DIDWWWire.Envelope<T>.self, unknownKeys: .ignore) else {
             throw DIDWWError(.parameterMissing)
         }
         return envelope.data

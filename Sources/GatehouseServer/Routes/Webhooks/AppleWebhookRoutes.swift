@@ -14,8 +14,9 @@ enum AppleWebhookRoutes {
         // (unverifiable, malformed, refused at the edge) gets a 4xx; any other failure is a 500.
         router.renderErrors(under: "/webhooks") { error, path, context in render(error, path: path, context: context, logger: logger) }
         struct Outcome: Encodable { let outcome: String }
+        struct SignedNotification: Decodable { let signedPayload: String }
         router.on(OperatorEndpoints.appleNotification, SignedInBody()) { request, _, _ in
-            guard case .object(let body)? = try? JSONValue(parsing: request.body), let signed = body["signedPayload"]?.string else {
+            guard let signed = (try? request.decodeBody(SignedNotification.self, unknownKeys: .ignore))?.signedPayload else {
                 throw DatacoveError.validation("The body must be {\"signedPayload\": \"<JWS>\"}.")
             }
             return try .json(Outcome(outcome: try await commerce.receiveNotification(signedPayload: signed).rawValue))

@@ -1,0 +1,97 @@
+import Foundation
+
+/// Reads a `Decodable` type out of a JSON tree that `JSONReader` built, so that a request body
+/// is parsed once, by the linear-time reader, and never again by `JSONDecoder`.
+///
+/// Integers are read from their digits (`JSONNumber.exactInteger`), so `1.0` is 1 while
+/// `0.9999999999999999999` and `9223372036854775808` are refused rather than rounded. A member
+/// that is `null` reads as absent. With `unknownKeys: .refuse`, a member that no container of the
+/// type asked for is an error naming it; a value decoded as `JSONValue` is taken whole.
+///
+/// ```swift
+/// struct Grant: Decodable { let credits: Int; let note: String? }
+/// let grant = try JSONBodyDecoder(unknownKeys: .refuse).decode(Grant.self, from: Data(#"{"credits":5}"#.utf8))
+/// ```
+public struct JSONBodyDecoder: Sendable {
+    /// What a member that the type does not read means.
+    public enum UnknownKeys: Sendable { case refuse, ignore }
+
+    public var unknownKeys: UnknownKeys
+
+    public init(unknownKeys: UnknownKeys) { self.unknownKeys = unknownKeys }
+
+    public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws(BodyDecodingError) -> T {
+        let ledger = KeyLedger(refusing: unknownKeys == .refuse)
+        let decoded: T
+        do {
+            decoded = try TreeDecoder(value: value, codingPath: [], ledger: ledger).read(T.self)
+        } catch let error as BodyDecodingError {
+            throw error
+        } catch let error as DecodingError {
+            throw BodyDecodingError(error)
+        } catch {
+            throw BodyDecodingError(path: [], problem: .invalid(String(describing: error)))
+        }
+        if let unknown = ledger.firstUnknown() { throw BodyDecodingError(path: unknown, problem: .unknownKey) }
+        return decoded
+    }
+
+    /// Reads `bytes` with `JSONReader` (its limits and refusals) and decodes the tree.
+    public func decode<T: Decodable>(_ type: T.Type, from bytes: Data) throws(BodyDecodingError) -> T {
+        let value: JSONValue
+        do { value = try JSONReader.parse(bytes) } catch { throw BodyDecodingError(path: [], problem: .unreadable(error)) }
+        return try decode(T.self, from: value)
+    }
+}
+
+/// Why a body could not be read into a type: where, and what was wrong there. Each dialect
+/// turns it into its own envelope and words.
+public struct BodyDecodingError: Error, Equatable, Sendable {
+    public enum Problem: Equatable, Sendable {
+        /// No body where one is required.
+        case empty
+        /// Not JSON by `JSONReader`'s rules.
+        case unreadable(JSONReadError)
+        /// A required member is absent or `null`.
+        case missing
+        /// A value of another JSON type than `expected`.
+        case wrongType(expected: JSONKind)
+        /// A number where an integer of the field's type was wanted, that is not one.
+        case notInteger
+        /// A member the type does not read, where unknown members are refused.
+        case unknownKey
+        /// The type's own check refused the value (an enumeration's unknown case, say).
+        case invalid(String)
+    }
+
+    /// The kinds of JSON value a field can want.
+    public enum JSONKind: String, Sendable { case object, array, string, number, integer, boolean }
+
+    /// Member names and array indexes (`[0]`) from the top.
+    public let path: [String]
+    public let problem: Problem
+
+    public init(path: [String], problem: Problem) {
+        self.path = path
+        self.problem = problem
+    }
+
+    /// The path as one name, `a.b.[0]`, or `body` for the body itself.
+    public var field: String { path.isEmpty ? "body" : path.joined(separator: ".") }
+
+    /// The member's own name: the last name of the path that is not an index.
+    public var member: String? { path.last(where: { !$0.hasPrefix("[") }) }
+
+    /// Where `JSONDecoder` (or a type's own check) stopped, in the same terms.
+    public init(_ error: DecodingError) {
+        switch error {
+        case .typeMismatch(_, let context): self.init(path: Self.names(context.codingPath), problem: .invalid(context.debugDescription))
+        case .valueNotFound(_, let context): self.init(path: Self.names(context.codingPath), problem: .missing)
+        case .keyNotFound(let key, let context): self.init(path: Self.names(context.codingPath + [key]), problem: .missing)
+        case .dataCorrupted(let context): self.init(path: Self.names(context.codingPath), problem: .invalid(context.debugDescription))
+        @unknown default: self.init(path: [], problem: .invalid("unreadable"))
+        }
+    }
+
+    static func names(_ path: [any CodingKey]) -> [String] { path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue } }
+}
