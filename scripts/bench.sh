@@ -194,7 +194,10 @@ report_body="{\"data\":{\"delivery_method\":\"sms\",\"code\":\"$code\"}}"
 status=$(curl -s -o "$work/report.json" -w '%{http_code}' -X PUT "$base_url/api/v1/verifications/$verification_id" \
     -H "Authorization: $verify_auth" -H 'Content-Type: application/json' -d "$report_body")
 [[ $status == 200 && $(json_get "$work/report.json" data.status) == verified ]] || { cat "$work/report.json" >&2; die_with_log "report answered $status" "$work/gatehouse.log"; }
-cat >"$work/start.lua" <<LUA
+# start_lua FILE FORMAT ARGUMENTS: starts to the numbers FORMAT makes of ARGUMENTS (Lua),
+# from `lane` (the wrk thread) and `sent` (its count so far), so no number repeats.
+start_lua() {
+cat >"$1" <<LUA
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Authorization"] = "$verify_auth"
@@ -209,10 +212,17 @@ function init(args)
 end
 function request()
     sent = sent + 1
-    local body = string.format('{"data":{"destination":"+4474%08d","delivery_method":"sms"}}', lane * 10000000 + sent)
+    local body = string.format('{"data":{"destination":"$2","delivery_method":"sms"}}', $3)
     return wrk.format(nil, nil, nil, body)
 end
 LUA
+}
+start_lua "$work/start.lua" '+4474%08d' 'lane * 10000000 + sent'
+# The same starts to one prefix, and spread over 100: the pumping guard counts per prefix,
+# so its cost per start must not grow with its prefix's traffic (each row has prefixes of
+# its own, so no row's codes are judged in another's).
+start_lua "$work/start-one-prefix.lua" '+447700%06d' 'lane * 100000 + sent'
+start_lua "$work/start-many-prefixes.lua" '+4475%02d%06d' 'sent % 100, lane * 100000 + math.floor(sent / 100)'
 cat >"$work/status.lua" <<LUA
 wrk.headers["Authorization"] = "$verify_auth"
 LUA
@@ -299,6 +309,8 @@ measure "verification report \`PUT /api/v1/verifications/{id}\` ($database)" "$b
 # Starts last: each leaves a delivery behind that the server works off in the background,
 # which would slow the rows measured after it.
 measure "verification start \`POST /api/v1/verifications\` ($database)" "$base_url/api/v1/verifications" "$work/start.lua"
+measure "verification start, one prefix ($database)" "$base_url/api/v1/verifications" "$work/start-one-prefix.lua"
+measure "verification start, 100 prefixes ($database)" "$base_url/api/v1/verifications" "$work/start-many-prefixes.lua"
 stop_server
 }
 

@@ -96,6 +96,7 @@ extension VerificationEngine {
             // The pumping guard reads its counts back `baselineDays` and keeps ended blocks 30 days.
             try db.execute(
                 "DELETE FROM verification_conversion_counts WHERE hour_start < ?", countsCutoff)
+            try RecentCounts.prune(db, now: now)
             try db.execute(
                 "DELETE FROM verification_prefix_blocks WHERE COALESCE(lifted_at, blocked_until) < ?", now.addingTimeInterval(-30 * 86_400))
             try RateCounter.prune(db, before: now.addingTimeInterval(-2 * 86_400))

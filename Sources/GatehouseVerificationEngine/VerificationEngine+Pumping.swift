@@ -9,8 +9,9 @@ import GatehouseDatabase
 // verified is counted per prefix and country in hourly rows; a start reads its prefix's last
 // hour and, when the prefix is busy, far busier than it used to be, and converts far worse
 // than the application does, blocks it for the cool-off. Codes younger than a minute and
-// still pending are not judged yet (their owners may be typing), so a rush of real sign-ins
-// is not read as pumping. The start that finds pumping is still sent (its transaction may be the
+// not verified are not judged yet (their owners may be typing), so a rush of real sign-ins
+// is not read as pumping; they are counted in ten-second buckets (`RecentCounts`), so every
+// check is a constant number of rows whatever the traffic. The start that finds pumping is still sent (its transaction may be the
 // caller's, which a refusal would roll back with the block); later ones are refused.
 extension VerificationEngine {
     /// How long a pending code is given before it counts as not entered.
@@ -44,16 +45,14 @@ extension VerificationEngine {
         let hour = ConversionCounts.hourStart(now)
         try ConversionCounts.add(db, applicationID: app.id, range: range, hour: hour, shard: shard, sent: 1)
         guard app.autoBlockPrefixes else { return }
+        try RecentCounts.add(db, applicationID: app.id, prefix: range.prefix, sentAt: now, shard: shard, sent: 1)
         let rules = settings.pumping
         let window = try ConversionCounts.lastHour(db, applicationID: app.id, scope: "prefix", value: range.prefix, now: now)
         guard window.sent >= Double(rules.minimumVolume) else { return }
-        // This code, and the pending ones of the last minute, are not judged yet.
-        let young: Int = try db.queryOne(
-            """
-            SELECT COUNT(*) AS n FROM verifications
-            WHERE application_id = ? AND destination_prefix = ? AND created_at > ? AND status = 'pending'
-            """, app.id, range.prefix, now.addingTimeInterval(-Self.judgementDelay))?.get("n") ?? 0
-        let judged = Window(sent: window.sent - Double(young + 1), verified: window.verified)
+        // This code, and the unverified ones of the last minute, are not judged yet: counted,
+        // not looked up, so a busy prefix costs a start no more than a quiet one.
+        let young = try RecentCounts.unverified(db, applicationID: app.id, prefix: range.prefix, now: now, span: Self.judgementDelay)
+        let judged = Window(sent: window.sent - Double(young), verified: window.verified)
         guard judged.sent >= Double(rules.minimumVolume), try !isBlocked(db, app: app, prefix: range.prefix, now: now) else { return }
         let baseline = try self.baseline(db, app: app, now: now)
         guard judged.verified / judged.sent < rules.conversionRatio * baseline.share else { return }
@@ -135,7 +134,7 @@ extension VerificationEngine {
 
     /// Counts a verified code (or takes back one a provider could not deliver) on its prefix
     /// and country, in the hour it was sent.
-    static func recount(_ db: any DatabaseConnection, verificationID id: String, sent: Int = 0, verified: Int = 0) throws {
+    static func recount(_ db: any DatabaseConnection, verificationID id: String, sent: Int = 0, verified: Int = 0, now: Date) throws {
         guard let row = try db.queryOne(
             "SELECT application_id, destination_prefix, destination_country, created_at FROM verifications WHERE id = ?", id),
             let prefix: String = try row.get("destination_prefix"), let country: String = try row.get("destination_country")
@@ -145,6 +144,10 @@ extension VerificationEngine {
         try ConversionCounts.add(
             db, applicationID: try row.get("application_id"), range: PhoneRange(prefix: prefix, country: country, digits: prefix),
             hour: ConversionCounts.hourStart(created), shard: shard, sent: sent, verified: verified)
+        // A code of the last minutes also leaves the guard's count of unjudged codes.
+        if now.timeIntervalSince(created) < judgementDelay + 2 * RecentCounts.width {
+            try RecentCounts.add(db, applicationID: try row.get("application_id"), prefix: prefix, sentAt: created, shard: shard, sent: sent, verified: verified)
+        }
     }
 }
 

@@ -80,7 +80,7 @@ extension VerificationEngine {
             return .refused(.codeInvalid)
         }
         try db.execute("UPDATE verifications SET status = 'verified', finished_at = ? WHERE id = ?", now, record.id)
-        try recount(db, verificationID: record.id, verified: 1)
+        try recount(db, verificationID: record.id, verified: 1, now: now)
         // The quoted fee is billed only now, on success.
         try bill(db, record)
         return .done(try reload(db, record.id))

@@ -129,5 +129,23 @@ public enum VerificationMigrations {
         // prefix and country of each code sent, hourly sent/verified counts per prefix and
         // country (sharded like the volume counters), and the prefixes blocked.
         Migration(id: "verification.009_pumping_guard") { db in try pumpingGuard(db) },
+        // Ten-second counts of the codes sent and verified per prefix, so the guard leaves
+        // the last minute's codes unjudged without counting their rows (the index that
+        // counted them goes: every insert paid for it).
+        Migration(id: "verification.010_recent_counts") { db in
+            try db.executeScript("""
+                DROP INDEX verifications_prefix_recent;
+                CREATE TABLE verification_recent_counts (
+                    application_id TEXT NOT NULL,
+                    prefix TEXT NOT NULL,
+                    bucket_start \(db.dialect.bigint) NOT NULL,
+                    shard INTEGER NOT NULL,
+                    sent INTEGER NOT NULL,
+                    verified INTEGER NOT NULL,
+                    PRIMARY KEY (application_id, prefix, bucket_start, shard)
+                );
+                CREATE INDEX verification_recent_age ON verification_recent_counts(bucket_start);
+                """)
+        },
     ]
 }

@@ -1,0 +1,43 @@
+import Foundation
+import GatehouseDatabase
+
+/// Codes sent and verified per application and prefix in ten-second buckets of the time they
+/// were sent, sharded like the hourly counts: what the pumping guard needs to leave the codes
+/// of the last minute unjudged without counting their rows, so its cost per start does not
+/// grow with the very traffic it watches.
+enum RecentCounts {
+    /// The width of a bucket.
+    static let width: TimeInterval = 10
+    /// How long a bucket is kept: the guard reads the last minute and a bucket.
+    static let kept: TimeInterval = 600
+
+    static func bucketStart(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 / width).rounded(.down) * width)
+    }
+
+    static func add(
+        _ db: any DatabaseConnection, applicationID: String, prefix: String, sentAt: Date, shard: Int, sent: Int = 0, verified: Int = 0
+    ) throws {
+        try db.execute(
+            """
+            INSERT INTO verification_recent_counts (application_id, prefix, bucket_start, shard, sent, verified) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (application_id, prefix, bucket_start, shard) DO UPDATE
+            SET sent = verification_recent_counts.sent + excluded.sent, verified = verification_recent_counts.verified + excluded.verified
+            """,
+            [.text(applicationID), .text(prefix), bucketStart(sentAt).sqlValue, .integer(Int64(shard)), .integer(Int64(sent)), .integer(Int64(verified))])
+    }
+
+    /// Codes sent to the prefix in the last `span` and not verified yet: at most a bucket
+    /// more than the span, never less, so a code is judged a little late rather than early.
+    static func unverified(_ db: any DatabaseConnection, applicationID: String, prefix: String, now: Date, span: TimeInterval) throws -> Int {
+        try db.queryOne(
+            """
+            SELECT COALESCE(SUM(sent - verified), 0) AS n FROM verification_recent_counts
+            WHERE application_id = ? AND prefix = ? AND bucket_start >= ?
+            """, applicationID, prefix, bucketStart(now.addingTimeInterval(-span)))?.get("n") ?? 0
+    }
+
+    static func prune(_ db: any DatabaseConnection, now: Date) throws {
+        try db.execute("DELETE FROM verification_recent_counts WHERE bucket_start < ?", bucketStart(now.addingTimeInterval(-kept)))
+    }
+}
