@@ -74,7 +74,7 @@ import Testing
     /// judged once it is a minute old: the 32nd code finds 20 judged (the 11 of the last
     /// minute and itself are not), and blocks the prefix.
     @Test(arguments: TestDatabaseKind.available)
-    func aPumpingBurstIsBlockedAtItsThirtySecondCodeWhileOthersFlow(_ kind: TestDatabaseKind) async throws {
+    func aPumpingBurstIsBlockedOnceTwentyOfItsCodesAreJudgedWhileOthersFlow(_ kind: TestDatabaseKind) async throws {
         let harness = try await EngineHarness(kind)
         defer { harness.close() }
         harness.clock.set(Self.noon)
@@ -108,7 +108,9 @@ import Testing
             try await ordinary(attempt % 2 == 0 ? "447800" : "1650253", verify: true)
             harness.clock.advance(by: 5)
         }
-        #expect(burstSent == 32, "the 32nd code of the prefix decides; the 33rd is refused")
+        // The unjudged codes are counted from the start of a ten-second bucket: a code is
+        // judged up to ten seconds after its minute, never before.
+        #expect(burstSent == 33, "the 33rd code of the prefix decides; the 34th is refused")
         #expect(refusal == VerificationFailure(.volumeLimitReached, retryAfter: 12 * 3600 - 5))
         // Ordinary numbers keep working, in GB too.
         try await ordinary("447800", verify: true)
@@ -123,7 +125,7 @@ import Testing
         #expect((block.baseline ?? 0) > 0.8)
 
         let (_, lines) = try await harness.engine.conversion(tenantID: harness.tenantID, applicationID: caller.application.id)
-        #expect(lines.contains(ConversionLine(scope: "prefix", value: "447400", sent: 32, verified: 0)))
+        #expect(lines.contains(ConversionLine(scope: "prefix", value: "447400", sent: 33, verified: 0)))
         #expect(lines.contains { $0.scope == "country" && $0.value == "GB" && $0.sent > 20 })
 
         // Lifted: codes flow again, and the guard leaves the prefix alone for an hour.
