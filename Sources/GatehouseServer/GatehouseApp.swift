@@ -2,10 +2,7 @@ import Foundation
 import GatehouseAccountsEngine
 import GatehouseCommerceEngine
 import GatehouseCore
-import GatehouseDelivery
-import GatehouseWire
 import GatehouseWiring
-import GatehouseExecutors
 import GatehouseCrypto
 import GatehouseDatabase
 import GatehouseHTTP
@@ -72,174 +69,68 @@ public final class GatehouseApp: @unchecked Sendable {
         self.environment = environment
         _ = try DatabaseMigrator(migrations: Self.migrations, now: { environment.clock.now }).migrate(database)
         directory = TenantDirectory(environment: environment)
-        verification = VerificationEngine(
-            environment: environment, delivery: try Self.delivery(settings, environment: environment, sink: logSink),
-            settings: settings.verification)
-        deliveries = DeliveryDispatcher(engine: verification)
-        // Sign-in codes are the verification engine's (VerificationEngine+OneTimeCodes).
-        accounts = AccountsEngine(
-            environment: environment, codes: verification,
-            sessions: SessionService(environment: environment, settings: settings.sessions))
-        commerce = CommerceEngine(environment: environment, accounts: accounts)
-        let workflowSettings = settings.workflows
-        try FileManager.default.createDirectory(at: workflowSettings.uploadsDirectory, withIntermediateDirectories: true)
-        let ownURL = self.ownURL
-        let publicURL = settings.publicURL.flatMap(URL.init(string:))
-        // Executors call addresses a tenant chose: no call follows a redirect unless it asks.
-        // Tests that inject an environment inject its outbound HTTP too.
-        let executorHTTP: any OutboundHTTP = environment.http
-        workflows = WorkflowsEngine(
-            environment: environment, settings: workflowSettings, billing: commerce,
-            events: RunEventHub(channel: environment.invalidations.channel),
-            executors: [
-                DocumentDigestExecutor(),
-                URLCheckExecutor(http: executorHTTP, allowPrivateTargets: settings.mode == .development),
-                WebhookWorkflowExecutor(
-                    http: executorHTTP, clock: environment.clock,
-                    publicURL: { publicURL ?? ownURL.withLock { $0 } ?? URL(string: "http://127.0.0.1")! }),
-                OpenAIWorkflowExecutor(http: executorHTTP),
-            ])
-        runs = WorkflowRunner(engine: workflows)
-        // Token endpoints are addresses a tenant chose, like executors' targets: no redirects.
-        var managedEnvironment = environment
-        managedEnvironment.http = executorHTTP
-        managedAPIs = ManagedAPIsEngine(
-            environment: managedEnvironment, secrets: try Self.managedAPISecrets(settings, logger: logger), destinations: ResolvingDestinationGuard())
-        // Possession codes are the verification engine's too; operators' addresses are vetted like managed APIs'.
-        possession = PossessionEngine(
-            environment: environment, codes: verification,
-            carriers: [CamaraNumberVerification(http: executorHTTP, allowsPrivateAddresses: settings.mode == .development, vet: { [development = settings.mode == .development] url, allowPrivate in
-                try await ResolvingDestinationGuard().vet(url, allowPrivate: allowPrivate && development)
-            })],
-            keys: try Self.possessionKeys(settings, logger: logger), allowsDevelopmentCarriers: settings.mode == .development)
+        let (ownURL, publicURL) = (self.ownURL, settings.publicURL.flatMap(URL.init(string:)))
+        let node = NodeParts(
+            settings: settings, environment: environment, logSink: logSink, outbound: outbound,
+            publicURL: { publicURL ?? ownURL.withLock { $0 } ?? URL(string: "http://127.0.0.1")! })
+
+        let verification = try VerificationAssembly(node)
+        let accounts = AccountsAssembly(node, codes: verification.engine)
+        let commerce = CommerceAssembly(node, accounts: accounts.engine)
+        let workflows = try WorkflowsAssembly(node, billing: commerce.engine)
+        let managedAPIs = try ManagedAPIsAssembly(node)
+        let possession = try PossessionAssembly(node, codes: verification.engine)
+        (self.verification, deliveries, self.accounts, self.commerce) = (verification.engine, verification.dispatcher, accounts.engine, commerce.engine)
+        (self.workflows, runs, self.managedAPIs, self.possession) = (workflows.engine, workflows.runner, managedAPIs.engine, possession.engine)
+
         settlement = settings.rateLimitSharing == .cluster
             ? RateLimitSettlement(limiter: environment.rateLimiter, database: database) : nil
-        listener = settings.isPostgres ? Self.notificationListener(settings, environment: environment, hub: workflows.events) : nil
+        listener = settings.isPostgres ? Self.notificationListener(settings, environment: environment, hub: workflows.engine.events) : nil
         if settings.isPostgres, settings.rateLimitSharing == .node {
             // One PostgreSQL usually means several nodes, each of which would allow the full limit.
             logger.warning("request rate limits are counted per node; set rate-limit-sharing cluster when several nodes share this database")
         }
 
-        let metrics = HTTPMetrics()
-        let proxyMetrics = HTTPMetrics(
-            family: "gatehouse_managed_api_request", routeLabel: "api",
-            help: ("Proxied managed API calls, by tenant/name and the status passed back.", "Time until the upstream's answer began."))
         SystemRoutes.register(on: router, database: database)
         let admin = AdminRoutes.register(on: router, directory: directory, configuredToken: settings.adminToken, logger: logger)
-        AdminVerificationRoutes.register(on: admin, engine: verification, database: database, directory: directory)
-        admin.on(AdminWire.Endpoints.rotateTokenKey, .async { [accounts] _, context in
-            try await accounts.sessions.rotateSigningKey(tenantID: context.parameter("tenantId"))
-            return .empty()
-        })
-        VerificationRoutes.register(on: router, engine: verification, logger: logger)
-        if settings.mode == .development { DevelopmentCallbackRoutes.register(on: router, engine: verification) }
-        let providersOn = settings.deliveryProviders != nil
-        DeliveryReceiptRoutes.register(
-            on: router, engine: verification, twilioAuthToken: providersOn ? settings.twilioAuthToken : nil,
-            vonage: providersOn ? settings.vonageSignatureSecret.map {
-                .init(secret: $0, method: settings.vonageSignatureMethod, applicationId: settings.vonageApplicationId)
-            } : nil,
-            clock: environment.clock
-        ) {
-            let base = publicURL?.absoluteString ?? ownURL.withLock { $0?.absoluteString } ?? "http://127.0.0.1"
-            return base.hasSuffix("/") ? String(base.dropLast()) : base
-        }
-        DatacoveRoutes.register(
-            on: router, accounts: accounts, commerce: commerce, directory: directory,
-            appStoreAPI: settings.appstoreApiURL,
-            logger: logger)
-        TenantStoreRoutes.register(on: router, commerce: commerce, directory: directory, adminToken: settings.adminToken, logger: logger)
-        AppleWebhookRoutes.register(on: router, commerce: commerce, logger: logger)
-        AdminWorkflowRoutes.register(on: admin, engine: workflows, commerce: commerce)
-        AdminManagedAPIRoutes.register(on: admin, engine: managedAPIs)
-        AdminPossessionRoutes.register(on: admin, engine: possession, directory: directory)
-        ProveRoutes.register(
-            on: router, engine: possession,
-            options: .init(issuer: {
-                let base = publicURL?.absoluteString ?? ownURL.withLock { $0?.absoluteString } ?? "http://127.0.0.1"
-                return base.hasSuffix("/") ? String(base.dropLast()) : base
-            }), logger: logger)
-        PossessionDeviceRoutes.register(on: router, engine: possession, perMinute: settings.possessionRatePerMinute, logger: logger)
-        ManagedAPIRoutes.register(
-            on: router, engine: managedAPIs, accounts: accounts,
-            proxy: ManagedAPIProxy(
-                engine: managedAPIs, session: UpstreamSession(http: outbound),
-                limits: .init(maxResponseBytes: settings.managedApiMaxResponseMb << 20, timeout: settings.managedApiTimeout), metrics: proxyMetrics,
-                clock: { [clock = environment.clock] in clock.now }),
-            options: .init(maxRequestBytes: settings.managedApiMaxRequestBytes, perMinute: settings.managedApiRatePerMinute), logger: logger)
-        WorkflowRoutes.register(
-            on: router, engine: workflows, accounts: accounts,
-            options: .init(
-                uploads: UploadPolicy(
-                    directory: workflowSettings.uploadsDirectory, maxBytes: Int(workflowSettings.maxUploadBytes) + (1 << 20),
-                    admits: WorkflowRoutes.admitsUpload(accounts: accounts)),
-                heartbeat: settings.workflowStreamHeartbeat),
-            logger: logger)
-        SubscriptionFlowRoutes.register(
-            on: router, commerce: commerce, directory: directory, clientPerMinute: settings.storeClientRequestsPerMinute, logger: logger)
+        verification.register(on: router, admin: admin, directory: directory, node: node)
+        accounts.register(admin: admin)
+        commerce.register(on: router, accounts: accounts.engine, directory: directory, node: node)
+        workflows.register(on: router, admin: admin, accounts: accounts.engine, commerce: commerce.engine, node: node)
+        managedAPIs.register(on: router, admin: admin, accounts: accounts.engine, node: node)
+        possession.register(on: router, admin: admin, directory: directory, node: node)
         OpenAPIRoutes.register(on: router)
 
-        let accessLog: AccessLog?
-        switch settings.accessLog {
-        case .off: accessLog = nil
-        case .standardOutput: accessLog = AccessLog(sink: logSink)
-        case .file(let path):
-            guard let writer = LineWriter(path: path) else { throw SettingsError("cannot open access log \(path)") }
-            accessLog = AccessLog(sink: writer)
-        }
-        // The transport's message may quote anything; the request id is the server's own.
-        let transportLog: @Sendable (TransportLogEntry) -> Void = { entry in
-            logger.error(LogValue(entry.message), entry.requestID.map { ["requestId": LogValue.plain($0)] } ?? [:])
-        }
+        let metrics = HTTPMetrics()
+        let transportLog = Self.transportLog(logger)
         server = Server(
             configuration: Self.serverConfiguration(settings),
             responder: Responder(router: router, errorLog: transportLog),
-            metrics: metrics, accessLog: accessLog, errorLog: transportLog)
+            metrics: metrics, accessLog: try Self.accessLog(settings, sink: logSink), errorLog: transportLog)
         metricsServer = Self.metricsServer(
-            settings, metrics: [metrics, proxyMetrics],
-            counters: [verification.testNumberUses, verification.deliveryReceipts, verification.prefixBlocksImposed],
+            settings, metrics: [metrics, managedAPIs.proxyMetrics],
+            counters: [verification.engine.testNumberUses, verification.engine.deliveryReceipts, verification.engine.prefixBlocksImposed],
             outbound: outbound.metrics, publicRouter: router, errorLog: transportLog, logger: logger)
+    }
+
+    /// The access log the settings ask for, if any.
+    static func accessLog(_ settings: Settings, sink: any LogSink) throws -> AccessLog? {
+        switch settings.accessLog {
+        case .off: return nil
+        case .standardOutput: return AccessLog(sink: sink)
+        case .file(let path):
+            guard let writer = LineWriter(path: path) else { throw SettingsError("cannot open access log \(path)") }
+            return AccessLog(sink: writer)
+        }
+    }
+
+    /// The transport's message may quote anything; the request id is the server's own.
+    static func transportLog(_ logger: Logger) -> @Sendable (TransportLogEntry) -> Void {
+        { entry in logger.error(LogValue(entry.message), entry.requestID.map { ["requestId": LogValue.plain($0)] } ?? [:]) }
     }
 
     /// Every migration this binary knows, in order: core first, then each engine's.
     public static let migrations: [Migration] = EngineMigrations.all
-
-    /// The development outbox unless a provider bridge is configured. In development the
-    /// outbox also prints each message, unredacted, so a developer can read the code.
-    static func delivery(_ settings: Settings, environment: Environment, sink: any LogSink) throws -> any MessageDelivery {
-        let phone = try phoneDelivery(settings, environment: environment, sink: sink)
-        guard let host = settings.smtpHost else {
-            // SMS providers send no email: without an SMTP server, email stays in the outbox.
-            return settings.deliveryProviders == nil ? phone : ChannelDelivery(phone: phone, email: outbox(settings, environment: environment, sink: sink))
-        }
-        let email = SMTPDelivery(
-            host: host, port: settings.smtpPort, from: settings.smtpFrom, username: settings.smtpUsername, password: settings.smtpPassword,
-            security: settings.smtpSecurity, timeout: 15, totalTimeout: settings.verification.deliveryDeadline, clock: environment.clock,
-            subject: settings.smtpSubject)
-        return ChannelDelivery(phone: phone, email: email)
-    }
-
-    /// SMS and voice: the providers `delivery-providers` names, else the provider bridge if
-    /// configured, else the outbox (which also takes
-    /// email while no SMTP server is configured).
-    static func phoneDelivery(_ settings: Settings, environment: Environment, sink: any LogSink) throws -> any MessageDelivery {
-        if let providers = try providerDelivery(settings, environment: environment) { return providers }
-        if let url = settings.deliveryWebhookURL {
-            guard let target = URL(string: url), let secret = settings.deliveryWebhookSecret else {
-                throw SettingsError("delivery-webhook-url needs a valid URL and delivery-webhook-secret")
-            }
-            return WebhookDelivery(url: target, secret: secret, http: environment.http, clock: environment.clock)
-        }
-        return outbox(settings, environment: environment, sink: sink)
-    }
-
-    /// The development outbox; in development it also prints each message, unredacted.
-    static func outbox(_ settings: Settings, environment: Environment, sink: any LogSink) -> any MessageDelivery {
-        guard settings.mode == .development else { return DevelopmentOutbox(database: environment.database) }
-        return DevelopmentOutbox(database: environment.database) { message in
-            sink.write("outbox: \(message.channel.rawValue) to \(message.to): \(message.body)")
-        }
-    }
 
     /// Opens the configured database: SQLite in the data folder unless a PostgreSQL URL is set.
     /// A new SQLite file and its folder are private (0600, 0700).
