@@ -1,20 +1,43 @@
 import Foundation
 
-/// Tells the time. Engines read it instead of calling `Date()`.
+/// Tells the time, and waits for it. Engines read it instead of calling `Date()`, and sleep
+/// through it instead of `Task.sleep`, so a test's manual clock decides when a deadline,
+/// a lease or a poll comes round.
 public protocol Clock: Sendable {
     var now: Date { get }
+    /// Returns once `now` has reached `deadline` (at once if it has); throws
+    /// `CancellationError` when the task is cancelled first.
+    func sleep(until deadline: Date) async throws
+}
+
+extension Clock {
+    /// Sleeps `seconds` of this clock's time.
+    public func sleep(for seconds: TimeInterval) async throws {
+        try await sleep(until: now.addingTimeInterval(seconds))
+    }
 }
 
 /// The wall clock.
 public struct SystemClock: Clock {
     public init() {}
     public var now: Date { Date() }
+
+    public func sleep(until deadline: Date) async throws {
+        let seconds = deadline.timeIntervalSinceNow
+        if seconds > 0 { try await Task.sleep(nanoseconds: UInt64(min(seconds, 1e9) * 1_000_000_000)) } else { try Task.checkCancellation() }
+    }
 }
 
-/// A clock that moves only when told; tests cross expiry windows without sleeping.
+/// A clock that moves only when told; tests cross expiry windows without sleeping. A sleep
+/// on it ends when `advance` or `set` reaches its deadline (or its task is cancelled), and
+/// `sleepers` lets a test wait until the code under test is asleep before moving time.
 public final class ManualClock: Clock, @unchecked Sendable {
+    // Safe: `current`, `sleeping` and `watchers` are only touched under `lock`.
     private let lock = NSLock()
     private var current: Date
+    private var sleeping: [UInt64: (deadline: Date, wake: CheckedContinuation<Void, any Error>)] = [:]
+    private var watchers: [(count: Int, wake: CheckedContinuation<Void, Never>)] = []
+    private var nextSleeper: UInt64 = 0
 
     public init(_ start: Date = Date(timeIntervalSince1970: 1_767_225_600)) {
         current = start
@@ -23,10 +46,63 @@ public final class ManualClock: Clock, @unchecked Sendable {
     public var now: Date { lock.withLock { current } }
 
     public func advance(by seconds: TimeInterval) {
-        lock.withLock { current = current.addingTimeInterval(seconds) }
+        move { $0.addingTimeInterval(seconds) }
     }
 
     public func set(_ date: Date) {
-        lock.withLock { current = date }
+        move { _ in date }
+    }
+
+    /// How many sleeps are waiting for this clock now.
+    public var sleepers: Int { lock.withLock { sleeping.count } }
+
+    /// Returns once at least `count` sleeps wait for this clock.
+    public func waitForSleepers(_ count: Int = 1) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = lock.withLock { () -> Bool in
+                if sleeping.count >= count { return true }
+                watchers.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    public func sleep(until deadline: Date) async throws {
+        let id = lock.withLock { () -> UInt64 in
+            nextSleeper += 1
+            return nextSleeper
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let (due, cancelled, watching) = lock.withLock { () -> (Bool, Bool, [CheckedContinuation<Void, Never>]) in
+                    if deadline <= current { return (true, false, []) }
+                    if Task.isCancelled { return (false, true, []) }
+                    sleeping[id] = (deadline, continuation)
+                    return (false, false, readyWatchers())
+                }
+                for watcher in watching { watcher.resume() }
+                if due { continuation.resume() } else if cancelled { continuation.resume(throwing: CancellationError()) }
+            }
+        } onCancel: {
+            lock.withLock { sleeping.removeValue(forKey: id) }?.wake.resume(throwing: CancellationError())
+        }
+    }
+
+    private func move(_ change: (Date) -> Date) {
+        let woken = lock.withLock { () -> [CheckedContinuation<Void, any Error>] in
+            current = change(current)
+            let due = sleeping.filter { $0.value.deadline <= current }
+            for id in due.keys { sleeping[id] = nil }
+            return due.values.map(\.wake)
+        }
+        for sleeper in woken { sleeper.resume() }
+    }
+
+    /// The watchers whose count is reached, removed (called under `lock`).
+    private func readyWatchers() -> [CheckedContinuation<Void, Never>] {
+        let ready = watchers.filter { $0.count <= sleeping.count }
+        watchers.removeAll { $0.count <= sleeping.count }
+        return ready.map(\.wake)
     }
 }

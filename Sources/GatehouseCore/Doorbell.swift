@@ -20,11 +20,12 @@ public final class Doorbell: @unchecked Sendable {
         for waiter in woken { waiter.resume() }
     }
 
-    /// Returns when rung, once `timeout` seconds have passed, or when the task is cancelled.
-    public func wait(upTo timeout: TimeInterval) async {
+    /// Returns when rung, once `timeout` seconds of `clock` have passed, or when the task is
+    /// cancelled.
+    public func wait(upTo timeout: TimeInterval, clock: any Clock) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.waitForRing() }
-            group.addTask { try? await Task.sleep(nanoseconds: UInt64(max(0, timeout) * 1_000_000_000)) }
+            group.addTask { try? await clock.sleep(for: max(0, timeout)) }
             await group.next()
             group.cancelAll()
         }

@@ -32,7 +32,9 @@ extension ManagedAPIsEngine {
                 case .won:
                     return try await fetchUnderLease(tenantID: tenantID, definition: definition, settings: settings, secret: secret, fingerprint: fingerprint)
                 case .wait:
-                    try await Task.sleep(nanoseconds: 50_000_000)
+                    // The holder works in real time, whatever the engine's clock says; the
+                    // lease it holds lapses on the engine's clock.
+                    try await SystemClock().sleep(for: 0.05)
                 }
             }
             throw ManagedAPIError(.credentialUnavailable, "another node's token request for \(definition.name) did not finish")

@@ -57,17 +57,19 @@ extension PossessionEngine {
         guard let settings = stored.settings.carrier, let provider = carriers[flow.carrierProvider ?? ""], let number = flow.number,
             let secret = carrierSecret(stored, tenantID: flow.tenantID)
         else { return .unavailable("carrier no longer configured") }
-        return await Self.within(carrierDeadline) { await provider.verify(settings, clientSecret: secret, code: code, phoneNumber: number) }
+        return await Self.within(carrierDeadline, clock: environment.clock) { await provider.verify(settings, clientSecret: secret, code: code, phoneNumber: number) }
             ?? .unavailable("operator took longer than \(carrierDeadline) s")
     }
 
-    /// `operation`'s result, or nil once `seconds` have passed; the operation is then cancelled
-    /// and not waited for (on Linux a cancelled URLSession transfer may take its time to stop).
-    static func within(_ seconds: TimeInterval, _ operation: @escaping @Sendable () async -> CarrierResult) async -> CarrierResult? {
+    /// `operation`'s result, or nil once `seconds` of `clock` have passed; the operation is
+    /// then cancelled and not waited for (an operator's transfer may take its time to stop).
+    static func within(
+        _ seconds: TimeInterval, clock: any Clock, _ operation: @escaping @Sendable () async -> CarrierResult
+    ) async -> CarrierResult? {
         let race = Race()
         return await withCheckedContinuation { continuation in
             let timer = Task {
-                try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                guard (try? await clock.sleep(for: seconds)) != nil else { return }
                 if race.claim() {
                     race.cancelWork()
                     continuation.resume(returning: nil)

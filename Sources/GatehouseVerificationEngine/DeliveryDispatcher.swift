@@ -30,7 +30,7 @@ public final class DeliveryDispatcher: @unchecked Sendable {
                 engine.environment.logger.warning("delivery claim failed", ["error": "\(error)"])
             }
             if isStopped { break }
-            await engine.doorbell.wait(upTo: engine.settings.deliveryPollInterval)
+            await engine.doorbell.wait(upTo: engine.settings.deliveryPollInterval, clock: engine.environment.clock)
         }
     }
 

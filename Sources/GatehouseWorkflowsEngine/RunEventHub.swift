@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 import GatehouseDatabase
 
 /// Tells the report streams and waiting executes of one node that an account's runs changed.
@@ -51,12 +52,13 @@ public final class RunEventHub: @unchecked Sendable {
         for waiter in woken { waiter.resume() }
     }
 
-    /// Returns once the version has passed `seen`, after `timeout` seconds, or on cancellation.
-    public func wait(tenantID: String, accountID: String, after seen: UInt64, timeout: TimeInterval) async {
+    /// Returns once the version has passed `seen`, after `timeout` seconds of `clock`, or on
+    /// cancellation.
+    public func wait(tenantID: String, accountID: String, after seen: UInt64, timeout: TimeInterval, clock: any Clock) async {
         let key = Self.key(tenantID: tenantID, accountID: accountID)
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.waitForChange(key: key, after: seen) }
-            group.addTask { try? await Task.sleep(nanoseconds: UInt64(max(0, timeout) * 1_000_000_000)) }
+            group.addTask { try? await clock.sleep(for: max(0, timeout)) }
             await group.next()
             group.cancelAll()
         }

@@ -34,7 +34,7 @@ public final class WorkflowRunner: @unchecked Sendable {
                 }
                 if !claimed.isEmpty { continue }
                 if isStopped { break }
-                await engine.doorbell.wait(upTo: engine.settings.pollInterval)
+                await engine.doorbell.wait(upTo: engine.settings.pollInterval, clock: engine.environment.clock)
             }
         }
     }
@@ -75,18 +75,17 @@ public final class WorkflowRunner: @unchecked Sendable {
             await record(invocation, .executor(.failed(code: "EXECUTOR_UNAVAILABLE", message: "This server cannot run \(invocation.workflow.executor.kind) workflows.")))
             return
         }
-        let engine = self.engine
-        let remaining = invocation.deadline.timeIntervalSince(engine.now)
+        let (engine, clock) = (self.engine, self.engine.environment.clock)
         let ending: RunEnding = await withTaskGroup(of: RunEnding?.self) { group in
             group.addTask { .executor(await executor.execute(invocation)) }
             group.addTask {
-                try? await Task.sleep(nanoseconds: UInt64(max(0, remaining) * 1_000_000_000))
+                try? await clock.sleep(until: invocation.deadline)
                 return Task.isCancelled ? nil : .timedOut
             }
             group.addTask {
                 let every = engine.settings.leaseSeconds / 3
                 while !Task.isCancelled {
-                    try? await Task.sleep(nanoseconds: UInt64(every * 1_000_000_000))
+                    try? await clock.sleep(for: every)
                     if Task.isCancelled { break }
                     try? await engine.renewLease(runID: invocation.runID, attempt: invocation.attempt)
                 }

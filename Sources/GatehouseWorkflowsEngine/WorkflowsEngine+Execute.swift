@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 import GatehouseCrypto
 import GatehouseDatabase
 import GatehouseFormats
@@ -132,7 +133,8 @@ extension WorkflowsEngine {
             current = try await report(tenantID: run.tenantID, accountID: run.accountID, eventID: run.id)
             if current.status.isFinished { break }
             // Woken by this node's runner or another node's notice; the poll covers a lost one.
-            await events.wait(tenantID: run.tenantID, accountID: run.accountID, after: seen, timeout: min(1, until.timeIntervalSinceNow))
+            // The caller's wait is real time, whatever the engine's clock says.
+            await events.wait(tenantID: run.tenantID, accountID: run.accountID, after: seen, timeout: min(1, until.timeIntervalSinceNow), clock: SystemClock())
         }
         return current
     }

@@ -89,6 +89,28 @@ import Testing
         #expect(try await h.balance() == 5)
     }
 
+    /// The runner's deadline is the engine's clock's: an attempt still running when that clock
+    /// passes it ends as timed out, with no real time spent waiting.
+    @Test(arguments: TestDatabaseKind.available)
+    func anAttemptStillRunningAtItsDeadlineTimesOutOnTheEnginesClock(_ kind: TestDatabaseKind) async throws {
+        let h = try await WorkflowsHarness(kind, credits: 10)
+        defer { h.close() }
+        try await h.save(WorkflowsHarness.definition(timeout: 60))
+        h.executor.hold = Latch()
+        let run = try await h.execute().run
+        let draining = Task { try await h.runner.drain() }
+        await h.executor.started.wait()
+        await h.clock.waitForSleepers(2)  // the deadline, and the lease's renewal
+        h.clock.advance(by: 59)
+        await h.clock.waitForSleepers(2)  // renewed, and still short of the deadline
+        #expect(try await h.engine.report(tenantID: h.tenantID, accountID: h.accountID, eventID: run.id).status == .running)
+        h.clock.advance(by: 2)
+        try await draining.value
+        let report = try await h.engine.report(tenantID: h.tenantID, accountID: h.accountID, eventID: run.id)
+        #expect(report.status == .timedOut && report.errorCode == "TIMED_OUT" && report.creditsRefunded == 5)
+        #expect(try await h.balance() == 10)
+    }
+
     @Test(arguments: TestDatabaseKind.available)
     func aRunPastItsDeadlineTimesOutAndIsRefundedOnce(_ kind: TestDatabaseKind) async throws {
         let h = try await WorkflowsHarness(kind, credits: 10)

@@ -28,7 +28,8 @@ final class ScriptedExecutor: WorkflowExecutor, @unchecked Sendable {
             return self.hold
         }
         started.signal()
-        if let hold { await hold.wait() }
+        // A held attempt lets go when the runner gives up on it (its deadline passed).
+        if let hold { await withTaskCancellationHandler { await hold.wait() } onCancel: { hold.signal() } }
         return lock.withLock { script.isEmpty ? .succeeded(.object(["echo": .object(run.input)])) : script.removeFirst() }
     }
 

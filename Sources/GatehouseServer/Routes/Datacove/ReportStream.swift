@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 import GatehouseHTTP
 import GatehouseWorkflowsEngine
 
@@ -37,7 +38,8 @@ struct ReportStream {
                     last = event.seq
                 }
                 if batch.count == 100 { continue }
-                await engine.events.wait(tenantID: tenantID, accountID: accountID, after: seen, timeout: heartbeat)
+                // A heartbeat keeps a connection open: real time, whatever the engine's clock says.
+                await engine.events.wait(tenantID: tenantID, accountID: accountID, after: seen, timeout: heartbeat, clock: SystemClock())
                 if engine.events.version(tenantID: tenantID, accountID: accountID) == seen {
                     guard await stillSignedIn() else { return }
                     try await writer.sendComment("ping")
