@@ -1,11 +1,14 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Every Swift target shares these settings; the language mode stays 5 while the
-// C bridges settle, with upcoming features that keep the code Swift 6 ready.
+// Every Swift target shares these settings; the package's language mode stays 5 while the
+// engines' and the server's C bridges settle, with upcoming features that keep the code
+// Swift 6 ready.
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
+// The leaves are in Swift 6 mode: full data-race checking where everything else starts.
+let leafSettings = swiftSettings + [.swiftLanguageMode(.v6)]
 
 func system(_ name: String, pkgConfig: String?, apt: [String], brew: [String]) -> Target {
     .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt(apt), .brew(brew)])
@@ -32,16 +35,16 @@ var targets: [Target] = [
 
     // Leaves: text formats (JSON reading, percent-encoding, HTTP tokens, dates, base64, log
     // redaction), and the rules that the server and the SDK must both apply.
-    .target(name: "GatehouseFormats", swiftSettings: swiftSettings),
-    .target(name: "GatehouseRules", dependencies: ["GatehouseFormats"], swiftSettings: swiftSettings),
+    .target(name: "GatehouseFormats", swiftSettings: leafSettings),
+    .target(name: "GatehouseRules", dependencies: ["GatehouseFormats"], swiftSettings: leafSettings),
 
     .target(name: "GatehouseHTTP", dependencies: ["CMicroHTTPD", "GatehouseFormats"], swiftSettings: swiftSettings),
-    .target(name: "GatehouseDatabase", swiftSettings: swiftSettings),
-    .target(name: "GatehouseSQLite", dependencies: ["GatehouseDatabase", "CSQLite"], swiftSettings: swiftSettings),
-    .target(name: "GatehousePostgres", dependencies: ["GatehouseDatabase", "CPostgres"], swiftSettings: swiftSettings),
-    .target(name: "GatehouseCrypto", dependencies: ["COpenSSL", "GatehouseFormats"], swiftSettings: swiftSettings),
+    .target(name: "GatehouseDatabase", swiftSettings: leafSettings),
+    .target(name: "GatehouseSQLite", dependencies: ["GatehouseDatabase", "CSQLite"], swiftSettings: leafSettings),
+    .target(name: "GatehousePostgres", dependencies: ["GatehouseDatabase", "CPostgres"], swiftSettings: leafSettings),
+    .target(name: "GatehouseCrypto", dependencies: ["COpenSSL", "GatehouseFormats"], swiftSettings: leafSettings),
     // The contract only: every dialect's wire types, shared by the server and the SDK.
-    .target(name: "GatehouseWire", dependencies: ["GatehouseFormats", "GatehouseRules"], swiftSettings: swiftSettings),
+    .target(name: "GatehouseWire", dependencies: ["GatehouseFormats", "GatehouseRules"], swiftSettings: leafSettings),
     .target(
         name: "GatehouseCore",
         dependencies: ["GatehouseDatabase", "GatehouseCrypto", "GatehouseFormats", "CPhoneNumber"],
@@ -82,7 +85,7 @@ var targets: [Target] = [
         name: "GatehousePossessionSample", dependencies: ["GatehouseHTTP", "GatehouseProveClient", "GatehouseWire", "GatehouseFormats"], swiftSettings: swiftSettings),
     .executableTarget(name: "gatehouse-possession-sample", dependencies: ["GatehousePossessionSample", "GatehouseProveClient"], swiftSettings: swiftSettings),
 
-    .target(name: "GatehouseClientCore", dependencies: ["GatehouseWire", "GatehouseFormats"], swiftSettings: swiftSettings),
+    .target(name: "GatehouseClientCore", dependencies: ["GatehouseWire", "GatehouseFormats"], swiftSettings: leafSettings),
     .executableTarget(
         name: "gatehouse-cli",
         dependencies: ["GatehouseClientCore", "GatehouseWire", "GatehouseFormats", "GatehouseRules", "GatehouseProveClient"] + sdkProducts.map { .byName(name: $0) },

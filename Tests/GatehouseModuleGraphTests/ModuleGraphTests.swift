@@ -25,6 +25,16 @@ import Testing
         #expect(graph.direct("GatehouseWire") == ["GatehouseFormats", "GatehouseRules"])
     }
 
+    /// The leaves compile with Swift 6's full data-race checking.
+    @Test func theLeavesAreInSwift6Mode() throws {
+        let graph = try Self.graph.get()
+        let leaves = [
+            "GatehouseFormats", "GatehouseRules", "GatehouseWire", "GatehouseDatabase", "GatehouseCrypto", "GatehouseSQLite", "GatehousePostgres",
+            "GatehouseClientCore",
+        ]
+        for leaf in leaves { #expect(graph.targets[leaf]?.languageMode == "6", "\(leaf)") }
+    }
+
     @Test func enginesSpeakTheirOwnTypesOverNoTransportOrDriver() throws {
         let graph = try Self.graph.get()
         let engines = graph.targets.keys.filter { $0.hasPrefix("Gatehouse") && $0.hasSuffix("Engine") }
@@ -93,6 +103,8 @@ struct PackageGraph {
         let type: String
         let path: String
         let dependencies: [String]
+        /// The target's own `swiftLanguageMode`, when it sets one.
+        var languageMode: String? = nil
     }
 
     let root: URL
@@ -116,7 +128,11 @@ struct PackageGraph {
                 dependency.values.compactMap { ($0 as? [Any])?.first as? String }.first
             }
             let folder = type == "test" ? "Tests" : "Sources"
-            targets[name] = Target(type: type, path: entry["path"] as? String ?? "\(folder)/\(name)", dependencies: dependencies)
+            let modes = (entry["settings"] as? [[String: Any]] ?? []).compactMap { setting in
+                ((setting["kind"] as? [String: Any])?["swiftLanguageMode"] as? [String: Any])?["_0"] as? String
+            }
+            targets[name] = Target(
+                type: type, path: entry["path"] as? String ?? "\(folder)/\(name)", dependencies: dependencies, languageMode: modes.last)
         }
         return PackageGraph(root: root, targets: targets)
     }
