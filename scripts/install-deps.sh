@@ -12,7 +12,7 @@ case "${1:-}" in
     # python3 picks free ports and reads JSON in the test and bench scripts.
     test) wanted=("${build[@]}" postgresql wrk curl python3) ;;
     # linux-perf: `perf record` for profiling a bench row (see README, Benchmark).
-    bench) wanted=("${build[@]}" wrk curl python3 linux-perf) ;;
+    bench) wanted=("${build[@]}" postgresql wrk curl python3 linux-perf) ;;
     *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
 esac
 # From PyPI, on exit, once apt has provided python3 (a failed pip install fails the script):

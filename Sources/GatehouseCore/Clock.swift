@@ -76,8 +76,8 @@ public final class ManualClock: Clock, @unchecked Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let (due, cancelled, watching) = lock.withLock { () -> (Bool, Bool, [CheckedContinuation<Void, Never>]) in
-                    if deadline <= current { return (true, false, []) }
                     if Task.isCancelled { return (false, true, []) }
+                    if deadline <= current { return (true, false, []) }
                     sleeping[id] = (deadline, continuation)
                     return (false, false, readyWatchers())
                 }

@@ -85,7 +85,7 @@ public struct BodyDecodingError: Error, Equatable, Sendable {
     /// Where `JSONDecoder` (or a type's own check) stopped, in the same terms.
     public init(_ error: DecodingError) {
         switch error {
-        case .typeMismatch(_, let context): self.init(path: Self.names(context.codingPath), problem: .invalid(context.debugDescription))
+        case .typeMismatch(let type, let context): self.init(path: Self.names(context.codingPath), problem: .wrongType(expected: Self.kind(of: type)))
         case .valueNotFound(_, let context): self.init(path: Self.names(context.codingPath), problem: .missing)
         case .keyNotFound(let key, let context): self.init(path: Self.names(context.codingPath + [key]), problem: .missing)
         case .dataCorrupted(let context): self.init(path: Self.names(context.codingPath), problem: .invalid(context.debugDescription))
@@ -93,5 +93,24 @@ public struct BodyDecodingError: Error, Equatable, Sendable {
         }
     }
 
-    static func names(_ path: [any CodingKey]) -> [String] { path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue } }
+    /// Member names as they are; array indexes as `[n]` (ours, and `JSONDecoder`'s "Index n"),
+    /// so a member named "0" is not taken for an index.
+    static func names(_ path: [any CodingKey]) -> [String] {
+        path.map { key in
+            if let index = key.intValue, key is IndexKey || key.stringValue == "Index \(index)" { return "[\(index)]" }
+            return key.stringValue
+        }
+    }
+
+    /// The JSON kind a Swift type is read from.
+    static func kind(of type: Any.Type) -> JSONKind {
+        switch type {
+        case is String.Type, is Substring.Type: .string
+        case is Bool.Type: .boolean
+        case is any FixedWidthInteger.Type: .integer
+        case is any BinaryFloatingPoint.Type: .number
+        case is any Collection.Type: .array
+        default: .object
+        }
+    }
 }

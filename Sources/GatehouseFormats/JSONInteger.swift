@@ -21,15 +21,12 @@ public enum JSONInteger {
         }
         let point = rest.firstIndex(of: ".")
         let whole = point.map { rest[..<$0] } ?? rest
-        // The value is 0.digits × 10^scale.
-        var digits = Array(whole) + (point.map { Array(rest[rest.index(after: $0)...]) } ?? [])
-        var scale = whole.count + exponent
-        while digits.first == "0" {
-            digits.removeFirst()
-            scale -= 1
-        }
-        while digits.last == "0" { digits.removeLast() }
-        guard !digits.isEmpty else { return 0 }
+        // The value is 0.digits × 10^scale. Zeros are trimmed by index, so a long run of them
+        // costs one pass, not one copy each.
+        let all = Array(whole) + (point.map { Array(rest[rest.index(after: $0)...]) } ?? [])
+        guard let first = all.firstIndex(where: { $0 != "0" }), let last = all.lastIndex(where: { $0 != "0" }) else { return 0 }
+        let digits = all[first...last]
+        let scale = whole.count + exponent - first
         // A fraction is left after the point, or the integer has more digits than 64 bits hold.
         guard digits.count <= scale, scale <= 19 else { return nil }
         return Int((negative ? "-" : "") + String(digits) + String(repeating: "0", count: scale - digits.count))

@@ -194,10 +194,16 @@ struct TreeUnkeyedContainer: UnkeyedDecodingContainer {
     var count: Int? { items.count }
     var isAtEnd: Bool { currentIndex >= items.count }
 
-    private mutating func next() throws -> TreeDecoder {
+    /// The decoder of the current element; `advance` moves past it once it was read, so a
+    /// read that failed can be tried again as another type, as with `JSONDecoder`.
+    private func current() throws -> TreeDecoder {
         guard !isAtEnd else { throw BodyDecodingError(path: decoder.names + ["[\(currentIndex)]"], problem: .missing) }
-        defer { currentIndex += 1 }
         return decoder.child(items[currentIndex], IndexKey(currentIndex))
+    }
+
+    private mutating func advance<T>(_ value: T) -> T {
+        currentIndex += 1
+        return value
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -206,15 +212,15 @@ struct TreeUnkeyedContainer: UnkeyedDecodingContainer {
         return true
     }
 
-    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next().read(T.self) }
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { advance(try current().read(T.self)) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-        try next().container(keyedBy: NestedKey.self)
+        advance(try current().container(keyedBy: NestedKey.self))
     }
 
-    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try next().unkeyedContainer() }
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { advance(try current().unkeyedContainer()) }
 
-    mutating func superDecoder() throws -> any Decoder { try next() }
+    mutating func superDecoder() throws -> any Decoder { advance(try current()) }
 }
 
 struct TreeSingleValueContainer: SingleValueDecodingContainer {

@@ -1,8 +1,9 @@
 import Foundation
 import GatehouseDatabase
 
-/// Codes sent and verified per application, prefix or country, and UTC hour, split over
-/// shards like the volume counters so busy countries do not queue on one row. Verified codes
+/// Codes sent and verified per application, prefix or country, and UTC hour, each connection
+/// counting on a row of its own (`VerificationEngine.ownShard`) so busy countries do not queue
+/// on one row. Verified codes
 /// count in the hour they were sent, so an hour's share verified is that hour's conversion.
 enum ConversionCounts {
     struct Window: Equatable {

@@ -2,7 +2,7 @@ import Foundation
 import GatehouseDatabase
 
 /// Codes sent and verified per application and prefix in ten-second buckets of the time they
-/// were sent, sharded like the hourly counts: what the pumping guard needs to leave the codes
+/// were sent, on each connection's own rows like the hourly counts: what the pumping guard needs to leave the codes
 /// of the last minute unjudged without counting their rows, so its cost per start does not
 /// grow with the very traffic it watches.
 enum RecentCounts {

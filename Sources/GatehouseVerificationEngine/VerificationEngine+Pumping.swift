@@ -41,7 +41,7 @@ extension VerificationEngine {
 
     /// Counts a code sent to `range` and blocks its prefix if its conversion says pumping.
     func watchConversion(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange, now: Date) throws {
-        let shard = Int(environment.random.uniform(below: UInt64(Self.volumeShards)))
+        let shard = Self.ownShard(db)
         let hour = ConversionCounts.hourStart(now)
         try ConversionCounts.add(db, applicationID: app.id, range: range, hour: hour, shard: shard, sent: 1)
         guard app.autoBlockPrefixes else { return }
@@ -52,7 +52,8 @@ extension VerificationEngine {
         // This code, and the unverified ones of the last minute, are not judged yet: counted,
         // not looked up, so a busy prefix costs a start no more than a quiet one.
         let young = try RecentCounts.unverified(db, applicationID: app.id, prefix: range.prefix, now: now, span: Self.judgementDelay)
-        let judged = Window(sent: window.sent - Double(young), verified: window.verified)
+        // Never below zero: codes verified before the guard was turned on left their buckets.
+        let judged = Window(sent: window.sent - Double(max(0, young)), verified: window.verified)
         guard judged.sent >= Double(rules.minimumVolume), try !isBlocked(db, app: app, prefix: range.prefix, now: now) else { return }
         let baseline = try self.baseline(db, app: app, now: now)
         guard judged.verified / judged.sent < rules.conversionRatio * baseline.share else { return }
@@ -140,7 +141,7 @@ extension VerificationEngine {
             let prefix: String = try row.get("destination_prefix"), let country: String = try row.get("destination_country")
         else { return }
         let created: Date = try row.get("created_at")
-        let shard = Int(id.utf8.reduce(UInt32(0)) { $0 &* 31 &+ UInt32($1) } % UInt32(volumeShards))
+        let shard = ownShard(db)
         try ConversionCounts.add(
             db, applicationID: try row.get("application_id"), range: PhoneRange(prefix: prefix, country: country, digits: prefix),
             hour: ConversionCounts.hourStart(created), shard: shard, sent: sent, verified: verified)

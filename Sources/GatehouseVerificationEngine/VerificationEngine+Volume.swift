@@ -6,13 +6,23 @@ import GatehouseDatabase
 // the pumping budgets: codes to one prefix or one country per UTC hour and day.
 //
 // One counter row per application would be a queue every start of the application waits in,
-// on every node. Each period's count is split over `volumeShards` rows instead, and the limit
-// with it: shard `i` may hold `limit / n` starts (the first `limit % n` shards one more), so
-// the shards never add up to more than the limit while a start locks only the one shard it
-// takes a slot from. A start tries a random shard first and moves on while shards are full;
-// the limit is reached when every shard is.
+// on every node. A period with a limit splits its count over `volumeShards` rows instead, and
+// the limit with it: shard `i` may hold `limit / n` starts (the first `limit % n` shards one
+// more), so the shards never add up to more than the limit while a start locks only the one
+// shard it takes a slot from. A start tries a random shard first and moves on while shards are
+// full; the limit is reached when every shard is. A count without a limit (the pumping budgets
+// an operator has not set) goes to a row of the connection's own (`ownShard`), which no other
+// connection of any node writes: those starts never wait on each other at all.
 extension VerificationEngine {
     static let volumeShards = 8
+
+    /// The shard of uncapped counters that only `db` writes. A connection runs one transaction
+    /// at a time, and the number is the process's own hash of the connection object, so two
+    /// connections (of this node or another) share a row only by a one-in-a-billion chance,
+    /// which would cost a wait, never a count. Above the capped shards, which stay `0..<8`.
+    static func ownShard(_ db: any DatabaseConnection) -> Int {
+        volumeShards + (ObjectIdentifier(db).hashValue & 0x3FFF_FFFF)
+    }
 
     /// 429 once a period's count has reached its limit; counts nothing.
     static func checkVolume(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange?, now: Date) throws {
@@ -28,24 +38,44 @@ extension VerificationEngine {
     /// a period has none left (a start that raced the last one in `checkVolume`).
     ///
     /// The pumping budgets of a range are counted with or without a cap, so a budget an
-    /// operator sets during an attack already knows what went out that hour and day. (Counts
-    /// made without a cap may sit unevenly on the shards: until the period ends, starts racing
-    /// each other may then pass a new cap by that unevenness; one at a time never do.)
+    /// operator sets during an attack already knows what went out that hour and day. (Starts
+    /// racing the moment a cap is set may pass it by the starts counted uncapped meanwhile;
+    /// one at a time never do.)
     func countVolume(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange?, now: Date) throws {
         let limits = VolumePeriods(now).limits(of: app, range: range).filter { $0.cap != nil || $0.pumping }
         guard !limits.isEmpty else { return }
         let first = Int(environment.random.uniform(below: UInt64(Self.volumeShards)))
         for limit in limits {
-            guard try Self.takeSlot(db, limit, firstShard: first) else {
+            guard let cap = limit.cap else {
+                try Self.count(db, limit)
+                continue
+            }
+            guard try Self.takeSlot(db, limit, cap: cap, firstShard: first) else {
                 throw VerificationFailure(.volumeLimitReached, retryAfter: limit.retryAfter)
             }
         }
     }
 
-    private static func takeSlot(_ db: any DatabaseConnection, _ limit: VolumePeriods.Limit, firstShard: Int) throws -> Bool {
+    /// Counts a start against a period without a limit, on the connection's own row.
+    private static func count(_ db: any DatabaseConnection, _ limit: VolumePeriods.Limit) throws {
+        try db.execute(
+            """
+            INSERT INTO verification_volume_shards (counter_key, shard, hits, period_end) VALUES (?, ?, 1, ?)
+            ON CONFLICT (counter_key, shard) DO UPDATE SET hits = verification_volume_shards.hits + 1
+            """,
+            [.text(limit.key), .integer(Int64(ownShard(db))), limit.end.sqlValue])
+    }
+
+    /// Takes a slot of a limited period. What was counted before the limit was set (on the
+    /// connections' own rows) comes off the limit first; the rest is split over the shards.
+    private static func takeSlot(_ db: any DatabaseConnection, _ limit: VolumePeriods.Limit, cap: Int, firstShard: Int) throws -> Bool {
+        let uncapped: Int = try db.queryOne(
+            "SELECT COALESCE(SUM(hits), 0) AS n FROM verification_volume_shards WHERE counter_key = ? AND shard >= ?",
+            limit.key, volumeShards)?.get("n") ?? 0
+        let left = max(0, cap - uncapped)
         for step in 0..<volumeShards {
             let shard = (firstShard + step) % volumeShards
-            let room = limit.cap.map { $0 / volumeShards + (shard < $0 % volumeShards ? 1 : 0) } ?? Int.max
+            let room = left / volumeShards + (shard < left % volumeShards ? 1 : 0)
             guard room > 0 else { continue }
             let taken = try db.execute(
                 """
@@ -53,7 +83,7 @@ extension VerificationEngine {
                 ON CONFLICT (counter_key, shard) DO UPDATE SET hits = verification_volume_shards.hits + 1
                 WHERE verification_volume_shards.hits < ?
                 """,
-                [.text(limit.key), .integer(Int64(shard)), limit.end.sqlValue, .integer(Int64(min(room, Int(Int64.max))))])
+                [.text(limit.key), .integer(Int64(shard)), limit.end.sqlValue, .integer(Int64(room))])
             if taken == 1 { return true }
         }
         return false

@@ -134,7 +134,7 @@ public enum VerificationMigrations {
         // counted them goes: every insert paid for it).
         Migration(id: "verification.010_recent_counts") { db in
             try db.executeScript("""
-                DROP INDEX verifications_prefix_recent;
+                DROP INDEX IF EXISTS verifications_prefix_recent;
                 CREATE TABLE verification_recent_counts (
                     application_id TEXT NOT NULL,
                     prefix TEXT NOT NULL,

@@ -82,6 +82,25 @@ import GatehouseFormats
         #expect(read.limits == nil)
     }
 
+    /// A member named like an index is a member, and an array element whose read failed can
+    /// be read again as another type, as `JSONDecoder` allows.
+    @Test func membersNamedLikeIndexesAndRetriedElements() throws {
+        #expect(refusal([String: Int].self, #"{"0":"x"}"#) == BodyDecodingError(path: ["0"], problem: .wrongType(expected: .integer)))
+        struct Either: Decodable, Equatable {
+            let values: [String]
+            init(values: [String]) { self.values = values }
+            init(from decoder: any Decoder) throws {
+                var container = try decoder.unkeyedContainer()
+                var values: [String] = []
+                while !container.isAtEnd {
+                    if let number = try? container.decode(Int.self) { values.append(String(number)) } else { values.append(try container.decode(String.self)) }
+                }
+                self.values = values
+            }
+        }
+        #expect(try strict.decode(Either.self, from: Data(#"[1,"a",2]"#.utf8)) == Either(values: ["1", "a", "2"]))
+    }
+
     /// The decoder walks the tree once: a body nested as deep as the reader allows, and one
     /// with many members, decode without any quadratic cost showing up as a hang.
     @Test func wideAndDeepBodiesDecode() throws {

@@ -17,6 +17,17 @@ import GatehouseFormats
         }
     }
 
+    /// Long runs of zeros cost one pass: a megabyte of them reads in about the time it takes
+    /// to look at each once (a quadratic trim would take minutes here).
+    @Test func longRunsOfZerosAreReadInOnePass() {
+        let zeros = String(repeating: "0", count: 1 << 20)
+        #expect(JSONInteger.exact("0." + zeros + "1") == nil)
+        #expect(JSONInteger.exact("1" + zeros) == nil)
+        #expect(JSONInteger.exact(zeros + "7") == 7)
+        #expect(JSONInteger.exact("7." + zeros) == 7)
+        #expect(JSONInteger.exact("0." + zeros) == 0)
+    }
+
     /// Every number read keeps its text, at any depth; values compare as numbers.
     @Test func numbersKeepTheirDigits() throws {
         let body = Data(#"{"a": 0.9999999999999999999 ,"b":{"c":2},"d":[-1e2]}"#.utf8)

@@ -245,6 +245,47 @@ import Testing
         }
     }
 
+    /// Counts without a cap go to a row of each connection's own: a start whose transaction is
+    /// still open never holds up another start's count, on this node or another (PostgreSQL,
+    /// where writers run side by side; SQLite has one writer).
+    @Test(arguments: TestDatabaseKind.available.filter { $0 == .postgres })
+    func startsCountingWithoutACapNeverWaitOnEachOther(_ kind: TestDatabaseKind) async throws {
+        let harness = try await EngineHarness(kind)
+        defer { harness.close() }
+        harness.clock.set(Self.noon)
+        let caller = try await harness.caller { $0.cooldownSeconds = 0 }
+        let (app, engine, now, database) = (caller.application, harness.engine, harness.clock.now, harness.store.database)
+        let range = try #require(PhoneRange(destination: "447900111001", channel: .sms))
+        let (counted, release, second) = (Latch(), DispatchSemaphore(value: 0), Latch())
+        let holding = Task {
+            try await database.write { db in
+                try engine.countVolume(db, app: app, range: range, now: now)
+                try engine.watchConversion(db, app: app, range: range, now: now)
+                counted.signal()
+                release.wait()  // the first start's transaction stays open, its rows written
+            }
+        }
+        #expect(await counted.wait(timeout: .seconds(5)))
+        let other = Task {
+            try await database.write { db in
+                try engine.countVolume(db, app: app, range: range, now: now)
+                try engine.watchConversion(db, app: app, range: range, now: now)
+            }
+            second.signal()
+        }
+        let finishedWhileHeld = await second.wait(timeout: .seconds(5))
+        release.signal()
+        try await holding.value
+        try await other.value
+        #expect(finishedWhileHeld, "the second start waited for the first one's counter rows")
+        let shards: Int = try await database.read { db in
+            try db.queryOne(
+                "SELECT COUNT(DISTINCT shard) AS n FROM verification_volume_shards WHERE counter_key LIKE 'prefix-hourly:%' AND shard >= 8")?
+                .get("n") ?? 0
+        }
+        #expect(shards == 2)
+    }
+
     /// A budget set mid-hour knows the codes the hour already sent.
     @Test(arguments: TestDatabaseKind.available)
     func aBudgetSetDuringAnHourCountsWhatItSent(_ kind: TestDatabaseKind) async throws {
