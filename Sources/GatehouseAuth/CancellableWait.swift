@@ -16,6 +16,7 @@ func cancellableValue<T: Sendable>(of task: Task<T, any Error>) async throws -> 
     }
 }
 
+// Safe: `continuation`, `early` and `done` are only read and written under `lock`.
 /// Resumes a continuation exactly once with whichever result arrives first, before or after it is installed.
 private final class ResumeOnce<T: Sendable>: @unchecked Sendable {
     private let lock = NSLock()

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseClientCore
 
+// Safe: `pair` is only read and written under `lock`; `refreshLock` is an AsyncMutex, which guards its own state.
 /// A token store in memory, for tests and for apps that want no persistence.
 public final class InMemoryTokenStore: TokenStore, @unchecked Sendable {
     private let lock = NSLock()

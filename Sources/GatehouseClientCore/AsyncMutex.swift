@@ -1,5 +1,6 @@
 import Foundation
 
+// Safe: `held` and `waiters` are only read and written under `lock`.
 /// A first-come, first-served lock for async code in one process; waiters suspend instead of blocking a thread.
 package final class AsyncMutex: @unchecked Sendable {
     private let lock = NSLock()

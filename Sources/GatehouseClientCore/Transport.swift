@@ -65,6 +65,7 @@ public struct URLSessionTransport: Transport {
     }
 }
 
+// Safe: `continuation` and `cancelled` are only read and written under `lock` (`takeLocked` is called with it held).
 /// One call's continuation, resumed once: by the request's end, or by the calling task's
 /// cancellation, whichever comes first.
 final class CancellableCall: @unchecked Sendable {

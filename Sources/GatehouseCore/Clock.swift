@@ -28,11 +28,11 @@ public struct SystemClock: Clock {
     }
 }
 
+// Safe: `current`, `sleeping`, `watchers` and `nextSleeper` are only touched under `lock`.
 /// A clock that moves only when told; tests cross expiry windows without sleeping. A sleep
 /// on it ends when `advance` or `set` reaches its deadline (or its task is cancelled), and
 /// `sleepers` lets a test wait until the code under test is asleep before moving time.
 public final class ManualClock: Clock, @unchecked Sendable {
-    // Safe: `current`, `sleeping` and `watchers` are only touched under `lock`.
     private let lock = NSLock()
     private var current: Date
     private var sleeping: [UInt64: (deadline: Date, wake: CheckedContinuation<Void, any Error>)] = [:]

@@ -1,5 +1,6 @@
 import Foundation
 
+// Safe: `counts` is only read and written under `lock`; `name` and `help` are immutable `let`s.
 /// A Prometheus counter family kept in this node's memory (`name{label="…"} n`), for events
 /// an engine counts that are not requests: uses of test numbers, delivery receipts.
 public final class Counters: @unchecked Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 
+// Safe: `rung`, `waiters` and `nextWaiter` are only read and written under `lock`.
 /// Wakes a waiting worker at once. A request that left work rings; the worker's loop waits
 /// with a timeout, so that it also finds, by polling, work that other nodes left. A ring
 /// while no one waits is kept for the next wait.

@@ -6,6 +6,8 @@ public protocol IDGenerator: Sendable {
     func next() -> UUID
 }
 
+// Safe: `lastMillis` and `counter` are only read and written under `lock`; `clock` and `random` are `let`s of Sendable
+// types.
 /// RFC 9562 UUIDv7: 48 bits of Unix milliseconds, then random bits. Ids made in the same
 /// millisecond still sort in creation order: the 12-bit `rand_a` field counts up.
 public final class UUIDv7Generator: IDGenerator, @unchecked Sendable {
@@ -45,6 +47,7 @@ public final class UUIDv7Generator: IDGenerator, @unchecked Sendable {
     }
 }
 
+// Safe: `value` is only read and written under `lock`.
 /// Ids 00000000-0000-7000-8000-000000000001, …002, …: predictable in tests.
 public final class SequentialIDGenerator: IDGenerator, @unchecked Sendable {
     private let lock = NSLock()

@@ -1,5 +1,6 @@
 import Foundation
 
+// Safe: `busy` and `idleWaiters` are only read and written under `lock`.
 /// Counts a worker's jobs in hand, so that `untilIdle()` can wait for the last one to end
 /// without polling (tests drain workers this way instead of sleeping).
 public final class InFlight: @unchecked Sendable {

@@ -1,6 +1,8 @@
 import COpenSSL
 import Foundation
 
+// Safe: `pointer` is a `let` whose `X509` is never mutated after parsing (every use only reads it); OpenSSL 3 locks the
+// fields it caches lazily inside the structure.
 /// A parsed X.509 certificate.
 ///
 /// Unchecked Sendable: the `X509` is never mutated after parsing, and OpenSSL 3 guards the

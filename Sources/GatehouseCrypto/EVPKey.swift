@@ -1,6 +1,8 @@
 import COpenSSL
 import Foundation
 
+// Safe: `pointer` is a `let` whose key is never mutated after construction, and OpenSSL 3 lets threads use one `EVP_PKEY`
+// at once; it is freed only in `deinit`.
 /// Owns one `EVP_PKEY`; the Swift key types are value types over this reference.
 ///
 /// Unchecked Sendable: the key is never mutated after construction, and OpenSSL 3 allows

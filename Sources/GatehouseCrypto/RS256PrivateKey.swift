@@ -1,6 +1,8 @@
 import COpenSSL
 import Foundation
 
+// Safe: `key` is a `let` never mutated after loading; each `signature(for:)` makes its own EVP_MD_CTX, and OpenSSL 3 lets
+// threads sign with one `EVP_PKEY` at once.
 /// An RSA private key that signs RS256 (RSASSA-PKCS1-v1_5 with SHA-256, RFC 7518 §3.3): the
 /// Vonage application tokens, and service-account grants (RFC 7523) where a vendor asks for
 /// RS256.

@@ -1,5 +1,6 @@
 import Foundation
 
+// Safe: `counter` and `buffer` are only read and written under `lock`; `seed` is an immutable `let`.
 /// Deterministic pseudo-random bytes for tests only: never use it to make codes, tokens or keys.
 ///
 /// The stream is SHA-256(seed ‖ counter) for counter = 0, 1, 2, … (a big-endian UInt64),

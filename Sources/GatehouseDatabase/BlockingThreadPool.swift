@@ -1,5 +1,8 @@
 import Foundation
 
+// Safe: `queue`, `head`, `threads` and `idle` are only read and written under `condition`; `name` and `maxThreads` are
+// immutable `let`s. Each queued closure runs once, on one pool thread; its callers in Sources capture only values and
+// their own continuation.
 /// Threads that run blocking work (database calls for the `async` `read` and `write`, an SMTP
 /// conversation) off the Swift concurrency pool, whose few threads must never wait on a socket.
 ///

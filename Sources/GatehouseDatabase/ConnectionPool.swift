@@ -1,5 +1,8 @@
 import Foundation
 
+// Safe: `idle`, `opened` and `isClosed` are only read and written under `condition`, so a connection is held either by
+// the pool or by the one borrower that checked it out; `open`, `isUsable` and `discard` are `let` closures, called from
+// any thread, that the drivers build from Sendable captures only (a URL or path, a timeout, the schema counter).
 /// A bounded set of driver connections that callers borrow one at a time.
 ///
 /// Connections open lazily up to `capacity`; when all are borrowed, `checkout` blocks the

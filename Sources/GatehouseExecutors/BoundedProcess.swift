@@ -17,6 +17,7 @@ package enum BoundedProcess {
         package let description: String
     }
 
+    // Safe: `pid` and `killed` are only read and written under `lock` (so `kill` never signals a pid already reaped).
     /// The running child, so that cancellation can kill it from another thread.
     package final class Child: @unchecked Sendable {
         private let lock = NSLock()

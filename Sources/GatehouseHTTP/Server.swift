@@ -1,6 +1,10 @@
 import CMicroHTTPD
 import Foundation
 
+// Safe: `active` (and the tracked exchanges' `task` and `stream`) are only touched under `lock`, the request counters
+// and the stopping flag are C atomics (shim.h), and the other fields are `let`s of Sendable types, except `daemon` and
+// `port`: written by `start()`, before the server is shared with request threads, and by `shutdown()`, which the owner
+// calls once, after its last `start()` (the documented life cycle above; nothing else writes them).
 /// The HTTP server: libmicrohttpd below, a `Responder` above.
 ///
 /// ```swift
@@ -107,9 +111,9 @@ public final class Server: @unchecked Sendable {
         waitForIdle(seconds: grace ?? configuration.shutdownGrace)
         // Past the grace period: end streams and cancel handlers so that every suspended
         // connection resumes; MHD refuses to stop while one is still suspended.
-        for exchange in lock.withLock({ Array(active.values) }) {
-            exchange.stream?.finish(error: CancellationError())
-            exchange.task?.cancel()
+        for (stream, task) in lock.withLock({ active.values.map { ($0.stream, $0.task) } }) {
+            stream?.finish(error: CancellationError())
+            task?.cancel()
         }
         waitForIdle(seconds: 3)
         if inFlight > 0 {
@@ -160,6 +164,15 @@ public final class Server: @unchecked Sendable {
         lock.withLock {
             exchange.isTracked = true
             active[ObjectIdentifier(exchange)] = exchange
+        }
+    }
+
+    /// Gives a tracked exchange the handles `shutdown` reaches for from another thread: its
+    /// handler task or its stream, set under the lock that `shutdown` reads them under.
+    func attach(_ exchange: Exchange, task: Task<Void, Never>? = nil, stream: StreamChannel? = nil) {
+        lock.withLock {
+            if let task { exchange.task = task }
+            if let stream { exchange.stream = stream }
         }
     }
 

@@ -24,6 +24,7 @@ public struct CachedDefinitions: Codable, Equatable, Sendable {
     }
 }
 
+// Safe: `saved` is only read and written under `lock`.
 /// Definitions in memory only: for tests, and for apps that sync at every launch.
 public final class MemoryDefinitionCache: DefinitionCache, @unchecked Sendable {
     private let lock = NSLock()

@@ -12,7 +12,7 @@ import Darwin
 ///
 /// Pass `redirectURI` to the service as its redirect URI. The socket is bound at `init` and closed when the
 /// presenter goes away; consents through one presenter run one at a time.
-public final class LoopbackConsentPresenter: ConsentPresenter, @unchecked Sendable {
+public final class LoopbackConsentPresenter: ConsentPresenter, Sendable {
     /// `http://127.0.0.1:<port><path>`, the URI to register with the provider (any port must be accepted, RFC 8252 §7.3).
     public let redirectURI: URL
     /// How long to wait for the browser's callback before giving up with `OAUTH_CANCELLED`.
@@ -105,6 +105,7 @@ public final class LoopbackConsentPresenter: ConsentPresenter, @unchecked Sendab
         return Array((head + html).utf8)
     }
 
+    // Safe: `cancelled` is only read and written under `lock`; `deadline` and `state` are immutable `let`s.
     /// One wait: its deadline and a cancel flag the accepting thread checks between polls.
     private final class Attempt: @unchecked Sendable {
         let deadline: Date
@@ -123,6 +124,7 @@ public final class LoopbackConsentPresenter: ConsentPresenter, @unchecked Sendab
         func cancel() { lock.withLock { cancelled = true } }
     }
 
+    // Safe: `result` and `waiter` are only read and written under `lock`.
     /// The accepting thread's result, awaited once.
     private final class Callback: @unchecked Sendable {
         private let lock = NSLock()

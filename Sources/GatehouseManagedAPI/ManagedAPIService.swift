@@ -117,6 +117,8 @@ public final class ManagedAPIService: Sendable {
         })
 }
 
+// Safe: both closures are immutable `let`s, only ever called from a block on the service's `callbackQueue`, once per
+// delivery (`onSuccess` or `onError`, never both).
 /// The caller's closures, which the seed's signatures do not mark `@Sendable`; they only ever run on the callback queue.
 private struct Callbacks<Value>: @unchecked Sendable {
     let onSuccess: (Value) -> Void

@@ -78,6 +78,7 @@ public struct StoredTokens: Codable, Equatable, Sendable {
     }
 }
 
+// Safe: `records` is only read and written under `lock`.
 /// Tokens held in memory only: for tests, and for apps that want no persistence.
 public final class MemoryManagedAPITokenStore: ManagedAPITokenStore, @unchecked Sendable {
     private let lock = NSLock()

@@ -18,6 +18,7 @@ public enum ManagedAPIs {
     /// Whether `configure(_:)` has been called.
     public static var isConfigured: Bool { holder.get() != nil }
 
+    // Safe: `service` is only read and written under `lock`.
     private final class Holder: @unchecked Sendable {
         private let lock = NSLock()
         private var service: ManagedAPIService?

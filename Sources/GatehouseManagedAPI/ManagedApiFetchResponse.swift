@@ -3,6 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
+// Safe: every stored property is an immutable `let`; the one that is not Sendable, `body` (`Any?`), is set in `init` to a
+// String or to what `JSONSerialization.jsonObject` parsed without mutable containers, and never changed.
 /// The upstream API's answer, whatever its status: inspect `ok` and `status`.
 public struct ManagedApiFetchResponse: @unchecked Sendable {
     /// The HTTP status code.

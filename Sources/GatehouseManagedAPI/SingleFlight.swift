@@ -1,8 +1,10 @@
 import Foundation
 
+// Safe: `running`, and each Entry's `waiters`, are only read and written under `lock`; `cancelsWithLastWaiter` is a `let`.
 /// At most one task per key: callers that arrive while one runs await its result instead of starting another
 /// (supabase-swift, Nango). The entry goes with its last waiter, so a failure never wedges the key.
 final class SingleFlight<Value: Sendable>: @unchecked Sendable {
+    // Safe: `waiters` is only read and written under the owning SingleFlight's `lock`; `task` is an immutable `let` Task.
     private final class Entry: @unchecked Sendable {
         let task: Task<Value, any Error>
         var waiters = 1

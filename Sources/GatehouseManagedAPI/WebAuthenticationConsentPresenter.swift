@@ -2,6 +2,8 @@
 import AuthenticationServices
 import Foundation
 
+// Safe: `running` is only read and written under `lock`; `prefersEphemeralWebBrowserSession` and `anchor` (a @Sendable
+// closure) are immutable `let`s.
 /// Consent in `ASWebAuthenticationSession`, the system browser sheet (RFC 8252 §8.12: no embedded web view).
 ///
 /// The redirect URI is a private-use scheme the app owns (`com.example.app:/oauth`), or on iOS 17.4 and

@@ -10,7 +10,7 @@ import GatehouseCore
 /// let http = CurlHTTPClient()
 /// let (data, response) = try await http.send(OutboundRequest(url: url, timeoutInterval: 10))
 /// ```
-public final class CurlHTTPClient: OutboundHTTP, @unchecked Sendable {
+public final class CurlHTTPClient: OutboundHTTP, Sendable {
     public let metrics: OutboundMetrics
     /// Two connection caches: a connection opened for a request that may go anywhere is
     /// never reused by one held to public addresses, whose every connection was vetted.

@@ -2,6 +2,9 @@ import CCurl
 import Foundation
 import GatehouseCore
 
+// Safe: `commands` and `stopping` are only read and written under `lock`; `active` and every use of `multi` belong to the
+// loop thread, except `curl_multi_wakeup`, which libcurl allows from any thread and which is only called under `lock`
+// before the loop has seen `stopping`, so never after its `curl_multi_cleanup`.
 /// The node's one curl multi handle, driven by a thread of its own. Every easy handle is
 /// added, paused, resumed and removed on that thread only; other threads hand it commands
 /// and wake it. Connections stay in the multi handle's cache between calls, so calls to the

@@ -3,6 +3,10 @@ import Foundation
 import GatehouseCore
 import GatehouseFormats
 
+// Safe: `published`, `headWaiter`, `body`, `bodyWaiter`, `wholeWaiter`, `outcome` and `paused` are only touched under
+// `lock`; `lines`, `headerBytes`, `received`, `headPublished` and `abortReason` only by curl's callbacks and `completed`,
+// all on the loop thread, which alone drives `easy`; `headerList` is set in `init`, and `settled` and `requestUnpause`
+// by CurlHTTPClient before the transfer is submitted to the loop or a cancellation handler can see it.
 /// One request on one curl easy handle: its options, the callbacks curl calls on the loop
 /// thread, and the answer as the caller sees it (its head once, then its body, whole or in
 /// pieces). Everything the caller and the loop thread share is behind `lock`; what only

@@ -36,6 +36,8 @@ public struct CellularCarrierCheck: CarrierCheck {
         case unavailable(CarrierCheckOutcome)
     }
 
+    // Safe: `data` is only touched in `receive`'s completion handlers, which NWConnection runs on the connection's serial
+    // queue, one receive at a time (the next is issued from the last one's handler).
     /// Bytes read so far; touched only on the connection's queue.
     private final class Buffer: @unchecked Sendable {
         var data = Data()

@@ -22,6 +22,10 @@ struct Configuration: Sendable {
     }
 }
 
+// Safe? The fields never change once `build()` has put the Configuration in a PossessionAuth, but they hold the app's
+// non-Sendable step objects, and one PossessionAuth (documented as thread-safe, a singleton) may run several
+// authentications at once, each on its own detached Task: two flows can call the same step object concurrently. That
+// is only safe if the app's steps are thread-safe themselves (the seed's hop to the main queue); nothing here checks it.
 /// The app's step objects. The seed's are plain classes that hop to the main queue themselves; the SDK calls
 /// them one at a time per flow from its own Task, so they are carried across as they are.
 struct AppSteps: @unchecked Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 
+// Safe: `value` and `continuation` are only read and written under `lock`.
 /// One value, delivered once to one waiter: the first `resolve` wins and later ones are ignored, whichever
 /// thread they come from, so a step's callback or a connection's handlers can never resume twice.
 final class OneShot<Value: Sendable>: @unchecked Sendable {

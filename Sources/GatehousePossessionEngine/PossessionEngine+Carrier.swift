@@ -92,6 +92,7 @@ extension PossessionEngine {
     }
 }
 
+// Safe: `taken` and `work` are only read and written under `lock`.
 /// Lets exactly one of two racers resume a continuation, and the timer cancel the work.
 private final class Race: @unchecked Sendable {
     private let lock = NSLock()

@@ -7,7 +7,7 @@ import GatehouseWire
 /// and then Challenge, and returns the pre-fill, `/finish` calls Complete with what the user
 /// confirmed. A flow is found by the session cookie `/initialize` set (the seed's `/finish`
 /// sends only the names); an `authId`, when sent, must be that session's.
-public final class SampleBackend: @unchecked Sendable {
+public final class SampleBackend: Sendable {
     public let client: ProveClient
     public let server: Server
     private let sessions = SampleSessions()

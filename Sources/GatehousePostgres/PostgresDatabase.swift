@@ -22,7 +22,7 @@ import GatehouseDatabase
 /// `integer` needs `CAST(? AS INTEGER)`, and a NULL argument whose type nothing around it
 /// implies (`? IS NULL` alone) needs `CAST(? AS TEXT)`.
 /// See https://www.postgresql.org/docs/current/libpq-connect.html for the URL format.
-public final class PostgresDatabase: Database, @unchecked Sendable {
+public final class PostgresDatabase: Database, Sendable {
     public let dialect = SQLDialect.postgres
     private let pool: ConnectionPool<PostgresConnection>
 

@@ -2,6 +2,8 @@ import CPostgres
 import Foundation
 import GatehouseDatabase
 
+// Safe: `stopping`, `running` and `stopWaiters` are only read and written under `lock` (an NSCondition); the rest are
+// `let` Strings, a TimeInterval and @Sendable closures. The libpq connection lives only in the listener thread's locals.
 /// Receives `NOTIFY` messages on one channel over a dedicated libpq connection, on a thread
 /// of its own (never the Swift concurrency pool: it waits on the socket).
 ///

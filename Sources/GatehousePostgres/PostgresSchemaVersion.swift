@@ -1,5 +1,6 @@
 import Foundation
 
+// Safe: `value` is only read and written under `lock`.
 /// Counts schema changes made through one ``PostgresDatabase``.
 ///
 /// A prepared statement's cached plan fails with "cached plan must not change result type"

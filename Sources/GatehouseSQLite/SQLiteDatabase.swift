@@ -1,6 +1,8 @@
 import Foundation
 import GatehouseDatabase
 
+// Safe: `isClosed` is only read and written under `closeLock`; every other stored property is a `let` of a Sendable type
+// (the two pools and `groupCommit` guard their own state).
 /// A SQLite database file in WAL mode: one writer connection and a pool of readers.
 ///
 /// ```swift

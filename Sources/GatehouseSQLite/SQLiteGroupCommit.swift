@@ -2,6 +2,9 @@ import CSQLite
 import Foundation
 import GatehouseDatabase
 
+// Safe: `queue`, `hasLeader`, `commits` and each Job's `isDone` and `isLeader` are only touched under `condition`; a Job's
+// `failure` (and the result its closure sets) is written by the leader's thread and read by the job's own caller only
+// after it has seen `isDone` under `condition`; `writer` and `maxBatch` are immutable `let`s.
 /// Runs write closures on SQLite's single writer, several to a transaction.
 ///
 /// A closure that arrives while a transaction is open waits and joins the next one. That

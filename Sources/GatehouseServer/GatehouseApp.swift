@@ -21,7 +21,7 @@ import GatehouseWorkflowsEngine
 /// try app.start()
 /// let credentials = try await app.bootstrapDevelopment()
 /// ```
-public final class GatehouseApp: @unchecked Sendable {
+public final class GatehouseApp: Sendable {
     public let settings: Settings
     public let environment: Environment
     public let directory: TenantDirectory

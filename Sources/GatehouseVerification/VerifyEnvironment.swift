@@ -40,6 +40,7 @@ public enum VerifyEnvironment: Sendable, Equatable {
     private static let defaults = DefaultURLs()
 }
 
+// Safe: `values` is only read and written under `lock`.
 /// The two settable default URLs behind a lock, so setting them is safe from any thread.
 private final class DefaultURLs: @unchecked Sendable {
     struct Values {

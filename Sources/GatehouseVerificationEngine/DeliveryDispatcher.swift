@@ -1,6 +1,8 @@
 import Foundation
 import GatehouseCore
 
+// Safe: `stopped` is only read and written under `lock`; `engine` and `inFlight` are `let`s of Sendable types (InFlight
+// locks its own state).
 /// The worker that sends verification codes. A start writes its delivery as a row in the
 /// start's transaction; a dispatcher claims due rows (`FOR UPDATE SKIP LOCKED` on
 /// PostgreSQL, so dispatchers on many nodes never take the same row), renders and delivers

@@ -3,6 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
+// Safe: `parser`, `continuation`, `session`, `task` and `ended` are only read and written under `lock`; `callbacks` is a
+// `let` serial OperationQueue, itself thread-safe.
 /// One open `text/event-stream` response, read as it arrives (URLSession's data delegate;
 /// a buffered `data(for:)` would wait for an end that never comes).
 final class EventStreamConnection: NSObject, URLSessionDataDelegate, @unchecked Sendable {

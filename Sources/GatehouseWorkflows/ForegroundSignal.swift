@@ -3,6 +3,8 @@ import Foundation
 import UIKit
 #endif
 
+// Safe: `generation` and `waiters` are only read and written under `lock`; `observer` is written once, in `init`, and
+// only read again in `deinit`.
 /// Wakes every waiter when the app returns to the foreground.
 final class ForegroundSignal: @unchecked Sendable {
     private let lock = NSLock()

@@ -2,6 +2,7 @@ import Foundation
 import GatehouseCore
 import GatehouseDatabase
 
+// Safe: `versions`, `waiters` and `nextWaiter` are only read and written under `lock`; `channel` is an immutable `let`.
 /// Tells the report streams and waiting executes of one node that an account's runs changed.
 /// It carries no data: a woken reader reads the event log, so a wake-up lost or doubled
 /// costs nothing. On PostgreSQL, events committed on another node arrive through

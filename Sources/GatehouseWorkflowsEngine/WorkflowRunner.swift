@@ -1,6 +1,8 @@
 import Foundation
 import GatehouseCore
 
+// Safe: `stopped` is only read and written under `lock`; `engine` and `inFlight` are `let`s of Sendable types (InFlight
+// locks its own state).
 /// The worker that runs workflow runs: claims due runs, hands each to its executor with the
 /// run's deadline, renews the claim while the executor works, and records how it ended.
 /// The server runs one per node (`run()` until `stop()`); tests call `drain()`, which returns

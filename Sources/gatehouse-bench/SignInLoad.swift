@@ -117,6 +117,7 @@ enum SignInLoad {
     }
 }
 
+// Safe: `codes` is only read and written under `lock`.
 final class CodeBook: @unchecked Sendable {
     private let lock = NSLock()
     private var codes: [String: String] = [:]
@@ -124,6 +125,7 @@ final class CodeBook: @unchecked Sendable {
     func get(_ phone: String) -> String { lock.withLock { codes[phone] ?? "" } }
 }
 
+// Safe: `samples` and `failed` are only read and written under `lock`.
 final class Timings: @unchecked Sendable {
     private let lock = NSLock()
     private var samples: [Double] = []

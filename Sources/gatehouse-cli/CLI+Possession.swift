@@ -81,6 +81,7 @@ extension CLI {
     }
 }
 
+// Safe: `used` is only read and written under `lock`; `code` is an immutable `let` String.
 /// OTP steps answered from the terminal (or `--otp`), and AuthFinish, for the CLI.
 final class TerminalSteps: OtpStartStep, OtpFinishStep, AuthFinishStep, @unchecked Sendable {
     private let code: String?

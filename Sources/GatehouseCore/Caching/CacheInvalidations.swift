@@ -1,6 +1,8 @@
 import Foundation
 import GatehouseDatabase
 
+// Safe: `invalidators`, `receivedCount` and `waiters` are only read and written under `lock`; the invalidator closures run
+// outside it, on any thread, and only call a NodeCache's `invalidate`/`invalidateAll`, which take the cache's lock.
 /// Tells this node's caches, and through PostgreSQL the other nodes', that a cached row
 /// changed.
 ///

@@ -1,5 +1,7 @@
 import Foundation
 
+// Safe: `entries` and `generation` are only read and written under `lock`; the rest are immutable `let`s (`clock` is
+// Sendable).
 /// Values this node looked up in the database, kept for a few seconds so a hot lookup (an
 /// API key, an application by its key) does not cost a query per request.
 ///

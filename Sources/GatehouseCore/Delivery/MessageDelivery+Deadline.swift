@@ -31,6 +31,7 @@ extension MessageDelivery {
     }
 }
 
+// Safe: `continuation`, `outcome` and `tasks` are only read and written under `lock`.
 /// One continuation, resumed by whichever side finishes first; the other side is cancelled.
 final class DeadlineRace<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()

@@ -1,5 +1,7 @@
 import Foundation
 
+// Safe: `shards` is an immutable `let`; each Shard's `entries` and `sweepAt` are only read and written under that shard's
+// own `lock` (`sweep` runs with it held).
 /// Request rate limits (per address, per account, per token), counted in this node's memory.
 ///
 /// A request only asks "how many in this window, this one included?": deciding and counting

@@ -1,5 +1,6 @@
 import Foundation
 
+// Safe: `series` is only read and written under `lock`.
 /// Outbound calls by target kind and outcome (`2xx`…`5xx`, or the failure's code, or
 /// `cancelled`): a count and a latency histogram, in the Prometheus text format.
 public final class OutboundMetrics: @unchecked Sendable {

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Foundation
 
+// Safe: `phase` is only read and written by ClientDeadlines under its `lock`; `fd` is an immutable `let`.
 /// One connection as the deadline watch sees it. MHD keeps an unretained pointer to it in
 /// the connection's socket context; the watch's table holds the reference. Every field is
 /// guarded by the watch's lock.
@@ -25,6 +26,8 @@ final class WatchedConnection: @unchecked Sendable {
     }
 }
 
+// Safe: `connections`, `isRunning` and every WatchedConnection's `phase` are only touched under `lock`; `timeout` and
+// `minBytesPerSecond` are immutable `let`s.
 /// Cuts connections whose client is too slow: a request head that has not arrived in full
 /// within the timeout, or a body whose average rate, once the timeout has passed, is below
 /// the minimum.

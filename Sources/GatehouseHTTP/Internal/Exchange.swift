@@ -1,6 +1,10 @@
 import CMicroHTTPD
 import Foundation
 
+// Safe: fields are confined to the MHD thread that owns the connection, and the handler task writes `pending` and
+// `phase` only while the connection is suspended, before MHD_resume_connection hands it back (ordered by MHD's own
+// locking). `task` and `stream`, which `Server.shutdown()` reads from another thread, are set and read under the
+// server's lock (`Server.attach`).
 /// The state of one request on one connection, from its head to its completion.
 /// MHD keeps a retained pointer to it in the connection's per-request slot.
 final class Exchange: @unchecked Sendable {
@@ -119,6 +123,7 @@ final class Exchange: @unchecked Sendable {
 }
 
 
+// Safe: `value` is only read and written under `lock`, inside `withLock`.
 /// The admission verdict, shared between its task and the MHD thread.
 final class AdmissionBox: @unchecked Sendable {
     private let lock = NSLock()

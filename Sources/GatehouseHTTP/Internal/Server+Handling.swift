@@ -143,12 +143,12 @@ extension Server {
         track(exchange)
         MHD_suspend_connection(exchange.connection)
         exchange.announcedLength = headers["Content-Length"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        exchange.task = Task {
+        attach(exchange, task: Task {
             // Only the verdict crosses threads (under its lock); the MHD thread applies it.
             let verdict = await uploads.admits(headers)
             exchange.admission.withLock { $0 = .decided(verdict) }
             MHD_resume_connection(exchange.connection)
-        }
+        })
     }
 
     /// Applies an admitted upload's verdict once it has come; false while it is pending.
@@ -238,12 +238,12 @@ extension Server {
         track(exchange)
         MHD_suspend_connection(exchange.connection)
         let responder = self.responder
-        exchange.task = Task {
+        attach(exchange, task: Task {
             let response = await responder.respond(exchange.routed, request: exchange.request)
             exchange.pending = response
             exchange.phase = .ready
             MHD_resume_connection(exchange.connection)
-        }
+        })
         return MHD_Result.YES
     }
 

@@ -20,8 +20,8 @@ extension Server {
             let source = StreamSource(channel: channel, connection: exchange.connection)
             let connection = exchange.connection
             channel.onReadable = { MHD_resume_connection(connection) }
-            exchange.stream = channel
             track(exchange)
+            attach(exchange, stream: channel)
             producer = produce
             handle = MHD_create_response_from_callback(
                 cmhd_size_unknown(), 16 * 1024, readStream, Unmanaged.passRetained(source).toOpaque(), releaseStream)

@@ -1,5 +1,6 @@
 import Foundation
 
+// Safe: `series` is only read and written under `lock`; `family`, `routeLabel` and `help` are immutable `let`s.
 /// Request counts and latency histograms by method, route template and status,
 /// rendered in the Prometheus text format. The server's own requests are one family; other
 /// request kinds (calls a proxy makes upstream) are families of their own.

@@ -10,6 +10,8 @@ public protocol LogSink: Sendable {
     func write(_ line: String)
 }
 
+// Safe: `buffer` is only read and written under `lock` (`flush` writes to `descriptor` with it held); `descriptor` is a
+// `let`, and `timer` is set once, in `init`, and never read.
 /// Appends lines to a file descriptor through a buffer, so a busy server makes one
 /// `write(2)` per batch instead of one per request. Flushes at 64 KiB, every 200 ms,
 /// and on `flush()`.
@@ -64,6 +66,7 @@ public final class LineWriter: LogSink, @unchecked Sendable {
     }
 }
 
+// Safe: `stored` is only read and written under `lock`.
 /// Keeps lines in memory; for tests.
 public final class MemoryLogSink: LogSink, @unchecked Sendable {
     private let lock = NSLock()

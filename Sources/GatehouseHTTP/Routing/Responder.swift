@@ -3,11 +3,11 @@ import GatehouseFormats
 
 /// Turns a routed request into a response: middleware, handler, error rendering.
 /// It knows nothing of sockets, so tests can drive it in process.
-public final class Responder: @unchecked Sendable {
+public final class Responder: Sendable {
     /// A request whose route is known, before its body has arrived.
     /// A class: the transport keeps it for the whole exchange and hands it around, and a
     /// reference costs one retain where the struct's fields cost several.
-    public final class Routed: @unchecked Sendable {
+    public final class Routed: Sendable {
         public let route: Route?
         public let context: RequestContext
         /// Set when the router answers by itself (404, 405, OPTIONS).

@@ -1,5 +1,5 @@
 /// Routes that share a path prefix and middleware. Groups nest.
-public final class RouteGroup: RouteRegistering, @unchecked Sendable {
+public final class RouteGroup: RouteRegistering, Sendable {
     private let router: Router
     private let prefix: String
     private let middleware: [any Middleware]

@@ -1,3 +1,5 @@
+// Safe: `exact` and the Nodes under `root` change only in `insert`, from `Router.add` while routes are registered, before
+// the server's threads start; after that `match` only reads them. Nothing enforces the order (see Router).
 /// A trie keyed by path segment: literals first, then one `:parameter` branch, then a
 /// trailing `*` that takes the rest of the path.
 final class RouteTrie: @unchecked Sendable {

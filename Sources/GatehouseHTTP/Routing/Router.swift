@@ -1,3 +1,6 @@
+// Safe: `routes`, `renderers` and the trie's contents change only while routes are registered, which every caller in
+// Sources does before `Server.start()` spawns the MHD threads that read them; after that they are only read. Nothing
+// enforces the order: registering a route on a running server would race.
 /// Maps method and path to a handler.
 ///
 /// ```swift

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Writes a streamed response body while the connection sends it.
-public final class BodyWriter: @unchecked Sendable {
+public final class BodyWriter: Sendable {
     let channel: StreamChannel
 
     init(channel: StreamChannel) { self.channel = channel }

@@ -1,5 +1,8 @@
 import Foundation
 
+// Safe: `buffer`, `finished`, `failed`, `cancelled`, `readerWaiting` and `writerWaiting` are only touched under `lock`
+// (`takeReaderWaiting` runs with it held); `onReadable` is set once, by `Server.queue`, before the channel reaches its
+// producer task or `Server.active`, and only read after that (but see the unlocked `stream` read noted on Exchange).
 /// A bounded byte queue between a producing task and the server thread that sends.
 /// The server side never blocks: when the queue is empty it asks to be woken (`onReadable`)
 /// and the connection is suspended meanwhile.

@@ -2,6 +2,8 @@ import Foundation
 import GatehouseCore
 import GatehouseOutbound
 
+// Safe: `admitted` and `admittedPerAPI` are only read and written under `lock`; `http`, `maxCalls` and `maxCallsPerAPI`
+// are `let`s of Sendable types.
 /// Sends proxied calls upstream through the node's libcurl client and hands back the head as
 /// soon as it arrives, with the body read as the device takes it: curl is paused while a
 /// few hundred KiB wait unread, so memory stays flat however large the answer and however
@@ -67,6 +69,7 @@ final class UpstreamSession: @unchecked Sendable {
         }
     }
 
+    // Safe: `released` is only read and written under `lock`; `give` is a `let` @Sendable closure.
     /// A call's admission, given back once however many paths end the call.
     final class Slot: @unchecked Sendable {
         private let lock = NSLock()

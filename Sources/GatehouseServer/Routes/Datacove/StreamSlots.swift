@@ -1,5 +1,6 @@
 import Foundation
 
+// Safe: `open` is only read and written under `lock`.
 /// How many report streams each account holds open on this node: a stream costs a
 /// connection and a task for as long as it lasts, so one account cannot hold hundreds.
 final class StreamSlots: @unchecked Sendable {
@@ -24,6 +25,7 @@ final class StreamSlots: @unchecked Sendable {
         }
     }
 
+    // Safe: `closed` is only read and written under `lock`; `slots` and `account` are immutable `let`s.
     /// One open stream's slot, given back once by `close()` (or when it is dropped unclosed).
     final class Slot: @unchecked Sendable {
         private let slots: StreamSlots
