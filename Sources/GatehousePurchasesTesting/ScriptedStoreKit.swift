@@ -1,6 +1,8 @@
 import Foundation
 import GatehousePurchases
 
+// Safe: every stored `var` (`scripted`, `unfinishedResults`, `entitlements`, `continuations`, `finishFailures`,
+// `finishedIDs`, `finishWaiters`, `tokens`, `syncs`) is only read and written under `lock`.
 /// A scripted StoreKit for tests and previews: purchases answer what was scripted, verified
 /// transactions stay unfinished until `finish`, and updates are delivered on demand.
 public final class ScriptedStoreKit: StoreKitClient, @unchecked Sendable {
@@ -11,6 +13,7 @@ public final class ScriptedStoreKit: StoreKitClient, @unchecked Sendable {
     private var continuations: [UUID: AsyncStream<StoreVerificationResult>.Continuation] = [:]
     private var finishFailures: [any Error] = []
     private var finishedIDs: [String] = []
+    private var finishWaiters: [(id: String, wake: CheckedContinuation<Void, Never>)] = []
     private var tokens: [UUID?] = []
     private var syncs = 0
 
@@ -43,6 +46,19 @@ public final class ScriptedStoreKit: StoreKitClient, @unchecked Sendable {
 
     /// Ids of finished transactions, in order.
     public var finished: [String] { lock.withLock { finishedIDs } }
+
+    /// Returns once the transaction `id` has been finished (at once if it has): a test waits on
+    /// the app's work arriving, not by polling for it.
+    public func waitUntilFinished(_ id: String) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = lock.withLock { () -> Bool in
+                if finishedIDs.contains(id) { return true }
+                finishWaiters.append((id, continuation))
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
     /// The `appAccountToken` of each purchase, in order.
     public var purchaseTokens: [UUID?] { lock.withLock { tokens } }
     /// How often `sync()` ran.
@@ -82,11 +98,15 @@ public final class ScriptedStoreKit: StoreKitClient, @unchecked Sendable {
 
     /// Finishes a transaction, unless `failNextFinish(_:)` scripted a failure.
     public func finish(_ transaction: StoreTransaction) async throws {
-        try lock.withLock {
+        let woken = try lock.withLock { () -> [CheckedContinuation<Void, Never>] in
             if !finishFailures.isEmpty { throw finishFailures.removeFirst() }
             unfinishedResults.removeAll { $0.verified?.id == transaction.id }
             finishedIDs.append(transaction.id)
+            let due = finishWaiters.filter { $0.id == transaction.id }.map(\.wake)
+            finishWaiters.removeAll { $0.id == transaction.id }
+            return due
         }
+        for waiter in woken { waiter.resume() }
     }
 
     /// Counts the call.

@@ -83,8 +83,7 @@ import Testing
         storeKit.script(StoreFixture.monthly, .pending)
         #expect(try await relaunched.buy(productID: StoreFixture.monthly) == .pending)
         storeKit.deliverUpdate(Self.transaction("7000000000000010", StoreFixture.monthly, try store.planTransaction("7000000000000010", original: "7000000000000010")))
-        for _ in 0..<200 where !storeKit.finished.contains("7000000000000010") { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(storeKit.finished.contains("7000000000000010"))
+        await storeKit.waitUntilFinished("7000000000000010")
         let snapshot = try await relaunched.refreshEntitlement()
         #expect(snapshot.canExecuteGatedWorkflow && snapshot.entitlementStatus == "active" && snapshot.plans.map(\.platformProductId) == [StoreFixture.monthly])
         #expect(await relaunched.canUseGatedFeatures())
