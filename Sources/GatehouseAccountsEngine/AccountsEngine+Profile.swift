@@ -15,11 +15,20 @@ extension AccountsEngine {
     }
 
     public func profile(_ principal: SessionPrincipal) async throws -> Profile {
-        let row = try await database.read { db in
-            try db.queryOne("SELECT * FROM accounts WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL", principal.accountId, principal.tenantId)
+        try await profile(principal, alongside: { _ in () }).0
+    }
+
+    /// The profile, and what `alongside` reads in the same read transaction (another engine's
+    /// view of the account, such as its wallet): one transaction for the request, not two.
+    public func profile<Other: Sendable>(
+        _ principal: SessionPrincipal, alongside: @escaping @Sendable (any DatabaseConnection) throws -> Other
+    ) async throws -> (Profile, Other) {
+        let (row, other) = try await database.read { db in
+            (try db.queryOne("SELECT * FROM accounts WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL", principal.accountId, principal.tenantId),
+             try alongside(db))
         }
         guard let row else { throw SessionError(.accountDeleted) }
-        return try Profile(row: row, wallet: ["WALLET": 0, "TRIAL": 0, "SUBSCRIPTION": 0])
+        return (try Profile(row: row, wallet: ["WALLET": 0, "TRIAL": 0, "SUBSCRIPTION": 0]), other)
     }
 
     /// Changes the name and/or the IANA time zone.

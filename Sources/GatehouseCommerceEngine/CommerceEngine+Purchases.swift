@@ -166,13 +166,16 @@ extension CommerceEngine {
 
     /// The account's credits by kind (`WALLET`, `TRIAL`, `SUBSCRIPTION`), zero where none.
     public func wallet(tenantID: String, accountID: String) async throws -> [String: Int] {
-        try await database.read { db in
-            var wallet = ["WALLET": 0, "TRIAL": 0, "SUBSCRIPTION": 0]
-            for row in try db.query("SELECT kind, credits FROM commerce_wallets WHERE tenant_id = ? AND account_id = ?", [.text(tenantID), .text(accountID)]) {
-                wallet[try row.get("kind")] = try row.get("credits")
-            }
-            return wallet
+        try await database.read { db in try Self.wallet(db, tenantID: tenantID, accountID: accountID) }
+    }
+
+    /// The wallet, read in a transaction the caller holds (a profile read's, say).
+    public static func wallet(_ db: any DatabaseConnection, tenantID: String, accountID: String) throws -> [String: Int] {
+        var wallet = ["WALLET": 0, "TRIAL": 0, "SUBSCRIPTION": 0]
+        for row in try db.query("SELECT kind, credits FROM commerce_wallets WHERE tenant_id = ? AND account_id = ?", [.text(tenantID), .text(accountID)]) {
+            wallet[try row.get("kind")] = try row.get("credits")
         }
+        return wallet
     }
 }
 

@@ -71,8 +71,9 @@ import Testing
 
     /// Twelve hours of ordinary traffic, most of it verified; then a burst to one prefix whose
     /// codes are never entered, one every 5 seconds, mixed with more ordinary traffic. A code is
-    /// judged once it is a minute old: the 32nd code finds 20 judged (the 11 of the last
-    /// minute and itself are not), and blocks the prefix.
+    /// judged once it is a minute old, counted from the start of its ten-second bucket: the 33rd
+    /// code finds 20 judged (the 12 of the last minute and a bucket, and itself, are not), and
+    /// blocks the prefix.
     @Test(arguments: TestDatabaseKind.available)
     func aPumpingBurstIsBlockedOnceTwentyOfItsCodesAreJudgedWhileOthersFlow(_ kind: TestDatabaseKind) async throws {
         let harness = try await EngineHarness(kind)

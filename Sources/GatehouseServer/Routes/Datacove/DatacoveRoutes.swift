@@ -74,7 +74,11 @@ enum DatacoveRoutes {
             try .json(PurchaseJSON.summary(try await commerce.startTrial(tenantID: who.tenantId, accountID: who.accountId)))
         }
         router.on(endpoints.profile, sessions) { _, _, who in
-            try .json(SessionJSON.profile(try await accounts.profile(who), wallet: try await commerce.wallet(tenantID: who.tenantId, accountID: who.accountId)))
+            // The profile and the wallet in one read transaction.
+            let (profile, wallet) = try await accounts.profile(who) { db in
+                try CommerceEngine.wallet(db, tenantID: who.tenantId, accountID: who.accountId)
+            }
+            return try .json(SessionJSON.profile(profile, wallet: wallet))
         }
         router.on(endpoints.updateProfile, sessions) { request, _, who in
             let body = try DatacoveBody.decode(DatacoveWire.ProfileUpdate.self, request, unknownKeys: .refuse)
