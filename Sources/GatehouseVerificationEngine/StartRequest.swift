@@ -1,3 +1,4 @@
+import GatehouseCore
 /// What a client asked for when starting a verification, already decoded from its dialect
 /// but not yet validated.
 public struct StartRequest: Sendable, Equatable {
@@ -45,6 +46,23 @@ struct ValidStart {
     let custom: String?
     /// Gatehouse's own flows only: the text to send instead of a template, with `{{CODE}}`.
     var template: String? = nil
+    /// The destination as libphonenumber reads it, parsed once for the whole start (its
+    /// country, line type and prefix); nil for email and for digits it cannot read.
+    let number: PhoneNumber?
+
+    init(
+        destination: String, channel: VerificationChannel, languages: [String], appHash: String?, autofill: String?, templateGroup: String?,
+        custom: String?
+    ) {
+        self.destination = destination
+        self.channel = channel
+        self.languages = languages
+        self.appHash = appHash
+        self.autofill = autofill
+        self.templateGroup = templateGroup
+        self.custom = custom
+        number = channel == .email ? nil : try? PhoneNumber.parseDigits(destination)
+    }
 
     /// Every failing field is reported together, as the vendor's API does.
     static func validate(_ request: StartRequest) throws -> ValidStart {

@@ -171,13 +171,18 @@ struct PhoneRange: Sendable, Equatable {
     /// count, under their first five digits and the country `ZZ`, so they cannot slip past
     /// the budgets and blocks.
     init?(destination: String, channel: VerificationChannel) {
-        guard channel != .email else { return nil }
-        digits = destination
-        if let number = try? PhoneNumber.parseDigits(destination) {
+        self.init(ValidStart(destination: destination, channel: channel, languages: [], appHash: nil, autofill: nil, templateGroup: nil, custom: nil))
+    }
+
+    /// The range of a start, from the number it parsed once.
+    init?(_ valid: ValidStart) {
+        guard valid.channel != .email else { return nil }
+        digits = valid.destination
+        if let number = valid.number {
             prefix = number.prefix
             country = number.region ?? "+\(number.countryCode)"
         } else {
-            prefix = String(destination.prefix(5))
+            prefix = String(valid.destination.prefix(5))
             country = "ZZ"
         }
     }

@@ -25,7 +25,7 @@ extension VerificationEngine {
         if decision == nil, caller.mode != .application, let url = app.callbackURL {
             try await database.read { db in
                 let testCode = try self.testCode(db, tenantID: app.tenantId, destination: valid.destination, counting: false)
-                let range = testCode == nil ? PhoneRange(destination: valid.destination, channel: valid.channel) : nil
+                let range = testCode == nil ? PhoneRange(valid) : nil
                 try self.checkLimits(db, caller: caller, destination: valid.destination, range: range, fee: fee, now: now, counting: false)
                 _ = try TemplateChoice.resolve(
                     db, applicationID: app.id, channel: valid.channel, languages: valid.languages, group: valid.templateGroup)
@@ -59,7 +59,7 @@ extension VerificationEngine {
         let code = testCode ?? generated
         let fee = testCode == nil ? quoted : 0
         // The phone range the pumping guard counts: codes really sent to phones.
-        let range = decision == nil && testCode == nil ? PhoneRange(destination: valid.destination, channel: valid.channel) : nil
+        let range = decision == nil && testCode == nil ? PhoneRange(valid) : nil
         try checkLimits(db, caller: caller, destination: valid.destination, range: range, fee: fee, now: now, counting: true)
         let choice = try TemplateChoice.resolve(
             db, applicationID: app.id, channel: valid.channel, languages: valid.languages, group: valid.templateGroup)
@@ -104,7 +104,7 @@ extension VerificationEngine {
     static func decide(_ valid: ValidStart, caller: VerificationCaller) -> StartDecision? {
         let app = caller.application
         if app.paused { return (.denied, .applicationPaused) }
-        let number = try? PhoneNumber.parseDigits(valid.destination)
+        let number = valid.number
         if let region = number?.region, app.disabledCountries.contains(region) { return (.denied, .destinationCountryDisabled) }
         if let number, !reachable(number, by: valid.channel) { return (.failed, .destinationNotSupportedForChannel) }
         if caller.mode == .public, app.callbackURL == nil { return (.denied, .deniedMissingCallbackURL) }
