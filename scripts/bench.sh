@@ -20,12 +20,11 @@ threads=${GATEHOUSE_THREADS:-$(( $(nproc) > 2 ? $(nproc) : 2 ))}
 unset GATEHOUSE_DATABASE_URL
 postgres_started=""
 
-for tool in wrk curl python3; do
-    command -v "$tool" >/dev/null || { echo "bench: $tool not found (scripts/install-deps.sh bench)" >&2; exit 1; }
-done
-for product in gatehouse gatehouse-bench; do
-    [[ -x "$bin/$product" ]] || { echo "bench: $bin/$product missing (swift build -c release --product $product)" >&2; exit 1; }
-done
+who=bench
+# shellcheck source=lib/load.sh
+source scripts/lib/load.sh
+need_tools wrk curl python3
+need_release gatehouse gatehouse-bench
 
 # Anything else running (a build, say) skews every number; the load shows it.
 load_at_start=$(cut -d' ' -f1 /proc/loadavg)
@@ -54,10 +53,6 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-
-free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 
 die_with_log() {
     echo "bench: $1" >&2

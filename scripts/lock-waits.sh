@@ -14,10 +14,11 @@ cd "$repo"
 duration=${LOCK_DURATION:-10s}
 connections=${LOCK_CONNECTIONS:-32}
 bin=.build/release
-for tool in wrk curl psql python3; do
-    command -v "$tool" >/dev/null || { echo "lock-waits: $tool not found (scripts/install-deps.sh bench)" >&2; exit 1; }
-done
-[[ -x "$bin/gatehouse" ]] || { echo "lock-waits: $bin/gatehouse missing (swift build -c release --product gatehouse)" >&2; exit 1; }
+who=lock-waits
+# shellcheck source=lib/load.sh
+source scripts/lib/load.sh
+need_tools wrk curl psql python3
+need_release gatehouse
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gatehouse-lock-waits.XXXXXX")
 pids=()
@@ -30,10 +31,6 @@ cleanup() {
 trap cleanup EXIT
 scripts/test-postgres.sh start
 server=$(scripts/test-postgres.sh url)
-
-free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 
 # start_node NAME DATABASE_URL [FIRST]: a development node with a data folder of its own; its
 # port goes to `node_port`. The first node on a database writes the development credentials.

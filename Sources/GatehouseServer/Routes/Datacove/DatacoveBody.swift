@@ -32,16 +32,15 @@ enum DatacoveBody {
         }
     }
 
-    /// A required text that must not be empty either.
-    static func required(_ value: String, _ key: some CodingKey) throws -> String {
-        guard !value.isEmpty else { throw DatacoveError.validation("\(key.stringValue) is required") }
-        return value
+    /// Required texts must not be empty either: the first that is, is named as required.
+    static func required(_ fields: (value: String, key: any CodingKey)...) throws {
+        if let empty = fields.first(where: { $0.value.isEmpty }) { throw DatacoveError.validation("\(empty.key.stringValue) is required") }
     }
 
     static func phoneCodeRequest(_ request: Request) throws -> DatacoveWire.PhoneCodeRequest {
         let body = try decode(DatacoveWire.PhoneCodeRequest.self, request)
         try smsChannel(body.channel)
-        _ = try required(body.phoneNumber, DatacoveWire.PhoneCodeRequest.CodingKeys.phoneNumber)
+        try required((body.phoneNumber, DatacoveWire.PhoneCodeRequest.CodingKeys.phoneNumber))
         return body
     }
 
@@ -49,37 +48,33 @@ enum DatacoveBody {
         typealias Keys = DatacoveWire.PhoneCodeCheck.CodingKeys
         let body = try decode(DatacoveWire.PhoneCodeCheck.self, request)
         try smsChannel(body.channel)
-        _ = try required(body.phoneNumber, Keys.phoneNumber)
-        _ = try required(body.otp, Keys.otp)
+        try required((body.phoneNumber, Keys.phoneNumber), (body.otp, Keys.otp))
         return body
     }
 
     static func emailCodeRequest(_ request: Request) throws -> DatacoveWire.EmailCodeRequest {
         let body = try decode(DatacoveWire.EmailCodeRequest.self, request)
-        _ = try required(body.email, DatacoveWire.EmailCodeRequest.CodingKeys.email)
+        try required((body.email, DatacoveWire.EmailCodeRequest.CodingKeys.email))
         return body
     }
 
     static func emailCodeCheck(_ request: Request) throws -> DatacoveWire.EmailCodeCheck {
         typealias Keys = DatacoveWire.EmailCodeCheck.CodingKeys
         let body = try decode(DatacoveWire.EmailCodeCheck.self, request)
-        _ = try required(body.email, Keys.email)
-        _ = try required(body.otp, Keys.otp)
+        try required((body.email, Keys.email), (body.otp, Keys.otp))
         return body
     }
 
     static func refreshRequest(_ request: Request) throws -> DatacoveWire.RefreshRequest {
         let body = try decode(DatacoveWire.RefreshRequest.self, request)
-        _ = try required(body.refreshToken, DatacoveWire.RefreshRequest.CodingKeys.refreshToken)
+        try required((body.refreshToken, DatacoveWire.RefreshRequest.CodingKeys.refreshToken))
         return body
     }
 
     static func verifyPurchase(_ request: Request) throws -> DatacoveWire.VerifyPurchase {
         typealias Keys = DatacoveWire.VerifyPurchase.CodingKeys
         let body = try decode(DatacoveWire.VerifyPurchase.self, request, unknownKeys: .refuse)
-        _ = try required(body.platform, Keys.platform)
-        _ = try required(body.platformProductId, Keys.platformProductId)
-        _ = try required(body.transactionId, Keys.transactionId)
+        try required((body.platform, Keys.platform), (body.platformProductId, Keys.platformProductId), (body.transactionId, Keys.transactionId))
         return body
     }
 

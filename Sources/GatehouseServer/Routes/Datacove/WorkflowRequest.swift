@@ -59,7 +59,8 @@ enum WorkflowRequest {
             return ExecuteCommand(tenantID: "", accountID: "", workflowID: id, input: input, files: files, idempotencyKey: key)
         }
         let body = try DatacoveBody.decode(DatacoveWire.ExecuteRequest.self, request, unknownKeys: .refuse)
-        let id = try DatacoveBody.required(body.id, Keys.id)
+        try DatacoveBody.required((body.id, Keys.id))
+        let id = body.id
         let input = body.input
         return ExecuteCommand(tenantID: "", accountID: "", workflowID: id, input: input, idempotencyKey: key)
     }
