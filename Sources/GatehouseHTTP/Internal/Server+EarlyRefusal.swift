@@ -19,11 +19,9 @@ extension Server {
         let bytes = Self.serialized(status: response.status, headers: response.headers, body: body)
         let fd = cmhd_connection_fd(exchange.connection)
         let sent = bytes.withUnsafeBytes { cmhd_send_now(fd, $0.baseAddress, $0.count) }
-        exchange.answeredEarly = true
-        exchange.lingerUntil = DispatchTime.now().uptimeNanoseconds + Self.lingerNanoseconds
+        exchange.state.answeredEarly(now: DispatchTime.now().uptimeNanoseconds)
         // Cut then by the deadline watch, which knows when the descriptor is still this connection's.
-        if let watched = exchange.watched { clientDeadlines.closing(watched, due: exchange.lingerUntil) }
-        exchange.phase = .responded
+        if case .lingering(let until) = exchange.state.phase, let watched = exchange.watched { clientDeadlines.closing(watched, due: until) }
         record(exchange, status: response.status)
         return sent == bytes.count
     }

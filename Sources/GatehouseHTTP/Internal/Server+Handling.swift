@@ -18,49 +18,28 @@ extension Server {
             return begin(connection: connection, url: url, method: method, version: version, head: head, watched: watched, slot: slot)
         }
         let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeUnretainedValue()
-        if exchange.phase == .admitting, !admitted(exchange) {
-            // MHD may hand over what it had already read with the head before the suspension
-            // holds: kept in memory, bounded by MHD's connection buffer, until the verdict.
-            if uploadSize.pointee > 0 {
-                exchange.heldBody.append(UnsafeRawBufferPointer(start: uploadData, count: uploadSize.pointee).bindMemory(to: UInt8.self))
-                uploadSize.pointee = 0
+        if exchange.state.phase == .admitting {
+            if let verdict = exchange.mailbox.admissionVerdict {
+                exchange.state.admissionDecided(verdict)
+                guard replayHeld(exchange) else { return MHD_Result.NO }
+            } else if uploadSize.pointee == 0 {
+                return MHD_Result.YES
             }
-            return exchange.heldBody.count <= configuration.maxHeaderSize * 4 ? MHD_Result.YES : MHD_Result.NO
         }
-        switch exchange.phase {
-        case .responded where exchange.answeredEarly:
-            // Read and dropped for a while after the early 413, then closed without a second
-            // answer; at the body's end at once.
-            guard uploadSize.pointee > 0 else { return MHD_Result.NO }
-            exchange.received += uploadSize.pointee
-            uploadSize.pointee = 0
-            let lingering = DispatchTime.now().uptimeNanoseconds < exchange.lingerUntil
-            return lingering && exchange.received <= exchange.bodyLimit + drainAllowance(exchange) ? MHD_Result.YES : MHD_Result.NO
-        case .receiving, .admitting:
-            if !exchange.heldBody.isEmpty {
-                let held = exchange.heldBody
-                exchange.heldBody = Data()
-                guard held.withUnsafeBytes({ receive(exchange, bytes: $0) }) else { return MHD_Result.NO }
+        guard uploadSize.pointee > 0 else {
+            switch exchange.state.quietCall(handlerAnswered: exchange.mailbox.hasResponse) {
+            case .awaitBody, .idle: return MHD_Result.YES
+            case .cut: return MHD_Result.NO
+            case .bodyComplete: return bodyComplete(exchange)
+            case .answerFromHandler:
+                let response = exchange.mailbox.takeResponse() ?? HTTPError.internalError.response(context: exchange.routed.context)
+                return queue(response, for: exchange)
             }
-            if uploadSize.pointee > 0 {
-                let accepted = receive(exchange, bytes: UnsafeRawBufferPointer(start: uploadData, count: uploadSize.pointee))
-                uploadSize.pointee = 0
-                exchange.resumedAfterAdmission = false
-                return accepted ? MHD_Result.YES : MHD_Result.NO
-            }
-            if exchange.resumedAfterAdmission {
-                exchange.resumedAfterAdmission = false
-                if exchange.received < (exchange.announcedLength ?? 1) { return MHD_Result.YES }
-            }
-            return bodyComplete(exchange)
-        case .ready:
-            let response = exchange.pending ?? HTTPError.internalError.response(context: exchange.routed.context)
-            exchange.pending = nil
-            return queue(response, for: exchange)
-        case .waitingForHandler, .responded:
-            uploadSize.pointee = 0
-            return MHD_Result.YES
         }
+        let bytes = UnsafeRawBufferPointer(start: uploadData, count: uploadSize.pointee)
+        uploadSize.pointee = 0
+        return receive(exchange, bytes: bytes, action: exchange.state.chunk(bytes.count, now: DispatchTime.now().uptimeNanoseconds))
+            ? MHD_Result.YES : MHD_Result.NO
     }
 
     private func begin(
@@ -85,9 +64,14 @@ extension Server {
         let routed = responder.route(method: request.method, path: rawPath, requestID: requestID, clientAddress: client)
         // A route that takes files reads a multipart body to its own, larger limit.
         let uploads = isMultipart(headers) ? routed.uploads : nil
+        let bodyLimit = uploads?.maxBytes ?? routed.maxBodySize ?? configuration.maxBodySize
+        let limits = ExchangeState.Limits(
+            body: bodyLimit, drain: max(bodyLimit, configuration.minDrainBytes),
+            held: configuration.maxHeaderSize * 4, lingerNanoseconds: Self.lingerNanoseconds)
+        let length = headers["Content-Length"].flatMap { Int($0.trimmingCharacters(in: CharacterSet.whitespaces)) }
         let exchange = Exchange(
             connection: connection, started: started, routed: routed, request: request,
-            bodyLimit: uploads?.maxBytes ?? routed.maxBodySize ?? configuration.maxBodySize)
+            state: ExchangeState(limits: limits, announcedLength: length))
         exchange.uploads = uploads
         exchange.watched = watched
         slot.pointee = Unmanaged.passRetained(exchange).toOpaque()
@@ -107,57 +91,52 @@ extension Server {
         // A refused body the client is about to send is read and dropped, so that it reads its
         // answer instead of a reset (RFC 9112 §9.6); one it would only send after a
         // `100 Continue`, or one announced too large to drain, is answered at once.
-        let length = headers["Content-Length"].flatMap { Int($0.trimmingCharacters(in: CharacterSet.whitespaces)) }
         let announcesBody = (length ?? 0) > 0 || headers["Transfer-Encoding"] != nil
-        let expectsContinue = headers["Expect"]?.lowercased() == "100-continue"
-        if let length, length > exchange.bodyLimit {
-            if expectsContinue || length > exchange.bodyLimit + drainAllowance(exchange) {
-                return refuseNow(.payloadTooLarge, exchange)
-            }
-            exchange.bodyTooLarge = true
-        }
-        exchange.refusal = RequestScreening.head(request, version: versionText)
+        let screening = RequestScreening.head(request, version: versionText)
             ?? (announcesBody && uploads == nil ? RequestScreening.mediaType(headers["Content-Type"], kind: routed.bodyKind) : nil)
-        // One Host read two ways could route the request elsewhere than a proxy in front did.
-        if let refusal = exchange.refusal, refusal.code == "invalid_header" || refusal.code == "invalid_host" { return refuseNow(refusal, exchange) }
-        if let refusal = exchange.refusal, announcesBody, expectsContinue { return refuseNow(refusal, exchange) }
+        let expectsContinue = headers["Expect"]?.lowercased() == "100-continue"
+        if case .refuseNow(let refusal) = exchange.state.head(
+            announcesBody: announcesBody, expectsContinue: expectsContinue, screening: screening)
+        {
+            return refuseNow(refusal, exchange)
+        }
         // Even a request without a body is answered on MHD's next call: a response queued
         // before MHD has seen the whole request makes it close the connection.
-        if exchange.refusal == nil, !exchange.bodyTooLarge, isMultipart(headers) {
+        if exchange.state.refusal == nil, isMultipart(headers) {
             exchange.multipart = MultipartForm()
             exchange.maxPartSize = uploads == nil ? configuration.maxPartSize : .max
             exchange.maxParts = configuration.maxParts
             exchange.postProcessor = MHD_create_post_processor(
                 connection, 64 * 1024, collectPart, Unmanaged.passUnretained(exchange).toOpaque())
+            exchange.state.multipartParserStarted()
             // RFC 2046 §5.1.1: a boundary is 1 to 70 characters.
-            if exchange.postProcessor == nil || (Self.boundary(headers["Content-Type"])?.count ?? 0) > 70 { exchange.bodyInvalid = true }
+            if exchange.postProcessor == nil || (Self.boundary(headers["Content-Type"])?.count ?? 0) > 70 { exchange.state.multipartFailed() }
         }
-        if let uploads, exchange.refusal == nil, !exchange.bodyTooLarge { admit(exchange, uploads, headers) }
+        if let uploads, exchange.state.refusal == nil { admit(exchange, uploads, headers) }
         return MHD_Result.YES
     }
 
     /// Holds an upload's body back (the connection suspended, so MHD reads none of it) until
     /// its route has looked at the head; a refusal becomes the answer and the body is dropped.
     private func admit(_ exchange: Exchange, _ uploads: UploadPolicy, _ headers: HTTPHeaders) {
-        exchange.phase = .admitting
+        exchange.state.admissionStarted()
         track(exchange)
         MHD_suspend_connection(exchange.connection)
-        exchange.announcedLength = headers["Content-Length"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let mailbox = exchange.mailbox
+        let connection = exchange.connection
         attach(exchange, task: Task {
-            // Only the verdict crosses threads (under its lock); the MHD thread applies it.
-            let verdict = await uploads.admits(headers)
-            exchange.admission.withLock { $0 = .decided(verdict) }
-            MHD_resume_connection(exchange.connection)
+            // Only the verdict crosses threads (in the mailbox); the MHD thread applies it.
+            mailbox.post(verdict: await uploads.admits(headers))
+            MHD_resume_connection(connection)
         })
     }
 
-    /// Applies an admitted upload's verdict once it has come; false while it is pending.
-    private func admitted(_ exchange: Exchange) -> Bool {
-        guard case .decided(let refusal) = exchange.admission.withLock({ $0 }) else { return false }
-        if let refusal { exchange.refusal = refusal }
-        exchange.phase = .receiving
-        exchange.resumedAfterAdmission = true
-        return true
+    /// Feeds the bytes held while the admission was pending, now that it is decided.
+    private func replayHeld(_ exchange: Exchange) -> Bool {
+        let held = exchange.heldBody
+        exchange.heldBody = Data()
+        let action = exchange.state.replayHeld()
+        return held.withUnsafeBytes { receive(exchange, bytes: $0, action: action) }
     }
 
     /// Answers before the body, closing the connection: MHD cannot read on after a response.
@@ -167,38 +146,39 @@ extension Server {
         return queue(response, for: exchange)
     }
 
-    /// Takes one chunk of body; false cuts the connection (a flood far past the limit).
-    private func receive(_ exchange: Exchange, bytes: UnsafeRawBufferPointer) -> Bool {
-        exchange.received += bytes.count
-        if let watched = exchange.watched { clientDeadlines.bodyReceived(watched, bytes: bytes.count) }
-        if exchange.bodyTooLarge || exchange.bodyInvalid || exchange.refusal != nil {
-            // Keep reading, and dropping, so the client can read our answer; give up on floods.
-            return exchange.received <= exchange.bodyLimit + drainAllowance(exchange)
-        }
-        let total = exchange.request.body.count + bytes.count
-        if total > exchange.bodyLimit {
-            exchange.bodyTooLarge = true
-            exchange.request.body = Data()
-            exchange.multipart = nil
-            exchange.removeUploads()
-            // A chunked body gave no length to refuse up front: it is answered now, not at its end.
-            return exchange.announcedLength != nil || answerEarly(exchange)
-        }
-        if let processor = exchange.postProcessor {
+    /// Does what the state said to a chunk of body; false cuts the connection.
+    private func receive(_ exchange: Exchange, bytes: UnsafeRawBufferPointer, action: ExchangeState.ChunkAction) -> Bool {
+        if action != .hold, let watched = exchange.watched { clientDeadlines.bodyReceived(watched, bytes: bytes.count) }
+        switch action {
+        case .append:
+            exchange.request.body.append(bytes.bindMemory(to: UInt8.self))
+        case .feedMultipart:
             // The post processor keeps the parts; the raw bytes only count against the limit.
-            exchange.receivedMultipartBytes += bytes.count
-            if exchange.receivedMultipartBytes > exchange.bodyLimit {
-                exchange.bodyTooLarge = true
-                exchange.removeUploads()
-                return true
-            }
+            guard let processor = exchange.postProcessor else { return true }
             if MHD_post_process(processor, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count) != MHD_Result.YES {
-                exchange.bodyInvalid = true
+                exchange.state.multipartFailed()
             }
-            return true
+        case .hold:
+            // MHD may hand over what it had already read with the head before the suspension
+            // holds: kept in memory, bounded by MHD's connection buffer, until the verdict.
+            exchange.heldBody.append(bytes.bindMemory(to: UInt8.self))
+        case .drop:
+            break
+        case .discardBody:
+            discardBody(exchange)
+        case .discardBodyAndAnswerEarly:
+            discardBody(exchange)
+            return answerEarly(exchange)
+        case .cut:
+            return false
         }
-        exchange.request.body.append(bytes.bindMemory(to: UInt8.self))
         return true
+    }
+
+    private func discardBody(_ exchange: Exchange) {
+        exchange.request.body = Data()
+        exchange.multipart = nil
+        exchange.removeUploads()
     }
 
     private func bodyComplete(_ exchange: Exchange) -> MHD_Result {
@@ -206,25 +186,14 @@ extension Server {
         let context = exchange.routed.context
         if let processor = exchange.postProcessor {
             exchange.postProcessor = nil
-            // A body refused while admitted was never fed to the processor: its refusal is the answer.
-            if MHD_destroy_post_processor(processor) != MHD_Result.YES, !exchange.bodyTooLarge, !exchange.partLimitExceeded,
-                exchange.refusal == nil
-            {
-                exchange.bodyInvalid = true
-            }
+            // A body refused before its end was not fed on to the processor: its refusal is the answer.
+            if MHD_destroy_post_processor(processor) != MHD_Result.YES { exchange.state.multipartFailed() }
             exchange.closeOpenFile()
         }
-        if exchange.bodyTooLarge || exchange.partLimitExceeded {
-            var response = responder.renderError(.payloadTooLarge, path: exchange.request.rawPath, context: context)
-            response.headers.set("Connection", "close")
+        if case .refuse(let error, let closing) = exchange.state.complete() {
+            var response = responder.renderError(error, path: exchange.request.rawPath, context: context)
+            if closing { response.headers.set("Connection", "close") }
             return queue(response, for: exchange)
-        }
-        if exchange.bodyInvalid {
-            let error = HTTPError.badRequest("malformed multipart body", code: "invalid_multipart")
-            return queue(responder.renderError(error, path: exchange.request.rawPath, context: context), for: exchange)
-        }
-        if let refusal = exchange.refusal {
-            return queue(responder.renderError(refusal, path: exchange.request.rawPath, context: context), for: exchange)
         }
         switch RequestScreening.body(exchange.request.body, kind: exchange.routed.bodyKind, maxDepth: configuration.maxJSONDepth) {
         case .failure(let refusal): return queue(responder.renderError(refusal, path: exchange.request.rawPath, context: context), for: exchange)
@@ -234,22 +203,16 @@ extension Server {
         if exchange.routed.isInline {
             return queue(responder.respondInline(exchange.routed, request: exchange.request), for: exchange)
         }
-        exchange.phase = .waitingForHandler
+        exchange.state.handlerStarted()
         track(exchange)
         MHD_suspend_connection(exchange.connection)
-        let responder = self.responder
+        let (responder, routed, request) = (self.responder, exchange.routed, exchange.request)
+        let (mailbox, connection) = (exchange.mailbox, exchange.connection)
         attach(exchange, task: Task {
-            let response = await responder.respond(exchange.routed, request: exchange.request)
-            exchange.pending = response
-            exchange.phase = .ready
-            MHD_resume_connection(exchange.connection)
+            mailbox.post(response: await responder.respond(routed, request: request))
+            MHD_resume_connection(connection)
         })
         return MHD_Result.YES
-    }
-
-    /// How much of a refused body, past the limit, is read and dropped before the connection is cut.
-    private func drainAllowance(_ exchange: Exchange) -> Int {
-        max(exchange.bodyLimit, configuration.minDrainBytes)
     }
 
     static func boundary(_ contentType: String?) -> Substring? {

@@ -4,7 +4,7 @@ import Foundation
 extension Server {
     /// Hands a response to MHD, records it, and starts a stream's producer.
     func queue(_ response: Response, for exchange: Exchange) -> MHD_Result {
-        exchange.phase = .responded
+        exchange.state.responded()
         if let watched = exchange.watched { clientDeadlines.bodyComplete(watched) }
         var response = response
         if isStopping { response.headers.set("Connection", "close") }
