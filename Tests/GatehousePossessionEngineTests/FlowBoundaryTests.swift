@@ -51,10 +51,12 @@ struct FlowBoundaryTests {
         try await h.useCarrier()
         let s = try await h.engine.begin(authToken: try await h.start().authToken, testMode: false)
         let state = try #require(s.progress.carrierCheck?.url?.absoluteString.components(separatedBy: "state=").last)
-        carrier.delay = 200_000_000
+        let hold = Latch()
+        carrier.hold = hold
         async let decided = h.engine.carrierEvidence(deviceToken: s.deviceToken, CarrierEvidence(provider: "camara", code: "c", state: state))
-        try await Task.sleep(nanoseconds: 50_000_000)
+        #expect(await carrier.entered.wait(timeout: .seconds(30)))
         #expect(try await h.engine.validate(caller: h.caller, correlationId: s.authId).next == "v3-validate")
+        hold.signal()
         #expect(try await decided.next == .done)
         #expect(try await h.engine.validate(caller: h.caller, correlationId: s.authId).success)
     }

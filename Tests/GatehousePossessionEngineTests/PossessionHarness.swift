@@ -84,6 +84,10 @@ final class ScriptedCarrier: CarrierProvider, @unchecked Sendable {
     private let lock = NSLock()
     var result: CarrierResult = .verified
     var delay: UInt64 = 0
+    /// When set, each check waits for it after signalling `entered`: a test acts while the operator is asked.
+    var hold: Latch?
+    /// Signalled when a check reaches the operator.
+    let entered = Latch()
     private(set) var calls = 0
 
     func authorizationURL(_ settings: CamaraSettings, state: String, phoneNumber: String?) -> URL {
@@ -91,7 +95,9 @@ final class ScriptedCarrier: CarrierProvider, @unchecked Sendable {
     }
 
     func verify(_ settings: CamaraSettings, clientSecret: String, code: String, phoneNumber: String) async -> CarrierResult {
-        let result = lock.withLock { calls += 1; return self.result }
+        let (result, hold) = lock.withLock { calls += 1; return (self.result, self.hold) }
+        entered.signal()
+        if let hold { await hold.wait() }
         if delay > 0 { try? await Task.sleep(nanoseconds: delay) }
         return result
     }
