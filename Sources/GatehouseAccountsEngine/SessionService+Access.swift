@@ -97,7 +97,7 @@ extension SessionService {
         let now = environment.clock.now
         let random = environment.random
         _ = try await database.write { db in
-            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError(.notFound, "no such tenant") }
+            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError.notFound(.tenant) }
             return try SigningKeys.rotate(db, tenantID: tenantID, now: now, random: random)
         }
     }

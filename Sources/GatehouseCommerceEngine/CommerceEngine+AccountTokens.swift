@@ -29,14 +29,14 @@ extension CommerceEngine {
     /// live token is revoked and a new one issued.
     public func issueAccountToken(tenantID: String, customerID: String, rotate: Bool) async throws -> IssuedAccountToken {
         guard (1...200).contains(customerID.count), !customerID.contains(where: \.isNewline) else {
-            throw CommerceError(.validationFailed, "customer_id must be 1 to 200 characters")
+            throw CommerceError.invalid("customer_id", .length(1...200))
         }
         let secret = Self.clientSecret(environment.random)
         let hash = SHA256.hash(Array(secret.utf8))
         let fresh = environment.ids.next().uuidString.lowercased()
         let now = environment.clock.now
         return try await database.write { db in
-            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError(.notFound, "no such tenant") }
+            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError.notFound(.tenant) }
             let live = try db.queryOne(
                 "SELECT token FROM commerce_account_tokens WHERE tenant_id = ? AND customer_id = ? AND revoked_at IS NULL" + db.dialect.forUpdate,
                 tenantID, customerID)
@@ -62,7 +62,7 @@ extension CommerceEngine {
             let updated = try db.execute(
                 "UPDATE commerce_account_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE token = ? AND tenant_id = ?",
                 now, token.lowercased(), tenantID)
-            guard updated > 0, let found = try Self.accountToken(db, token.lowercased()) else { throw CommerceError(.notFound, "no such account token") }
+            guard updated > 0, let found = try Self.accountToken(db, token.lowercased()) else { throw CommerceError.notFound(.accountToken) }
             return found
         }
     }

@@ -5,19 +5,19 @@ import GatehouseDatabase
 extension CommerceEngine {
     /// Replaces the tenant's credit packages for a provider (only `apple` today).
     public func setCreditPackages(tenantID: String, provider: String, _ packages: [CreditPackage]) async throws -> [CreditPackage] {
-        guard provider == "apple" else { throw CommerceError(.validationFailed, "provider must be apple") }
+        guard provider == "apple" else { throw CommerceError.invalid("provider", .oneOf(["apple"])) }
         guard Set(packages.map(\.platformProductId)).count == packages.count else {
-            throw CommerceError(.validationFailed, "each platformProductId may appear once")
+            throw CommerceError(.validationFailed, .productListedTwice)
         }
         for package in packages {
-            guard (1...1_000_000).contains(package.credits) else { throw CommerceError(.validationFailed, "credits must be 1 to 1000000") }
+            guard (1...1_000_000).contains(package.credits) else { throw CommerceError.invalid("credits", .range(1...1_000_000)) }
             guard Self.isBundleID(package.platformProductId) || !package.platformProductId.isEmpty else {
-                throw CommerceError(.validationFailed, "platformProductId is required")
+                throw CommerceError.invalid("platformProductId", .required)
             }
         }
         let ids = packages.map { _ in environment.ids.next().lowercased }
         return try await database.write { db in
-            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError(.notFound, "no such tenant") }
+            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError.notFound(.tenant) }
             try db.execute("DELETE FROM commerce_credit_packages WHERE tenant_id = ? AND provider = ?", tenantID, provider)
             for (package, id) in zip(packages, ids) {
                 try db.execute(
@@ -49,13 +49,13 @@ extension CommerceEngine {
         tenantID: String, displayName: String, interval: Plan.Interval, appleProductID: String, gatedWorkflowID: String?
     ) async throws -> Plan {
         let name = displayName.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...200).contains(name.count) else { throw CommerceError(.validationFailed, "displayName must be 1 to 200 characters") }
-        guard !appleProductID.isEmpty, appleProductID.count <= 200 else { throw CommerceError(.validationFailed, "platformProductIds.apple is required") }
+        guard (1...200).contains(name.count) else { throw CommerceError.invalid("displayName", .length(1...200)) }
+        guard !appleProductID.isEmpty, appleProductID.count <= 200 else { throw CommerceError.invalid("platformProductIds.apple", .required) }
         let id = environment.ids.next().lowercased
         let now = environment.clock.now
         do {
             return try await database.write { db in
-                guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError(.notFound, "no such tenant") }
+                guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError.notFound(.tenant) }
                 try db.execute(
                     """
                     INSERT INTO commerce_plans (id, tenant_id, display_name, plan_interval, apple_product_id, gated_workflow_id, created_at)
@@ -65,7 +65,7 @@ extension CommerceEngine {
                 return try Self.plans(db, tenantID).first { $0.productId == id }!
             }
         } catch let error as DatabaseError where error.kind == .uniqueViolation {
-            throw CommerceError(.conflict, "a plan already uses this App Store product id")
+            throw CommerceError(.conflict, .productTaken)
         }
     }
 
@@ -77,7 +77,7 @@ extension CommerceEngine {
         let removed = try await database.write { db in
             try db.execute("DELETE FROM commerce_plans WHERE id = ? AND tenant_id = ?", productID, tenantID)
         }
-        if removed == 0 { throw CommerceError(.notFound, "no such plan") }
+        if removed == 0 { throw CommerceError.notFound(.plan) }
     }
 
     static func plans(_ db: any DatabaseConnection, _ tenantID: String) throws -> [Plan] {
@@ -91,9 +91,9 @@ extension CommerceEngine {
 
     /// Turns the iOS server trial on or off and sets its length (1 to 365 days).
     public func updateTrialConfig(tenantID: String, iosEnabled: Bool?, iosDurationDays: Int?) async throws -> TrialConfig {
-        if let days = iosDurationDays, !(1...365).contains(days) { throw CommerceError(.validationFailed, "durationDays must be 1 to 365") }
+        if let days = iosDurationDays, !(1...365).contains(days) { throw CommerceError.invalid("durationDays", .range(1...365)) }
         return try await database.write { db in
-            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError(.notFound, "no such tenant") }
+            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError.notFound(.tenant) }
             var config = try Self.trialConfig(db, tenantID)
             config.iosEnabled = iosEnabled ?? config.iosEnabled
             config.iosDurationDays = iosDurationDays ?? config.iosDurationDays

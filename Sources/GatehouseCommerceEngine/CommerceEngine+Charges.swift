@@ -65,11 +65,11 @@ extension CommerceEngine {
     /// An operator's grant of `credits` to the account's `WALLET` (support, a promotion, a
     /// development tenant); returns the balance after it.
     public func grantCredits(tenantID: String, accountID: String, credits: Int) async throws -> Int {
-        guard credits > 0, credits <= 1_000_000_000 else { throw CommerceError(.validationFailed, "credits must be 1 to 1000000000") }
+        guard credits > 0, credits <= 1_000_000_000 else { throw CommerceError.invalid("credits", .range(1...1_000_000_000)) }
         let now = environment.clock.now
         let reference = "grant_" + environment.ids.next().uuidString.lowercased()
         return try await database.write { db in
-            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError(.notFound, "no such tenant") }
+            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError.notFound(.tenant) }
             try Self.addCredits(db, tenantID: tenantID, accountID: accountID, credits)
             let balance: Int = try db.queryOne(
                 "SELECT credits FROM commerce_wallets WHERE tenant_id = ? AND account_id = ? AND kind = 'WALLET'", tenantID, accountID)!

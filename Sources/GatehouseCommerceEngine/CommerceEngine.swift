@@ -31,24 +31,24 @@ public final class CommerceEngine: Sendable {
     /// (they exist for tests and Xcode).
     public func updateAppleConfig(tenantID: String, _ patch: AppleConfigPatch) async throws -> AppleConfig {
         if let key = patch.privateKey, (try? P256PrivateKey(pem: key)) == nil {
-            throw CommerceError(.validationFailed, "privateKey must be the contents of the App Store Connect .p8 file")
+            throw CommerceError(.validationFailed, .appStore(.privateKey))
         }
-        if let bundle = patch.bundleId, !Self.isBundleID(bundle) { throw CommerceError(.validationFailed, "bundleId is not a bundle identifier") }
-        if let id = patch.appAppleId, id <= 0 { throw CommerceError(.validationFailed, "appAppleId must be the app's numeric Apple ID") }
+        if let bundle = patch.bundleId, !Self.isBundleID(bundle) { throw CommerceError(.validationFailed, .appStore(.bundleID)) }
+        if let id = patch.appAppleId, id <= 0 { throw CommerceError(.validationFailed, .appStore(.appAppleID)) }
         for (name, value) in [("issuerId", patch.issuerId), ("keyId", patch.keyId)] {
-            if let value, value.isEmpty || value.count > 100 { throw CommerceError(.validationFailed, "\(name) must be 1 to 100 characters") }
+            if let value, value.isEmpty || value.count > 100 { throw CommerceError.invalid(name, .length(1...100)) }
         }
         if case .some(.some(let pem)) = patch.extraTrustedRootPEM, (try? Certificate(pem: pem)) == nil {
-            throw CommerceError(.validationFailed, "extraTrustedRootPEM must be a PEM certificate")
+            throw CommerceError.invalid("extraTrustedRootPEM", .pemCertificate)
         }
         if case .some(.some(let pem)) = patch.xcodeCertificatePEM,
            (try? SignedDataVerifier.xcodeCertificate(pem: pem, allowsTestEnvironments: true)) == nil
         {
-            throw CommerceError(.validationFailed, "xcodeCertificatePEM must be the PEM certificate exported from Xcode (EC P-256)")
+            throw CommerceError(.validationFailed, .appStore(.xcodeCertificate))
         }
         let now = environment.clock.now
         return try await database.write { db in
-            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError(.notFound, "no such tenant") }
+            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError.notFound(.tenant) }
             try db.execute(
                 "INSERT INTO commerce_apple_configs (tenant_id, production, updated_at) VALUES (?, ?, ?) ON CONFLICT (tenant_id) DO NOTHING",
                 [.text(tenantID), .boolean(true), now.sqlValue])
@@ -62,10 +62,10 @@ public final class CommerceEngine: Sendable {
             if let xcode = patch.xcodeCertificatePEM { config.xcodeCertificatePEM = xcode }
             config.claimUntaggedPurchases = patch.claimUntaggedPurchases ?? config.claimUntaggedPurchases
             if config.production, config.extraTrustedRootPEM != nil {
-                throw CommerceError(.validationFailed, "extraTrustedRootPEM is refused on production tenants")
+                throw CommerceError(.validationFailed, .sandboxOnly("extraTrustedRootPEM"))
             }
             if config.production, config.xcodeCertificatePEM != nil {
-                throw CommerceError(.validationFailed, "xcodeCertificatePEM is refused on production tenants")
+                throw CommerceError(.validationFailed, .sandboxOnly("xcodeCertificatePEM"))
             }
             try db.execute(
                 """

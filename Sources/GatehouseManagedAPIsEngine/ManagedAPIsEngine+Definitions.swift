@@ -22,7 +22,7 @@ extension ManagedAPIsEngine {
         let now = self.now
         let (invalidations, key) = (environment.invalidations, Self.definitionKey(tenantID: tenantID, name: definition.name))
         let saved = try await database.write { db -> ManagedAPIDefinition in
-            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError(.notFound, "no such tenant") }
+            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError.notFound(.tenant) }
             // A kept secret belongs to the same auth type only (a bearer token must not become a
             // password), and a direct definition keeps none.
             let stored = try db.queryOne(

@@ -56,26 +56,26 @@ struct ApplicationValues {
         if let mode = input.minimumAuth { values.minimumAuth = mode }
         if let url = input.callbackURL { values.callbackURL = try url.map(Self.validCallbackURL) }
         if let domain = input.smsDomain {
-            if let domain, !MessageRenderer.isValidDomain(domain) { throw CoreError(.invalidArgument, "smsDomain is not a host name") }
+            if let domain, !MessageRenderer.isValidDomain(domain) { throw CoreError.invalid("smsDomain", .hostName) }
             values.smsDomain = domain?.lowercased()
         }
         if let length = input.codeLength {
-            guard (4...8).contains(length) else { throw CoreError(.invalidArgument, "codeLength must be 4 to 8") }
+            guard (4...8).contains(length) else { throw CoreError.invalid("codeLength", .range(4...8)) }
             values.codeLength = length
         }
         if let lifetime = input.lifetimeSeconds {
-            guard (60...600).contains(lifetime) else { throw CoreError(.invalidArgument, "lifetimeSeconds must be 60 to 600") }
+            guard (60...600).contains(lifetime) else { throw CoreError.invalid("lifetimeSeconds", .range(60...600)) }
             values.lifetimeSeconds = lifetime
         }
         if let attempts = input.maxAttempts {
-            guard (1...10).contains(attempts) else { throw CoreError(.invalidArgument, "maxAttempts must be 1 to 10") }
+            guard (1...10).contains(attempts) else { throw CoreError.invalid("maxAttempts", .range(1...10)) }
             values.maxAttempts = attempts
         }
         if let paused = input.paused { values.paused = paused }
         if let countries = input.disabledCountries {
             let upper = countries.map { $0.uppercased() }
             guard upper.allSatisfy({ $0.count == 2 && $0.allSatisfy { ("A"..."Z").contains($0) } }) else {
-                throw CoreError(.invalidArgument, "disabledCountries must be ISO 3166 alpha-2 codes")
+                throw CoreError.invalid("disabledCountries", .countryCodes)
             }
             values.disabledCountries = Array(Set(upper)).sorted()
         }
@@ -87,17 +87,17 @@ struct ApplicationValues {
         if let limit = input.countryDailyLimit { values.countryDailyLimit = try limit.map(Self.positive) }
         if let on = input.autoBlockPrefixes { values.autoBlockPrefixes = on }
         if let cooldown = input.cooldownSeconds {
-            guard (0...86_400).contains(cooldown) else { throw CoreError(.invalidArgument, "cooldownSeconds must be 0 to 86400") }
+            guard (0...86_400).contains(cooldown) else { throw CoreError.invalid("cooldownSeconds", .range(0...86_400)) }
             values.cooldownSeconds = cooldown
         }
-        if let fee = input.smsFee { values.smsFeeMicros = try Self.fee(fee) }
-        if let fee = input.calloutFee { values.calloutFeeMicros = try Self.fee(fee) }
+        if let fee = input.smsFee { values.smsFeeMicros = try Self.fee(fee, field: "smsFee") }
+        if let fee = input.calloutFee { values.calloutFeeMicros = try Self.fee(fee, field: "calloutFee") }
         return values
     }
 
     func validName() throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.count <= 200 else { throw CoreError(.invalidArgument, "name must be 1 to 200 characters") }
+        guard !trimmed.isEmpty, trimmed.count <= 200 else { throw CoreError.invalid("name", .length(1...200)) }
         return trimmed
     }
 
@@ -131,18 +131,18 @@ struct ApplicationValues {
     static func validCallbackURL(_ text: String) throws -> String {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
             url.host?.isEmpty == false, text.count <= 2000
-        else { throw CoreError(.invalidArgument, "callbackUrl must be an http or https URL") }
+        else { throw CoreError.invalid("callbackUrl", .httpURL) }
         return text
     }
 
     /// Above zero, and within the 32-bit INTEGER columns of PostgreSQL.
     static func positive(_ value: Int) throws -> Int {
-        guard value > 0, value <= Int(Int32.max) else { throw CoreError(.invalidArgument, "limits (dailyLimit, monthlyLimit, prefixHourlyLimit…) must be 1 to 2147483647") }
+        guard value > 0, value <= Int(Int32.max) else { throw CoreError.invalid("limits (dailyLimit, monthlyLimit, prefixHourlyLimit…)", .range(1...Int(Int32.max))) }
         return value
     }
 
-    static func fee(_ text: String) throws -> Int64 {
-        guard let micros = Money.micros(text) else { throw CoreError(.invalidArgument, "smsFee and calloutFee must be decimal strings such as 0.05") }
+    static func fee(_ text: String, field: String) throws -> Int64 {
+        guard let micros = Money.micros(text) else { throw CoreError.invalid(field, .decimal(example: "0.05")) }
         return micros
     }
 }

@@ -50,7 +50,7 @@ public enum Money {
         amount >= 0 ? Int64.min...(Int64.max - amount) : (Int64.min - amount)...Int64.max
     }
 
-    static let outOfRange = CoreError(.amountOutOfRange, "the amount would take the balance out of its range")
+    static let outOfRange = CoreError(.amountOutOfRange, .balanceOutOfRange)
 }
 
 extension Character {

@@ -93,7 +93,7 @@ extension VerificationEngine {
         let prefix = try Self.validPrefix(raw)
         let now = self.now
         let pinned = try await database.write { db -> (block: PrefixBlock, new: Bool) in
-            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError(.notFound, "no such tenant") }
+            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError.notFound(.tenant) }
             guard let applicationID else {
                 let added = try db.execute(
                     "INSERT INTO verification_tenant_prefix_pins (tenant_id, prefix, pinned_at) VALUES (?, ?, ?) ON CONFLICT (tenant_id, prefix) DO NOTHING",
@@ -102,7 +102,7 @@ extension VerificationEngine {
                 return (pin, added == 1)
             }
             guard try db.queryOne("SELECT id FROM otp_applications WHERE id = ? AND tenant_id = ?", applicationID, tenantID) != nil else {
-                throw CoreError(.notFound, "no such application")
+                throw CoreError.notFound(.application)
             }
             // A pin already in place is left as it is (and not counted again). The upsert
             // decides: duplicates at once wait on the row and then find it pinned.
@@ -146,7 +146,7 @@ extension VerificationEngine {
             }
             return count + (try db.execute(sql, arguments))
         }
-        guard lifted > 0 else { throw CoreError(.notFound, "no active block of that prefix") }
+        guard lifted > 0 else { throw CoreError.notFound(.prefixBlock) }
         environment.logger.info("prefix block lifted", ["tenant": .plain(tenantID), "prefix": .init("+" + prefix)])
     }
 
@@ -157,7 +157,7 @@ extension VerificationEngine {
         let rules = settings.pumping
         return try await database.read { db in
             guard try db.queryOne("SELECT id FROM otp_applications WHERE id = ? AND tenant_id = ?", applicationID, tenantID) != nil else {
-                throw CoreError(.notFound, "no such application")
+                throw CoreError.notFound(.application)
             }
             let lines = try ConversionCounts.lastHour(db, applicationID: applicationID, now: now).map { key, window in
                 ConversionLine(scope: key.scope, value: key.value, sent: Int(window.sent.rounded()), verified: Int(window.verified.rounded()))
@@ -174,7 +174,7 @@ extension VerificationEngine {
     static func validPrefix(_ raw: String) throws -> String {
         let digits = raw.hasPrefix("+") ? String(raw.dropFirst()) : raw
         guard (1...9).contains(digits.utf8.count), digits.utf8.allSatisfy({ (48...57).contains($0) }), !digits.hasPrefix("0") else {
-            throw CoreError(.invalidArgument, "prefix must be + and 1 to 9 digits, a country code first (such as +447400)")
+            throw CoreError.invalid("prefix", .phonePrefix)
         }
         return digits
     }

@@ -31,13 +31,10 @@ extension VerificationEngine {
     public func saveTestNumber(tenantID: String, destination raw: String, code: String, confirmed: Bool) async throws -> TestNumber {
         let destination = try Self.testDestination(raw)
         guard (4...8).contains(code.utf8.count), code.utf8.allSatisfy({ (48...57).contains($0) }) else {
-            throw CoreError(.invalidArgument, "code must be 4 to 8 digits")
+            throw CoreError.invalid("code", .digits(4...8))
         }
         guard confirmed || Self.isReserved(destination) else {
-            throw CoreError(
-                .invalidArgument,
-                "\(destination.contains("@") ? "that address" : "that number") is not in a reserved range (555-01xx in North America, "
-                    + "+44 7700 900xxx, +61 491 57x xxx, example.com or .test addresses): set confirmed to make a number you own a test number")
+            throw CoreError(.invalidArgument, .testDestinationNotReserved(isEmail: destination.contains("@")))
         }
         let now = self.now
         let limit = Self.maxTestNumbers
@@ -45,11 +42,11 @@ extension VerificationEngine {
             // Saves of one tenant's test numbers take turns on its row (an operator's rare
             // call, never a request path), so two at once cannot both take the last place.
             guard try db.queryOne("SELECT id FROM tenants WHERE id = ?" + db.dialect.forUpdate, tenantID) != nil else {
-                throw CoreError(.notFound, "no such tenant")
+                throw CoreError.notFound(.tenant)
             }
             let count: Int = try db.queryOne(
                 "SELECT COUNT(*) AS n FROM verification_test_numbers WHERE tenant_id = ? AND destination <> ?", tenantID, destination)!.get("n")
-            guard count < limit else { throw CoreError(.conflict, "a tenant may hold at most \(limit) test numbers") }
+            guard count < limit else { throw CoreError(.conflict, .tenantHoldsMost(.testNumber, limit: limit)) }
             try db.execute(
                 """
                 INSERT INTO verification_test_numbers (tenant_id, destination, code, confirmed, created_at) VALUES (?, ?, ?, ?, ?)
@@ -65,7 +62,7 @@ extension VerificationEngine {
         let removed = try await database.write { db in
             try db.execute("DELETE FROM verification_test_numbers WHERE tenant_id = ? AND destination = ?", tenantID, destination)
         }
-        guard removed == 1 else { throw CoreError(.notFound, "no such test number") }
+        guard removed == 1 else { throw CoreError.notFound(.testNumber) }
     }
 
     /// The fixed code when `destination` is one of the tenant's test numbers, inside the
@@ -85,12 +82,12 @@ extension VerificationEngine {
         if text.contains("@") {
             guard text.utf8.count <= 254, !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7f }),
                 text.split(separator: "@", omittingEmptySubsequences: false).count == 2
-            else { throw CoreError(.invalidArgument, "destination is not an email address") }
+            else { throw CoreError.invalid("destination", .emailAddress) }
             return text.lowercased()
         }
         let digits = text.hasPrefix("+") ? String(text.dropFirst()) : text
         guard let number = try? PhoneNumber.parseDigits(digits), number.isPossible else {
-            throw CoreError(.invalidArgument, "destination must be an international number (+14165550123) or an email address")
+            throw CoreError.invalid("destination", .numberOrEmail)
         }
         return String(number.e164.dropFirst())
     }

@@ -19,7 +19,7 @@ extension VerificationEngine {
     public func adjustBalance(tenantID: String, byMicros amount: Int64) async throws -> Int64 {
         try await database.write { db in
             guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else {
-                throw CoreError(.notFound, "no such tenant")
+                throw CoreError.notFound(.tenant)
             }
             try db.execute(
                 "INSERT INTO verification_accounts (tenant_id, balance_micros) VALUES (?, 0) ON CONFLICT (tenant_id) DO NOTHING", tenantID)

@@ -54,7 +54,7 @@ public final class VerificationEngine: Sendable {
         let created = now
         let app = try await database.write { db -> OTPApplication in
             guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else {
-                throw CoreError(.notFound, "no such tenant")
+                throw CoreError.notFound(.tenant)
             }
             try db.execute(
                 ApplicationValues.insertSQL(),
@@ -73,7 +73,7 @@ public final class VerificationEngine: Sendable {
         let updated = try await database.write { db in
             guard let row = try db.queryOne(
                 "SELECT * FROM otp_applications WHERE id = ? AND tenant_id = ? AND internal_purpose IS NULL" + db.dialect.forUpdate, id, tenantID)
-            else { throw CoreError(.notFound, "no such application") }
+            else { throw CoreError.notFound(.application) }
             var values = try ApplicationValues(try OTPApplication(row: row)).applying(input)
             values.name = try values.validName()
             try db.execute(
@@ -101,7 +101,7 @@ public final class VerificationEngine: Sendable {
                 "SELECT * FROM otp_applications WHERE id = ? AND tenant_id = ? AND internal_purpose IS NULL", id, tenantID
             ).map(OTPApplication.init(row:))
         }
-        guard let app else { throw CoreError(.notFound, "no such application") }
+        guard let app else { throw CoreError.notFound(.application) }
         return app
     }
 
@@ -111,15 +111,15 @@ public final class VerificationEngine: Sendable {
         tenantID: String, applicationID: String, group: String, channel: VerificationChannel, language: String, body: String?
     ) async throws {
         let language = LanguageCatalog.canonical(language)
-        guard LanguageCatalog.isWellFormed(language) else { throw CoreError(.invalidArgument, "language is not a BCP 47 tag") }
+        guard LanguageCatalog.isWellFormed(language) else { throw CoreError.invalid("language", .languageTag) }
         if let body {
             let valid = channel == .sms ? MessageRenderer.isValidSMSTemplate(body) : MessageRenderer.isValidCalloutTemplate(body)
-            guard valid, body.count <= 1000 else { throw CoreError(.invalidArgument, "template must contain {{CODE}}") }
+            guard valid, body.count <= 1000 else { throw CoreError.invalid("template", .codePlaceholder) }
         }
-        guard group.count <= 64 else { throw CoreError(.invalidArgument, "group name is too long") }
+        guard group.count <= 64 else { throw CoreError.invalid("group", .length(0...64)) }
         try await database.write { db in
             guard try db.queryOne("SELECT id FROM otp_applications WHERE id = ? AND tenant_id = ?", applicationID, tenantID) != nil else {
-                throw CoreError(.notFound, "no such application")
+                throw CoreError.notFound(.application)
             }
             try db.execute(
                 "DELETE FROM otp_templates WHERE application_id = ? AND group_name = ? AND channel = ? AND language = ?",

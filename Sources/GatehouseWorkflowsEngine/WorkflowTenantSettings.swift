@@ -57,7 +57,7 @@ extension WorkflowsEngine {
         }
         let (now, fallback) = (self.now, settings.defaultConcurrency)
         return try await database.write { db in
-            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError(.notFound, "no such tenant") }
+            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError.notFound(.tenant) }
             var current = try Self.tenantSettings(db, tenantID: tenantID, fallback: fallback)
             if let value = patch.workerURL { current.workerURL = value }
             if let value = patch.workerSecret { current.workerSecret = value }

@@ -19,7 +19,7 @@ extension WorkflowsEngine {
         let inputs = try Self.encode(definition.inputs)
         let configuration = try Self.encode(definition.executor.configuration)
         try await database.write { db in
-            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError(.notFound, "no such tenant") }
+            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError.notFound(.tenant) }
             try db.execute(
                 """
                 INSERT INTO workflow_definitions (tenant_id, id, name, description, category, featured, credits, enabled, response_kind,

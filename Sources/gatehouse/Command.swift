@@ -46,7 +46,7 @@ enum Command {
                 try await body()
                 exit(0)
             } catch {
-                fail("\(error)")
+                fail(operatorText(error))
             }
         }
         dispatchMain()

@@ -129,7 +129,7 @@ import GatehouseFormats
         defer { h.close() }
         var patch = AppleConfigPatch()
         patch.xcodeCertificatePEM = .some(mine.pem)
-        await #expect(throws: CommerceError(.validationFailed, "xcodeCertificatePEM is refused on production tenants")) {
+        await #expect(throws: CommerceError(.validationFailed, .sandboxOnly("xcodeCertificatePEM"))) {
             _ = try await h.engine.updateAppleConfig(tenantID: h.tenantID, patch)
         }
         let jws = try mine.sign(payload: Self.xcodeTransaction(id: "2000000444444444", product: CommerceHarness.creditsProduct))

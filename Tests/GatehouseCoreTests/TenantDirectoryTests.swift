@@ -68,15 +68,15 @@ import Testing
         let globex = try await directory.createTenant(name: "Globex")
         let acmeKey = try await directory.issueKey(tenantID: acme.id, label: "k")
         let globexApp = try await directory.createApplication(tenantID: globex.id, name: "app")
-        await #expect(throws: CoreError(.notFound, "no such key")) {
+        await #expect(throws: CoreError.notFound(.key)) {
             try await directory.revokeKey(tenantID: globex.id, keyID: acmeKey.key.id)
         }
-        await #expect(throws: CoreError(.notFound, "no such application")) {
+        await #expect(throws: CoreError.notFound(.application)) {
             try await directory.issueKey(tenantID: acme.id, applicationID: globexApp.id, label: "x")
         }
         #expect(try await directory.keys(tenantID: globex.id).isEmpty)
         #expect(try await directory.authenticate(apiKey: acmeKey.secret)?.tenantId == acme.id)
-        await #expect(throws: CoreError(.notFound, "no such tenant")) { try await directory.keys(tenantID: "nope") }
+        await #expect(throws: CoreError.notFound(.tenant)) { try await directory.keys(tenantID: "nope") }
     }
 
     @Test(arguments: TestDatabaseKind.available)

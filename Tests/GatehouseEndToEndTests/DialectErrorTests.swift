@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func aConflictIs409InEveryDialectThatShowsIt() throws {
-        let conflict = CommerceError(.conflict, "a plan already uses this App Store product id")
+        let conflict = CommerceError(.conflict, .productTaken)
         let store = DatacoveError.render(conflict, path: "/api/tenants/v1/t/service-entitlement-products", context: context, logger: .silent)
         #expect(store.status == 409)
         let storeError = try #require(try json(store)["error"] as? [String: Any])
@@ -110,7 +110,7 @@ import Testing
         let path = "/webhooks/apple"
         #expect(AppleWebhookRoutes.render(NotificationRejected(reason: "bad chain"), path: path, context: context, logger: .silent).status == 400)
         #expect(AppleWebhookRoutes.render(DatacoveError.validation("not JSON"), path: path, context: context, logger: .silent).status == 400)
-        #expect(AppleWebhookRoutes.render(CoreError(.notFound, "no such tenant"), path: path, context: context, logger: .silent).status == 500)
-        #expect(AppleWebhookRoutes.render(CommerceError(.conflict, "raced"), path: path, context: context, logger: .silent).status == 500)
+        #expect(AppleWebhookRoutes.render(CoreError.notFound(.tenant), path: path, context: context, logger: .silent).status == 500)
+        #expect(AppleWebhookRoutes.render(CommerceError(.conflict, .productTaken), path: path, context: context, logger: .silent).status == 500)
     }
 }

@@ -19,7 +19,7 @@ import Testing
             expected += Self.largest
             #expect(try await harness.engine.adjustBalance(tenantID: harness.tenantID, byMicros: Self.largest) == expected)
         }
-        await #expect(throws: CoreError(.amountOutOfRange, "the amount would take the balance out of its range")) {
+        await #expect(throws: CoreError(.amountOutOfRange, .balanceOutOfRange)) {
             try await harness.engine.adjustBalance(tenantID: harness.tenantID, byMicros: Self.largest)
         }
         #expect(try await harness.engine.balance(tenantID: harness.tenantID) == expected)

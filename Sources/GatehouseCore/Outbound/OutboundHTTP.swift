@@ -13,6 +13,6 @@ public protocol OutboundHTTP: Sendable {
 public struct UnimplementedOutboundHTTP: OutboundHTTP {
     public init() {}
     public func send(_ request: OutboundRequest) async throws -> (Data, OutboundResponse) {
-        throw CoreError(.unavailable, "outbound HTTP is not set up in this test: \(request.httpMethod ?? "GET") \(request.url.host ?? "")")
+        throw CoreError(.unavailable, .notSetUp("outbound HTTP in this test: \(request.httpMethod ?? "GET") \(request.url.host ?? "")"))
     }
 }

@@ -7,19 +7,19 @@ extension TenantDirectory {
     public func issueKey(tenantID: String, applicationID: String? = nil, label: String, platform: String? = nil) async throws -> IssuedKey {
         let label = try Self.validName(label, field: "label")
         if let platform, !Self.platforms.contains(platform) {
-            throw CoreError(.invalidArgument, "platform must be IOS, ANDROID or WEB")
+            throw CoreError.invalid("platform", .oneOf(["IOS", "ANDROID", "WEB"]))
         }
         let id = environment.ids.next()
         let (secret, hash) = SecretToken.issue(prefix: Self.keyPrefix, id: id, random: environment.random)
         let now = environment.clock.now
         let key = try await database.write { db -> APIKey in
             guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else {
-                throw CoreError(.notFound, "no such tenant")
+                throw CoreError.notFound(.tenant)
             }
             if let applicationID,
                 try db.queryOne("SELECT id FROM applications WHERE id = ? AND tenant_id = ?", applicationID, tenantID) == nil
             {
-                throw CoreError(.notFound, "no such application")
+                throw CoreError.notFound(.application)
             }
             try db.execute(
                 "INSERT INTO api_keys (id, tenant_id, application_id, label, secret_hash, created_at, platform) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -50,7 +50,7 @@ extension TenantDirectory {
             try invalidations.announce(db, cache: Self.keyCacheName, key: keyID)
             return true
         }
-        guard found else { throw CoreError(.notFound, "no such key") }
+        guard found else { throw CoreError.notFound(.key) }
         invalidations.drop(cache: Self.keyCacheName, key: keyID)
     }
 

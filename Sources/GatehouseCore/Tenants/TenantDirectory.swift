@@ -40,7 +40,7 @@ public final class TenantDirectory: Sendable {
         let found = try await database.read { db in
             try db.queryOne("SELECT * FROM tenants WHERE id = ?", id).map(Tenant.init(row:))
         }
-        guard let found else { throw CoreError(.notFound, "no such tenant") }
+        guard let found else { throw CoreError.notFound(.tenant) }
         return found
     }
 
@@ -78,7 +78,7 @@ public final class TenantDirectory: Sendable {
         let now = environment.clock.now
         return try await database.write { db in
             guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else {
-                throw CoreError(.notFound, "no such tenant")
+                throw CoreError.notFound(.tenant)
             }
             try db.execute(
                 "INSERT INTO applications (id, tenant_id, name, created_at) VALUES (?, ?, ?, ?)", id, tenantID, name, now)
@@ -97,10 +97,10 @@ public final class TenantDirectory: Sendable {
     static func validName(_ raw: String, field: String) throws -> String {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty, name.count <= 200 else {
-            throw CoreError(.invalidArgument, "\(field) must be 1 to 200 characters")
+            throw CoreError.invalid(field, .length(1...200))
         }
         guard !name.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
-            throw CoreError(.invalidArgument, "\(field) must not contain control characters")
+            throw CoreError.invalid(field, .noControlCharacters)
         }
         return name
     }

@@ -47,7 +47,7 @@ enum AdminVerificationRoutes {
         })
         let template: Handler = .async { request, context in
             guard let channel = VerificationChannel(rawValue: context.parameter("channel")) else {
-                throw CoreError(.notFound, "channel must be sms or callout")
+                throw CoreError(.notFound, .field("channel", .oneOf(["sms", "callout"])))
             }
             var body: String?
             if request.method != .DELETE {
@@ -69,13 +69,13 @@ enum AdminVerificationRoutes {
             struct Credit: Decodable { let amount: String }
             let credit = try StrictJSON.decode(Credit.self, from: request, fields: ["amount"])
             guard let micros = Money.signedMicros(credit.amount) else {
-                throw CoreError(.invalidArgument, "amount must be a decimal string such as 10.00")
+                throw CoreError.invalid("amount", .decimal(example: "10.00"))
             }
             let balance = try await engine.adjustBalance(tenantID: context.parameter("tenantId"), byMicros: micros)
             return try .json(AdminWire.Balance(balance: Money.string(balance)))
         })
         admin.on(AdminWire.Endpoints.readOutbox, .async { request, _ in
-            guard let to = request.queryValue("to"), !to.isEmpty else { throw CoreError(.invalidArgument, "query parameter to is required") }
+            guard let to = request.queryValue("to"), !to.isEmpty else { throw CoreError.invalid("query parameter to", .required) }
             let recipient = to.contains("@") ? to.lowercased() : Destination.digits(to)
             let messages = try await DevelopmentOutbox.messages(in: database, to: recipient)
             return try .json(AdminWire.List(data: messages.map {

@@ -87,19 +87,19 @@ extension DatacoveError {
 
     private init(_ error: CommerceError) {
         switch error.code {
-        case .validationFailed: self.init(status: 400, code: "VALIDATION_FAILED", message: error.message)
-        case .notFound: self.init(status: 404, code: "NOT_FOUND", message: error.message)
-        case .conflict: self.init(status: 409, code: "CONFLICT", message: error.message)
+        case .validationFailed: self.init(status: 400, code: "VALIDATION_FAILED", message: error.text)
+        case .notFound: self.init(status: 404, code: "NOT_FOUND", message: error.text)
+        case .conflict: self.init(status: 409, code: "CONFLICT", message: error.text)
         }
     }
 
     private init(_ error: CoreError) {
         switch error.code {
-        case .notFound: self.init(status: 404, code: "NOT_FOUND", message: error.message)
-        case .conflict: self.init(status: 409, code: "CONFLICT", message: error.message)
-        case .unauthenticated: self.init(status: 401, code: "UNAUTHENTICATED", message: error.message)
-        case .unavailable: self.init(status: 503, code: "SERVICE_UNAVAILABLE", message: error.message)
-        case .invalidArgument, .amountOutOfRange: self.init(status: 400, code: "VALIDATION_FAILED", message: error.message)
+        case .notFound: self.init(status: 404, code: "NOT_FOUND", message: error.text)
+        case .conflict: self.init(status: 409, code: "CONFLICT", message: error.text)
+        case .unauthenticated: self.init(status: 401, code: "UNAUTHENTICATED", message: error.text)
+        case .unavailable: self.init(status: 503, code: "SERVICE_UNAVAILABLE", message: error.text)
+        case .invalidArgument, .amountOutOfRange: self.init(status: 400, code: "VALIDATION_FAILED", message: error.text)
         }
     }
 

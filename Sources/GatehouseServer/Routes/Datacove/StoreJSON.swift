@@ -11,9 +11,9 @@ struct StoreBody {
 
     init(_ request: Request, allowed: Set<String>) throws {
         guard case .object(let object)? = try? request.jsonTree(emptyIsObject: true)
-        else { throw CommerceError(.validationFailed, "The body must be a JSON object.") }
+        else { throw CommerceError(.validationFailed, .bodyNotAnObject) }
         if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
-            throw CommerceError(.validationFailed, "unknown field: \(unknown)")
+            throw CommerceError(.validationFailed, .unknownField(unknown))
         }
         fields = object
     }
@@ -29,19 +29,19 @@ struct StoreBody {
 
     func string(_ key: String) throws -> String? {
         guard let value = fields[key], value != .null else { return nil }
-        guard let text = value.string else { throw CommerceError(.validationFailed, "\(key) must be a string") }
+        guard let text = value.string else { throw CommerceError.invalid(key, .string) }
         return text
     }
 
     func int(_ key: String) throws -> Int? {
         guard let value = fields[key], value != .null else { return nil }
-        guard let number = value.int else { throw CommerceError(.validationFailed, "\(key) must be a whole number") }
+        guard let number = value.int else { throw CommerceError.invalid(key, .wholeNumber) }
         return number
     }
 
     func bool(_ key: String) throws -> Bool? {
         guard let value = fields[key], value != .null else { return nil }
-        guard let flag = value.bool else { throw CommerceError(.validationFailed, "\(key) must be true or false") }
+        guard let flag = value.bool else { throw CommerceError.invalid(key, .boolean) }
         return flag
     }
 }

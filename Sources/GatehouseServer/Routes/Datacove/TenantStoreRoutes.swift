@@ -30,7 +30,7 @@ enum TenantStoreRoutes {
             return try .json(StoreJSON.apple(try await commerce.updateAppleConfig(tenantID: tenantID, patch)))
         }
         on(endpoints.appleConfig) { _, tenantID, _ in
-            guard let config = try await commerce.appleConfig(tenantID: tenantID) else { throw CommerceError(.notFound, "no App Store configuration") }
+            guard let config = try await commerce.appleConfig(tenantID: tenantID) else { throw CommerceError.notFound(.appStoreConfiguration) }
             return try .json(StoreJSON.apple(config))
         }
         on(endpoints.putPricingConfig) { request, tenantID, _ in
@@ -38,12 +38,12 @@ enum TenantStoreRoutes {
             typealias PackageKeys = DatacoveWire.CreditPackage.CodingKeys
             let body = try StoreBody(request, keys: Keys.self)
             guard case .array(let items)? = body.fields[Keys.iapCreditPackages.stringValue] else {
-                throw CommerceError(.validationFailed, "iapCreditPackages must be a list")
+                throw CommerceError.invalid("iapCreditPackages", .list)
             }
             let packages = try items.map { item -> CreditPackage in
                 guard case .object(let fields) = item, let product = fields[PackageKeys.platformProductId.stringValue]?.string,
                       let credits = fields[PackageKeys.credits.stringValue]?.int
-                else { throw CommerceError(.validationFailed, "each package needs platformProductId and credits") }
+                else { throw CommerceError.invalid("each package", .object(keys: ["platformProductId", "credits"])) }
                 return CreditPackage(
                     provider: "apple", platformProductId: product, credits: credits, displayName: fields[PackageKeys.displayName.stringValue]?.string)
             }
@@ -55,10 +55,10 @@ enum TenantStoreRoutes {
             typealias Keys = DatacoveWire.PlanRequestKeys
             let body = try StoreBody(request, keys: Keys.self)
             guard let interval = try body.string(Keys.interval).flatMap(Plan.Interval.init(rawValue:)) else {
-                throw CommerceError(.validationFailed, "interval must be monthly, annual or one_time_year")
+                throw CommerceError.invalid("interval", .oneOf(["monthly", "annual", "one_time_year"]))
             }
             guard case .object(let ids)? = body.fields[Keys.platformProductIds.stringValue], let apple = ids["apple"]?.string else {
-                throw CommerceError(.validationFailed, "platformProductIds.apple is required")
+                throw CommerceError.invalid("platformProductIds.apple", .required)
             }
             let plan = try await commerce.createPlan(
                 tenantID: tenantID, displayName: try body.string(Keys.displayName) ?? "", interval: interval, appleProductID: apple,
@@ -80,14 +80,14 @@ enum TenantStoreRoutes {
             if let ios = body.fields[DatacoveWire.TrialConfig.CodingKeys.ios.stringValue] {
                 let allowed = Set(PlatformKeys.allCases.map(\.stringValue))
                 guard case .object(let fields) = ios, fields.keys.allSatisfy(allowed.contains) else {
-                    throw CommerceError(.validationFailed, "ios must be an object with enabled and durationDays")
+                    throw CommerceError.invalid("ios", .object(keys: ["enabled", "durationDays"]))
                 }
                 if let value = fields[PlatformKeys.enabled.stringValue] {
-                    guard let flag = value.bool else { throw CommerceError(.validationFailed, "ios.enabled must be true or false") }
+                    guard let flag = value.bool else { throw CommerceError.invalid("ios.enabled", .boolean) }
                     enabled = flag
                 }
                 if let value = fields[PlatformKeys.durationDays.stringValue] {
-                    guard let number = value.int else { throw CommerceError(.validationFailed, "ios.durationDays must be a number") }
+                    guard let number = value.int else { throw CommerceError.invalid("ios.durationDays", .wholeNumber) }
                     days = number
                 }
             }

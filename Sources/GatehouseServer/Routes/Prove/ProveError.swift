@@ -28,7 +28,7 @@ struct ProveError: Error, Equatable {
         switch error {
         case let error as ProveError: self = error
         case let error as PossessionError: self.init(error)
-        case let error as CoreError where error.code == .notFound: self.init(404, .notFound, error.message)
+        case let error as CoreError where error.code == .notFound: self.init(404, .notFound, error.text)
         case let error as HTTPError:
             switch error.status {
             case 404: self.init(404, .unknownOperation, "no such operation")

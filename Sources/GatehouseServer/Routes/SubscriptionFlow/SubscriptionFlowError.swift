@@ -38,9 +38,9 @@ struct SubscriptionFlowError: Error, Equatable {
         case is AccountTokenRefused: self = .unauthenticated
         case let error as CommerceError:
             switch error.code {
-            case .validationFailed: self = .validation(error.message)
-            case .notFound: self.init(status: 404, code: "NOT_FOUND", message: error.message)
-            case .conflict: self.init(status: 409, code: "CONFLICT", message: error.message)
+            case .validationFailed: self = .validation(error.text)
+            case .notFound: self.init(status: 404, code: "NOT_FOUND", message: error.text)
+            case .conflict: self.init(status: 409, code: "CONFLICT", message: error.text)
             }
         case let error as PurchaseError:
             switch error.code {
@@ -49,7 +49,7 @@ struct SubscriptionFlowError: Error, Equatable {
             default: self = .purchaseRefused
             }
         case let error as CoreError:
-            self = error.code == .notFound ? SubscriptionFlowError(status: 404, code: "NOT_FOUND", message: error.message) : .validation(error.message)
+            self = error.code == .notFound ? SubscriptionFlowError(status: 404, code: "NOT_FOUND", message: error.text) : .validation(error.text)
         case let error as HTTPError:
             let code = error.isFieldValidation || error.code == "invalid_body" ? "VALIDATION_FAILED" : error.code.uppercased()
             self.init(status: error.status, code: code, message: error.message)
