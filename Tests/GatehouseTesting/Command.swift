@@ -26,6 +26,8 @@ public enum Command {
         return (exitStatus(raw), output)
     }
 
+    private static let spawning = NSLock()
+
     /// Where a spawned command's standard error goes.
     enum StandardError { case withOutput, dropped }
 
@@ -33,8 +35,15 @@ public enum Command {
     static func spawn(_ path: String, _ arguments: [String], environment: [String: String], standardError: StandardError) throws
         -> (pid: pid_t, readFD: Int32)
     {
+        // One spawn at a time, its pipe close-on-exec: a child another test spawns meanwhile
+        // must not inherit this pipe's write end and hold it open after this child exits (the
+        // reader would wait forever). The dup2 onto the child's 1 and 2 clears the flag on those.
+        spawning.lock()
+        defer { spawning.unlock() }
         var pipeFDs: [Int32] = [0, 0]
         guard pipe(&pipeFDs) == 0 else { throw POSIXError(.EMFILE) }
+        _ = fcntl(pipeFDs[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(pipeFDs[1], F_SETFD, FD_CLOEXEC)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
