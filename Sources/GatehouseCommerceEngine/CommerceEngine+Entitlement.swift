@@ -43,7 +43,7 @@ extension CommerceEngine {
             let summary = try Self.summary(db, tenantID: tenantID, accountID: accountID, now: now)
             if summary.trial.status != .notStarted { return summary }
             guard summary.trialOfferAvailable, let days = summary.trialDurationDays else {
-                throw PurchaseError(.trialUnavailable, "No trial is available for this account.")
+                throw PurchaseError(.trialUnavailable, .noTrial)
             }
             try db.execute(
                 "INSERT INTO commerce_trials (tenant_id, account_id, started_at, ends_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
@@ -57,11 +57,8 @@ extension CommerceEngine {
     public func requireEntitlement(tenantID: String, accountID: String, workflowID: String) async throws {
         let now = environment.clock.now
         let allowed = try await database.read { db in try Self.mayRun(db, tenantID: tenantID, accountID: accountID, workflowID: workflowID, now: now) }
-        if !allowed { throw PurchaseError(.entitlementInactive, Self.entitlementInactiveMessage) }
+        if !allowed { throw PurchaseError(.entitlementInactive, .entitlementInactive) }
     }
-
-    /// The seed's words for a gated workflow without a trial or plan (seed 000 §08).
-    public static let entitlementInactiveMessage = "Your trial has ended and no active subscription was found for this service."
 
     static func mayRun(_ db: any DatabaseConnection, tenantID: String, accountID: String, workflowID: String, now: Date) throws -> Bool {
         let gating = try plans(db, tenantID).filter { $0.gatedWorkflowId == workflowID }

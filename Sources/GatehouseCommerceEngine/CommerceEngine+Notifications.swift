@@ -94,7 +94,7 @@ extension CommerceEngine {
                 continue
             }
         }
-        throw PurchaseError(.storeUnavailable, "The notification collided with concurrent changes; retry.")
+        throw PurchaseError(.storeUnavailable, .collided(.notification))
     }
 
     private func record(

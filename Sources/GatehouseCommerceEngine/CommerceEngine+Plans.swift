@@ -30,12 +30,12 @@ extension CommerceEngine {
                     "SELECT tenant_id, account_id FROM commerce_subscriptions WHERE original_transaction_id = ?", [.text(payload.originalTransactionId)])
             }
             if try owners.contains(where: { try $0.get("tenant_id", as: String.self) != tenantID }) {
-                throw PurchaseError(.linkedToAnotherAccount, "This purchase belongs to another workspace.", canTransfer: false)
+                throw PurchaseError(.linkedToAnotherAccount, .linkedElsewhere(.purchaseToWorkspace), canTransfer: false)
             }
             let owner = try owners.first?.get("account_id", as: String?.self)
             if let owner, owner.hasPrefix(Self.customerPrefix) != holder.hasPrefix(Self.customerPrefix) {
                 // A SubscriptionFlow customer's plan never moves to a Datacove account, nor the other way.
-                throw PurchaseError(.linkedToAnotherAccount, "This plan belongs to another account.", canTransfer: false)
+                throw PurchaseError(.linkedToAnotherAccount, .linkedElsewhere(.planToAccount), canTransfer: false)
             }
             var relation = AccountRelation.unrelated
             if let owner, owner != holder, transfer != .never, let accounts {
@@ -52,7 +52,7 @@ extension CommerceEngine {
                     guard let owner, owner != holder else { return PlanLink(subscription: try Self.setHolder(db, current, holder, now), transferred: false) }
                     if !automatic {
                         guard transfer == .whenAsked, current.state(at: now).hasAccess else {
-                            throw PurchaseError(.linkedToAnotherAccount, "This plan belongs to another account.",
+                            throw PurchaseError(.linkedToAnotherAccount, .linkedElsewhere(.planToAccount),
                                                 canTransfer: transfer != .never && current.state(at: now).hasAccess)
                         }
                     }
@@ -63,7 +63,7 @@ extension CommerceEngine {
                 continue  // a concurrent first report inserted the row; decide again with it
             }
         }
-        throw PurchaseError(.storeUnavailable, "The purchase changed while it was being linked. Try again.")
+        throw PurchaseError(.storeUnavailable, .collided(.link))
     }
 
     /// Upserts the subscription row from a transaction signed at `signedAt`: a newer transaction
@@ -141,13 +141,13 @@ extension CommerceEngine {
     /// production tenant never buys a real year.
     static func expiry(of payload: TransactionPayload, plan: Plan) throws -> Date {
         if plan.interval == .oneTimeYear {
-            guard let start = payload.purchaseDate else { throw PurchaseError(.purchaseInvalid, "The transaction has no purchase date.") }
+            guard let start = payload.purchaseDate else { throw PurchaseError(.purchaseInvalid, .noPurchaseDate) }
             if payload.environment != .production { return start.addingTimeInterval(3600) }
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: "UTC")!
             return calendar.date(byAdding: .year, value: 1, to: start)!
         }
-        guard let expires = payload.expiresDate else { throw PurchaseError(.purchaseInvalid, "The subscription transaction has no expiry.") }
+        guard let expires = payload.expiresDate else { throw PurchaseError(.purchaseInvalid, .noExpiry) }
         return expires
     }
 }

@@ -26,7 +26,9 @@ public enum PurchaseOutcome: Sendable, Equatable {
     case serviceEntitlement(EntitlementState, transferred: Bool)
 }
 
-/// A purchase the commerce engine will not take, in its own terms.
+/// A purchase the commerce engine will not take, in its own terms. It carries no text:
+/// `reason` says what was refused, as data, and the dialects word it
+/// (`PurchaseError+Text.swift` in the server).
 public struct PurchaseError: Error, Equatable, Sendable {
     public enum Code: Sendable, CaseIterable {
         /// The tenant's App Store connection is missing what this needs.
@@ -46,14 +48,43 @@ public struct PurchaseError: Error, Equatable, Sendable {
         /// No trial is available for this account.
         case trialUnavailable
     }
+    /// What was refused.
+    public enum Reason: Equatable, Sendable {
+        case storeNotSetUp
+        case signedTransactionMissing
+        case unverifiable
+        /// No signed transaction was sent and no App Store Server API key is set up to look it up.
+        case nothingToLookUpWith
+        case storeUnreachable
+        case unknownToStore
+        /// The change collided with a concurrent one (a notification, a link); retry.
+        case collided(Collision)
+        case noTrial
+        case entitlementInactive
+        /// The purchase (or plan) is linked to another account (or workspace).
+        case linkedElsewhere(Link)
+        case noPurchaseDate
+        case noExpiry
+        case platformNotApple
+        case transactionIDMalformed
+        case productMismatch
+        case revoked
+        case creditPackageNotConsumable
+        /// A plan of this interval must be a product of this App Store type.
+        case planTypeMismatch(interval: String, expectedType: String)
+        case productNotSold
+    }
+
+    public enum Collision: Equatable, Sendable { case notification, link }
+    public enum Link: Equatable, Sendable { case purchaseToAccount, purchaseToWorkspace, planToAccount }
+
     public let code: Code
-    /// What went wrong, in words.
-    public let message: String
+    public let reason: Reason
     /// For `.linkedToAnotherAccount`: whether a move may be offered.
     public let canTransfer: Bool?
-    public init(_ code: Code, _ message: String, canTransfer: Bool? = nil) {
+    public init(_ code: Code, _ reason: Reason, canTransfer: Bool? = nil) {
         self.code = code
-        self.message = message
+        self.reason = reason
         self.canTransfer = canTransfer
     }
 }
@@ -65,22 +96,22 @@ extension CommerceEngine {
     public func verifyPurchase(tenantID: String, accountID: String, _ report: PurchaseReport, appStoreAPIOverride: URL? = nil)
         async throws -> PurchaseOutcome
     {
-        guard report.platform == "apple" else { throw PurchaseError(.purchaseInvalid, "platform must be apple") }
+        guard report.platform == "apple" else { throw PurchaseError(.purchaseInvalid, .platformNotApple) }
         guard !report.transactionId.isEmpty, report.transactionId.count <= 40, report.transactionId.allSatisfy(\.isASCII),
               report.transactionId.allSatisfy(\.isNumber)
         else {
-            throw PurchaseError(.purchaseInvalid, "transactionId must be the App Store transaction id")
+            throw PurchaseError(.purchaseInvalid, .transactionIDMalformed)
         }
         let connection = try await storeConnection(tenantID: tenantID)
         let payload = try await verifiedTransaction(
             tenantID: tenantID, connection: connection, signed: report.signedTransaction, transactionID: report.transactionId,
             override: appStoreAPIOverride)
         guard payload.transactionId == report.transactionId, payload.productId == report.platformProductId else {
-            throw PurchaseError(.purchaseInvalid, "The transaction does not match the reported product.")
+            throw PurchaseError(.purchaseInvalid, .productMismatch)
         }
         switch try await product(tenantID: tenantID, payload: payload) {
         case .creditPackage(let package):
-            if payload.revocationDate != nil { throw PurchaseError(.purchaseRevoked, "This purchase was refunded or revoked.") }
+            if payload.revocationDate != nil { throw PurchaseError(.purchaseRevoked, .revoked) }
             return try await grantCredits(tenantID: tenantID, accountID: accountID, payload: payload, package: package)
         case .plan(let plan):
             let link = try await linkPlan(
@@ -94,15 +125,15 @@ extension CommerceEngine {
     func product(tenantID: String, payload: TransactionPayload) async throws -> CatalogueProduct {
         let (packages, plans) = try await database.read { db in (try Self.creditPackages(db, tenantID), try Self.plans(db, tenantID)) }
         if let package = packages.first(where: { $0.platformProductId == payload.productId }) {
-            if let type = payload.type, type != "Consumable" { throw PurchaseError(.purchaseInvalid, "A credit package must be a consumable.") }
+            if let type = payload.type, type != "Consumable" { throw PurchaseError(.purchaseInvalid, .creditPackageNotConsumable) }
             return .creditPackage(package)
         }
         if let plan = plans.first(where: { $0.applePlatformProductId == payload.productId }) {
             let expected = plan.interval == .oneTimeYear ? "Non-Renewing Subscription" : "Auto-Renewable Subscription"
-            if let type = payload.type, type != expected { throw PurchaseError(.purchaseInvalid, "A \(plan.interval.rawValue) plan must be a \(expected).") }
+            if let type = payload.type, type != expected { throw PurchaseError(.purchaseInvalid, .planTypeMismatch(interval: plan.interval.rawValue, expectedType: expected)) }
             return .plan(plan)
         }
-        throw PurchaseError(.productUnknown, "This product is not sold here.")
+        throw PurchaseError(.productUnknown, .productNotSold)
     }
 
     func grantCredits(tenantID: String, accountID: String, payload: TransactionPayload, package: CreditPackage) async throws -> PurchaseOutcome {
@@ -126,7 +157,7 @@ extension CommerceEngine {
             {
                 guard try existing.get("account_id", as: String.self) == accountID else {
                     // Credits already spent on another account cannot move with the purchase.
-                    throw PurchaseError(.linkedToAnotherAccount, "This purchase belongs to another account.", canTransfer: false)
+                    throw PurchaseError(.linkedToAnotherAccount, .linkedElsewhere(.purchaseToAccount), canTransfer: false)
                 }
                 return .creditPackage(creditsGranted: try existing.get("credits"))
             }

@@ -19,7 +19,7 @@ extension CommerceEngine {
             try db.queryOne("SELECT * FROM commerce_apple_configs WHERE tenant_id = ?", tenantID)
         }
         guard let stored, let config = try Self.appleConfig(stored), let bundleID = config.bundleId else {
-            throw PurchaseError(.storeNotConfigured, "The App Store connection of this app is not set up.")
+            throw PurchaseError(.storeNotConfigured, .storeNotSetUp)
         }
         var verifier = try SignedDataVerifier(
             bundleId: bundleID, appAppleId: config.appAppleId, allowsTestEnvironments: !config.production,
@@ -51,27 +51,27 @@ extension CommerceEngine {
         } else if let transactionID {
             jws = try await fetchTransaction(transactionID, connection: connection, override: override)
         } else {
-            throw PurchaseError(.purchaseInvalid, "Send the signed transaction.")
+            throw PurchaseError(.purchaseInvalid, .signedTransactionMissing)
         }
         do {
             return try connection.verifier.verifyTransaction(jws)
         } catch let error as AppleVerificationError {
             environment.logger.info("purchase refused", ["code": "\(error.code)", "tenant": tenantID])
-            throw PurchaseError(.purchaseInvalid, "The transaction could not be verified.")
+            throw PurchaseError(.purchaseInvalid, .unverifiable)
         }
     }
 
     private func fetchTransaction(_ id: String, connection: StoreConnection, override: URL?) async throws -> String {
         guard let credentials = connection.credentials else {
-            throw PurchaseError(.storeNotConfigured, "Send signedTransaction, or set up the App Store Server API key.")
+            throw PurchaseError(.storeNotConfigured, .nothingToLookUpWith)
         }
         let api = AppStoreServerAPI(credentials: credentials, http: environment.http, clock: environment.clock, overrideURL: override)
         do {
             return try await api.transactionInfo(id: id).signedTransaction
         } catch let error as AppStoreAPIError where error.isRetryable {
-            throw PurchaseError(.storeUnavailable, "The App Store could not be reached. Try again.")
+            throw PurchaseError(.storeUnavailable, .storeUnreachable)
         } catch is AppStoreAPIError {
-            throw PurchaseError(.purchaseInvalid, "The App Store does not know this transaction.")
+            throw PurchaseError(.purchaseInvalid, .unknownToStore)
         }
     }
 

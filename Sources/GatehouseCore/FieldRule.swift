@@ -35,6 +35,12 @@ public enum FieldRule: Equatable, Sendable {
     case string
     /// A whole number.
     case wholeNumber
+    /// So many printable ASCII characters.
+    case printableASCII(ClosedRange<Int>)
+    /// A number (not necessarily whole) in this range.
+    case number(ClosedRange<Double>)
+    /// A whole number from `lowest`, and up to `highest` when one is given.
+    case wholeNumberFrom(Int, to: Int?)
     /// true or false.
     case boolean
     /// A JSON array.

@@ -18,19 +18,19 @@ package struct OpenAIWorkflowExecutor: WorkflowExecutor {
 
     package func validate(configuration: [String: JSONValue]) throws(WorkflowError) {
         guard let prompt = configuration["prompt"]?.string, !prompt.isEmpty, prompt.count <= 20_000 else {
-            throw WorkflowError(.definitionInvalid, "openai needs executor.config.prompt, 1 to 20000 characters")
+            throw WorkflowError.definition("executor.config.prompt", .length(1...20_000))
         }
         let allowed: Set<String> = ["prompt", "system", "model", "temperature", "maxTokens", "json"]
         if let unknown = configuration.keys.sorted().first(where: { !allowed.contains($0) }) {
-            throw WorkflowError(.definitionInvalid, "openai does not take executor.config.\(unknown)")
+            throw WorkflowError(.definitionInvalid, .settingNotTaken(executor: "openai", setting: "executor.config.\(unknown)"))
         }
         if let value = configuration["temperature"], (value.number.map { !(0...2).contains($0) } ?? true) {
-            throw WorkflowError(.definitionInvalid, "executor.config.temperature must be a number from 0 to 2")
+            throw WorkflowError.definition("executor.config.temperature", .number(0...2))
         }
         if let value = configuration["maxTokens"], (value.int.map { $0 < 1 } ?? true) {
-            throw WorkflowError(.definitionInvalid, "executor.config.maxTokens must be a whole number above 0")
+            throw WorkflowError.definition("executor.config.maxTokens", .wholeNumberFrom(1, to: nil))
         }
-        if let value = configuration["json"], value.bool == nil { throw WorkflowError(.definitionInvalid, "executor.config.json must be true or false") }
+        if let value = configuration["json"], value.bool == nil { throw WorkflowError.definition("executor.config.json", .boolean) }
     }
 
     package func execute(_ run: RunInvocation) async -> ExecutorOutcome {

@@ -20,9 +20,8 @@ package struct URLCheckExecutor: WorkflowExecutor {
 
     package func validate(configuration: [String: JSONValue]) throws(WorkflowError) {
         for (key, value) in configuration {
-            guard key == "input", value.string?.isEmpty == false else {
-                throw WorkflowError(.definitionInvalid, "url-check takes only executor.config.input, the key of the input holding the address")
-            }
+            guard key == "input" else { throw WorkflowError(.definitionInvalid, .settingNotTaken(executor: "url-check", setting: "executor.config.\(key)")) }
+            guard value.string?.isEmpty == false else { throw WorkflowError(.definitionInvalid, .setting("executor.config.input", .inputKey)) }
         }
     }
 

@@ -26,8 +26,9 @@ package struct WebhookWorkflowExecutor: WorkflowExecutor {
 
     package func validate(configuration: [String: JSONValue]) throws(WorkflowError) {
         for (key, value) in configuration {
-            guard key == "path", let path = value.string, path.hasPrefix("/"), !path.contains("..") else {
-                throw WorkflowError(.definitionInvalid, "webhook takes only executor.config.path, a path under the worker URL starting with /")
+            guard key == "path" else { throw WorkflowError(.definitionInvalid, .settingNotTaken(executor: "webhook", setting: "executor.config.\(key)")) }
+            guard let path = value.string, path.hasPrefix("/"), !path.contains("..") else {
+                throw WorkflowError(.definitionInvalid, .setting("executor.config.path", .workerPath))
             }
         }
     }

@@ -37,7 +37,7 @@ extension ManagedAPIsEngine {
                     try await SystemClock().sleep(for: 0.05)
                 }
             }
-            throw ManagedAPIError(.credentialUnavailable, "another node's token request for \(definition.name) did not finish")
+            throw ManagedAPIError.credentialUnavailable(.tokenRequestUnfinished(definition: definition.name))
         }
     }
 
@@ -92,7 +92,7 @@ extension ManagedAPIsEngine {
         let context = Self.tokenContext(tenantID: tenantID, name: definition.name)
         do {
             let (token, lifetime) = try await requestToken(definition: definition, settings: settings, secret: secret)
-            guard let secrets else { throw ManagedAPIError(.secretKeyMissing, "this server has no managed-api-secret-key") }
+            guard let secrets else { throw ManagedAPIError(.secretKeyMissing, .secretKeyMissing(saving: false)) }
             let now = self.now
             // Renewed a minute early, or at half its life when it lives less than two minutes.
             let renewAt = lifetime.map { now.addingTimeInterval($0 - min(60, $0 / 2)) }

@@ -9,11 +9,11 @@ extension ManagedAPIsEngine {
     /// the auth type is unchanged; a definition that cannot work in its mode is refused.
     @discardableResult
     public func saveDefinition(tenantID: String, _ definition: ManagedAPIDefinition) async throws -> ManagedAPIDefinition {
-        if let problem = ManagedAPIDefinition.nameProblem(definition.name) { throw ManagedAPIError(.definitionInvalid, problem) }
+        if let rule = ManagedAPIDefinition.nameProblem(definition.name) { throw ManagedAPIError(.definitionInvalid, .definition(rule)) }
         let given = definition.auth.secret
         let sealed = try given.map { secret -> String in
             guard let secrets else {
-                throw ManagedAPIError(.secretKeyMissing, "this server has no managed-api-secret-key, so it cannot keep a secret")
+                throw ManagedAPIError(.secretKeyMissing, .secretKeyMissing(saving: true))
             }
             return secrets.seal(secret, context: Self.secretContext(tenantID: tenantID, name: definition.name))
         }
@@ -32,7 +32,7 @@ extension ManagedAPIsEngine {
             // definition must not be able to have its secret sent to a server of their choosing.
             let sameDestination = try stored.map { try Self.definition($0).destination == definition.destination } ?? false
             let kept: String? = given == nil && definition.mode == .proxied && sameDestination ? try stored?.get("sealed_secret") : nil
-            if let problem = definition.problem(storedSecret: kept != nil) { throw ManagedAPIError(.definitionInvalid, problem) }
+            if let rule = definition.problem(storedSecret: kept != nil) { throw ManagedAPIError(.definitionInvalid, .definition(rule)) }
             let secret = sealed ?? kept
             try db.execute(
                 """
@@ -81,12 +81,12 @@ extension ManagedAPIsEngine {
             return try db.execute("DELETE FROM managed_api_definitions WHERE tenant_id = ? AND name = ?", tenantID, name)
         }
         invalidations.drop(cache: Self.definitionCacheName, key: key)
-        if removed == 0 { throw ManagedAPIError(.notFound, "No managed API \(name).") }
+        if removed == 0 { throw ManagedAPIError.notFound(name) }
     }
 
     static func definition(_ db: any DatabaseConnection, tenantID: String, name: String) throws -> ManagedAPIDefinition {
         guard let row = try db.queryOne("SELECT * FROM managed_api_definitions WHERE tenant_id = ? AND name = ?", tenantID, name) else {
-            throw ManagedAPIError(.notFound, "No managed API \(name).")
+            throw ManagedAPIError.notFound(name)
         }
         return try definition(row)
     }
@@ -94,7 +94,7 @@ extension ManagedAPIsEngine {
     static func definition(_ row: Row) throws -> ManagedAPIDefinition {
         guard let type = ManagedAPIDefinition.AuthType(rawValue: try row.get("auth_type")),
             let mode = ManagedAPIDefinition.Mode(rawValue: try row.get("mode")), let base = URL(string: try row.get("base_url"))
-        else { throw ManagedAPIError(.credentialUnavailable, "a stored definition is unreadable") }
+        else { throw ManagedAPIError.credentialUnavailable(.storedDefinitionUnreadable) }
         let stored: StoredAuth = try decode(try row.get("auth_settings"))
         let sealed: String? = try row.get("sealed_secret")
         return ManagedAPIDefinition(

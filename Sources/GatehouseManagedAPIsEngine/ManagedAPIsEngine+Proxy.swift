@@ -15,7 +15,7 @@ extension ManagedAPIsEngine {
         let stored = try await storedDefinition(tenantID: tenantID, name: name)
         let (definition, sealed) = (stored.definition, stored.sealedSecret)
         guard definition.mode == .proxied else {
-            throw ManagedAPIError(.notProxied, "\(name) is a direct managed API: devices call it themselves")
+            throw ManagedAPIError(.notProxied, .direct(name))
         }
         var reserved: Set<String> = []
         if case .apiKey(.query, let key, _) = definition.auth { reserved.insert(key) }
@@ -24,7 +24,7 @@ extension ManagedAPIsEngine {
         var secret: String?
         if let sealed {
             secret = secrets?.open(sealed, context: Self.secretContext(tenantID: tenantID, name: name))
-            if secret == nil { throw ManagedAPIError(.credentialUnavailable, "the secret of \(name) does not open with this server's key; save it again") }
+            if secret == nil { throw ManagedAPIError.credentialUnavailable(.secretDoesNotOpen(definition: name)) }
         }
         var addedQuery: [(name: String, value: String)] = []
         if case .apiKey(.query, let key, _) = definition.auth { addedQuery.append((key, secret ?? "")) }
@@ -64,7 +64,7 @@ extension ManagedAPIsEngine {
         let started = proxiedDefinitions.currentGeneration
         let stored = try await database.read { db -> StoredDefinition in
             guard let row = try db.queryOne("SELECT * FROM managed_api_definitions WHERE tenant_id = ? AND name = ?", tenantID, name) else {
-                throw ManagedAPIError(.notFound, "No managed API \(name).")
+                throw ManagedAPIError.notFound(name)
             }
             return StoredDefinition(definition: try Self.definition(row), sealedSecret: try row.get("sealed_secret"))
         }
@@ -78,7 +78,7 @@ extension ManagedAPIsEngine {
         } catch let error as ManagedAPIError {
             throw error
         } catch {
-            throw ManagedAPIError(.destinationRefused, "\(definition.name) may not be reached: \(error)")
+            throw ManagedAPIError.destinationRefused(.unvetted(definition: definition.name))
         }
     }
 }

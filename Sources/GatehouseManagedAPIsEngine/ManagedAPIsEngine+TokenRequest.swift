@@ -35,12 +35,12 @@ extension ManagedAPIsEngine {
         do {
             (data, response) = try await environment.http.send(request)
         } catch {
-            throw ManagedAPIError(.credentialUnavailable, "the token endpoint of \(definition.name) could not be reached")
+            throw ManagedAPIError.credentialUnavailable(.tokenEndpointUnreachable(definition: definition.name))
         }
         let answer = try? JSONDecoder().decode(TokenAnswer.self, from: data)
         guard (200..<300).contains(response.statusCode), let token = answer?.accessToken, Self.isUsableToken(token) else {
-            let reason = answer?.error.map { "refused the client: \($0)" } ?? "answered HTTP \(response.statusCode) without a usable access_token"
-            throw ManagedAPIError(.credentialUnavailable, "the token endpoint of \(definition.name) \(reason)")
+            if let error = answer?.error { throw ManagedAPIError.credentialUnavailable(.tokenEndpointRefused(definition: definition.name, error: error)) }
+            throw ManagedAPIError.credentialUnavailable(.tokenEndpointAnswered(definition: definition.name, status: response.statusCode))
         }
         return (token, answer?.lifetime)
     }

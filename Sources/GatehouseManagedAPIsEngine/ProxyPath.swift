@@ -9,7 +9,7 @@ public enum ProxyPath {
     /// `rawPath` is the path after `/proxy`, percent-encoding kept as sent (empty for the base itself).
     public static func join(base: URL, rawPath: String, query: [(name: String, value: String)]) throws -> URL {
         guard var components = URLComponents(url: base, resolvingAgainstBaseURL: false) else {
-            throw ManagedAPIError(.pathRefused, "the definition's baseUrl is unusable")
+            throw ManagedAPIError.pathRefused(.baseUnusable)
         }
         let relative = try segments(rawPath)
         var basePath = components.percentEncodedPath
@@ -18,7 +18,7 @@ public enum ProxyPath {
         if rawPath.hasSuffix("/"), !relative.isEmpty { components.percentEncodedPath += "/" }
         components.percentEncodedQuery = query.isEmpty ? nil : PercentEncoding.form(query.map { ($0.name, $0.value) })
         guard let url = components.url, url.scheme == base.scheme, url.host == base.host, url.port == base.port else {
-            throw ManagedAPIError(.pathRefused, "the path would leave the API's base URL")
+            throw ManagedAPIError.pathRefused(.leavesBase)
         }
         return url
     }
@@ -27,22 +27,22 @@ public enum ProxyPath {
     static func segments(_ rawPath: String) throws -> [String] {
         if rawPath.isEmpty { return [] }
         guard rawPath.hasPrefix("/"), !rawPath.hasPrefix("//") else {
-            throw ManagedAPIError(.pathRefused, "relativeUrl must be a path starting with a single /, not an absolute URL")
+            throw ManagedAPIError.pathRefused(.notRelative)
         }
         let bytes = Array(rawPath.utf8)
         for (index, byte) in bytes.enumerated() {
             // RFC 3986 pchar and `/` only: anything else (a space, a control byte, `\`, `{`, `|`,
             // `"`, `<`, `#`, `?`…) is refused, never handed to URLComponents, which traps on it.
             guard isPathByte(byte) else {
-                throw ManagedAPIError(.pathRefused, "relativeUrl may hold only URL path characters (RFC 3986), percent-encoded otherwise")
+                throw ManagedAPIError.pathRefused(.notPathCharacters)
             }
             if byte == UInt8(ascii: "%") {
                 guard index + 2 < bytes.count, let value = hexValue(bytes[index + 1], bytes[index + 2]) else {
-                    throw ManagedAPIError(.pathRefused, "relativeUrl has a malformed percent escape")
+                    throw ManagedAPIError.pathRefused(.malformedEscape)
                 }
                 // Encoded separators and dots change what the upstream sees as the path.
                 if value == UInt8(ascii: "/") || value == UInt8(ascii: "\\") || value == UInt8(ascii: ".") || value < 0x20 || value == 0x7F {
-                    throw ManagedAPIError(.pathRefused, "relativeUrl may not percent-encode a slash, backslash, dot or control character")
+                    throw ManagedAPIError.pathRefused(.encodedSeparator)
                 }
             }
         }
@@ -52,19 +52,19 @@ public enum ProxyPath {
         // (`/echo//x` as `/echo/x`, `/http://evil.example/x` as `/http:/evil.example/x`): refused.
         // Only the trailing slash, which the joined URL keeps, ends in one.
         if all.dropLast().contains(where: \.isEmpty) {
-            throw ManagedAPIError(.pathRefused, "relativeUrl may not hold an empty segment (//)")
+            throw ManagedAPIError.pathRefused(.emptySegment)
         }
         for segment in all {
             // `..;x` is `..` to servers that drop path parameters (Tomcat, Spring).
             let decoded = segment.removingPercentEncoding ?? String(segment)
             let head = decoded.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             if head == "." || head == "..", decoded != head {
-                throw ManagedAPIError(.pathRefused, "relativeUrl may not hide a dot segment behind ;")
+                throw ManagedAPIError.pathRefused(.hiddenDotSegment)
             }
             switch segment {
             case "", ".": continue
             case "..":
-                guard !kept.isEmpty else { throw ManagedAPIError(.pathRefused, "relativeUrl climbs above the API's base path") }
+                guard !kept.isEmpty else { throw ManagedAPIError.pathRefused(.climbsAboveBase) }
                 kept.removeLast()
             default: kept.append(String(segment))
             }

@@ -45,7 +45,7 @@ struct StoredAuth: Codable {
         case .oauth2:
             guard let grant = grant.flatMap(ManagedAPIDefinition.Grant.init), let token = tokenEndpoint.flatMap(URL.init(string:)),
                 let clientId
-            else { throw ManagedAPIError(.credentialUnavailable, "the stored OAuth 2.0 settings are incomplete") }
+            else { throw ManagedAPIError.credentialUnavailable(.storedOAuthIncomplete) }
             return .oauth2(.init(
                 grant: grant, authorizationEndpoint: authorizationEndpoint.flatMap(URL.init(string:)), tokenEndpoint: token, clientID: clientId,
                 scopes: scopes ?? [], authorizationParams: authorizationParams ?? [:], rotatesRefreshTokens: rotatesRefreshTokens ?? false,

@@ -12,7 +12,20 @@ import Glibc
 /// rebinding) gains nothing; this one gives the early, readable refusal.
 package enum OutboundTarget {
     package struct Refused: Error, CustomStringConvertible {
-        package let description: String
+        package enum Reason: Sendable {
+            case notHTTP, noHost, doesNotResolve(host: String), notPublic(host: String)
+        }
+
+        package let reason: Reason
+
+        package var description: String {
+            switch reason {
+            case .notHTTP: "only http and https are allowed"
+            case .noHost: "the URL has no host"
+            case .doesNotResolve(let host): "\(host) does not resolve"
+            case .notPublic(let host): "\(host) resolves to an address that is not public"
+            }
+        }
     }
 
     /// The addresses of `host`, as text, resolved on a thread of its own: `getaddrinfo`
@@ -27,7 +40,7 @@ package enum OutboundTarget {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, nil, &hints, &list) == 0, let first = list else { throw Refused(description: "\(host) does not resolve") }
+        guard getaddrinfo(host, nil, &hints, &list) == 0, let first = list else { throw Refused(reason: .doesNotResolve(host: host)) }
         defer { freeaddrinfo(first) }
         var addresses: [String] = []
         var cursor: UnsafeMutablePointer<addrinfo>? = first
@@ -45,13 +58,13 @@ package enum OutboundTarget {
     /// Refuses a URL whose host is or resolves to a non-public address, unless `allowPrivate`.
     package static func vet(_ url: URL, allowPrivate: Bool) async throws -> [String] {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw Refused(description: "only http and https are allowed")
+            throw Refused(reason: .notHTTP)
         }
-        guard let host = url.host, !host.isEmpty else { throw Refused(description: "the URL has no host") }
+        guard let host = url.host, !host.isEmpty else { throw Refused(reason: .noHost) }
         let addresses = try await resolve(host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")))
         // Which private address it was is not said: that would map the server's network.
         if !allowPrivate, addresses.contains(where: { !isPublic($0) }) {
-            throw Refused(description: "\(host) resolves to an address that is not public")
+            throw Refused(reason: .notPublic(host: host))
         }
         return addresses
     }

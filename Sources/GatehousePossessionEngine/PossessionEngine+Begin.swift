@@ -14,18 +14,18 @@ extension PossessionEngine {
         // The token's own expiry is the flow's; the flow's is checked below, with its own code.
         guard let claims = AuthToken.verified(authToken, key: keys.tokenKey, now: now.addingTimeInterval(-Self.flowLifetime * 2)),
             let flowUUID = UUID(uuidString: claims.sub)
-        else { throw PossessionError(.unauthorized, "the authToken is not valid") }
+        else { throw PossessionError(.unauthorized, .badAuthToken) }
         let device = SecretToken.issue(prefix: Self.devicePrefix, id: flowUUID, random: environment.random)
         let state = environment.random.token(byteCount: 24)
         let carriers = self.carriers
         return try await database.write { db in
             guard var flow = try Flow.load(db, id: claims.sub),
                 constantTimeEquals(SHA256.hash(Data(claims.jti.utf8)), flow.authTokenHash), try flow.tenantAllows(db)
-            else { throw PossessionError(.unauthorized, "the authToken is not valid") }
-            guard !flow.isExpired(at: now) else { throw PossessionError(.flowExpired, "the flow has expired") }
-            guard flow.authUsedAt == nil, flow.deviceStep == .begin else { throw PossessionError(.unauthorized, "the authToken was already used") }
+            else { throw PossessionError(.unauthorized, .badAuthToken) }
+            guard !flow.isExpired(at: now) else { throw PossessionError(.flowExpired, .flowExpired) }
+            guard flow.authUsedAt == nil, flow.deviceStep == .begin else { throw PossessionError(.unauthorized, .authTokenUsed) }
             guard !testMode || flow.environment == .sandbox else {
-                throw PossessionError(.testModeRefused, "test mode is for sandbox tenants only")
+                throw PossessionError(.testModeRefused, .testModeOnProduction)
             }
             flow.authUsedAt = now
             flow.deviceTokenHash = device.hash
@@ -46,7 +46,7 @@ extension PossessionEngine {
             } else {
                 flow.deviceStep = .otpStart
             }
-            guard try flow.save(db, now: now) else { throw PossessionError(.unauthorized, "the authToken was already used") }
+            guard try flow.save(db, now: now) else { throw PossessionError(.unauthorized, .authTokenUsed) }
             var progress = flow.progress
             if let check { progress.carrierCheck = check }
             return DeviceSession(deviceToken: device.token, authId: flow.id, testMode: testMode, progress: progress)
@@ -57,8 +57,8 @@ extension PossessionEngine {
     static func deviceFlow(_ db: any DatabaseConnection, deviceToken: String, now: Date, lock: Bool = true) throws -> Flow {
         guard let parsed = SecretToken.parse(deviceToken, prefix: devicePrefix), let flow = try Flow.load(db, id: parsed.id, lock: lock),
             let hash = flow.deviceTokenHash, parsed.matches(hash: hash), try flow.tenantAllows(db)
-        else { throw PossessionError(.unauthorized, "the device token is not valid") }
-        guard !flow.isExpired(at: now) else { throw PossessionError(.flowExpired, "the flow has expired") }
+        else { throw PossessionError(.unauthorized, .badDeviceToken) }
+        guard !flow.isExpired(at: now) else { throw PossessionError(.flowExpired, .flowExpired) }
         return flow
     }
 
@@ -70,7 +70,7 @@ extension PossessionEngine {
             guard flow.deviceStep != .possessed, flow.deviceStep != .failed else { return flow.progress }
             flow.deviceStep = .failed
             flow.outcome = "cancelled"
-            guard try flow.save(db, now: now) else { throw PossessionError(.stepNotAllowed, "the flow changed meanwhile") }
+            guard try flow.save(db, now: now) else { throw PossessionError(.stepNotAllowed, .flowChanged) }
             return flow.progress
         }
     }

@@ -13,19 +13,19 @@ extension PossessionEngine {
         let (flow, stored) = try await database.write { db in
             var flow = try Self.deviceFlow(db, deviceToken: deviceToken, now: claimedAt)
             guard flow.deviceStep == .carrierCheck, flow.carrierProvider == "test" || flow.carrierStateHash != nil else {
-                throw PossessionError(.stepNotAllowed, "no carrier check is due")
+                throw PossessionError(.stepNotAllowed, .noCarrierCheckDue)
             }
-            guard evidence.provider == flow.carrierProvider else { throw PossessionError.invalid("provider", "is not this flow's carrier check") }
+            guard evidence.provider == flow.carrierProvider else { throw PossessionError.invalid("provider", .thisFlowsCarrierCheck) }
             let claimed = flow
             flow.carrierStateHash = nil
-            guard try flow.save(db, now: claimedAt) else { throw PossessionError(.stepNotAllowed, "the carrier check was already decided") }
+            guard try flow.save(db, now: claimedAt) else { throw PossessionError(.stepNotAllowed, .carrierCheckDecided) }
             return (claimed, try Self.settings(db, tenantID: flow.tenantID))
         }
         let result = await carrierResult(flow, stored: stored, evidence: evidence)
         let now = self.now
         let progress = try await database.write { db in
             var current = try Self.deviceFlow(db, deviceToken: deviceToken, now: now)
-            guard current.deviceStep == .carrierCheck else { throw PossessionError(.stepNotAllowed, "the carrier check was already decided") }
+            guard current.deviceStep == .carrierCheck else { throw PossessionError(.stepNotAllowed, .carrierCheckDecided) }
             switch result {
             case .verified:
                 current.deviceStep = .possessed
@@ -38,7 +38,7 @@ extension PossessionEngine {
                 current.deviceStep = .otpStart
                 current.outcome = result == .notVerified ? "carrier_not_verified" : "carrier_unavailable"
             }
-            guard try current.save(db, now: now) else { throw PossessionError(.stepNotAllowed, "the carrier check was already decided") }
+            guard try current.save(db, now: now) else { throw PossessionError(.stepNotAllowed, .carrierCheckDecided) }
             return current.progress
         }
         if case .unavailable(let reason) = result {

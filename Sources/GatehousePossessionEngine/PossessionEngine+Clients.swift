@@ -32,7 +32,7 @@ extension PossessionEngine {
     public func issueClient(tenantID: String, label: String) async throws -> IssuedClient {
         let trimmed = label.trimmingCharacters(in: .whitespaces)
         guard (1...100).contains(trimmed.count), !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else { throw PossessionError.invalid("label", "must be 1 to 100 characters") }
+        else { throw PossessionError.invalid("label", .length(1...100)) }
         let issued = SecretToken.issue(prefix: Self.clientPrefix, id: environment.ids.next(), random: environment.random)
         let id = String(issued.token[..<issued.token.firstIndex(of: ".")!])
         let secret = String(issued.token[issued.token.index(after: issued.token.firstIndex(of: ".")!)...])
@@ -58,7 +58,7 @@ extension PossessionEngine {
         try await database.write { db in
             let changed = try db.execute(
                 "UPDATE possession_clients SET revoked_at = ? WHERE id = ? AND tenant_id = ? AND revoked_at IS NULL", now, clientID, tenantID)
-            guard changed == 1 else { throw PossessionError(.notFound, "no such client") }
+            guard changed == 1 else { throw PossessionError(.notFound, .noSuchClient) }
             try db.execute("DELETE FROM possession_access_tokens WHERE client_id = ?", clientID)
         }
     }
@@ -67,7 +67,7 @@ extension PossessionEngine {
     /// revoked client, a disabled tenant and a malformed id are one answer.
     public func accessToken(clientID: String, clientSecret: String) async throws -> (token: String, expiresIn: Int) {
         guard let parsed = SecretToken.parse(clientID + "." + clientSecret, prefix: Self.clientPrefix) else {
-            throw PossessionError(.unauthorized, "invalid client credentials")
+            throw PossessionError(.unauthorized, .badClientCredentials)
         }
         // The row is found by the id as parsed, never by the raw text (which could hold anything after the hex).
         let id = Self.clientPrefix + "_" + parsed.id.replacingOccurrences(of: "-", with: "")
@@ -83,7 +83,7 @@ extension PossessionEngine {
                 WHERE c.id = ? AND c.revoked_at IS NULL AND t.disabled_at IS NULL
                 """ + db.dialect.forUpdate, id),
                 parsed.matches(hash: try row.get("secret_hash"))
-            else { throw PossessionError(.unauthorized, "invalid client credentials") }
+            else { throw PossessionError(.unauthorized, .badClientCredentials) }
             // Each client's expired tokens go as it takes a new one, so the table stays small.
             try db.execute("DELETE FROM possession_access_tokens WHERE client_id = ? AND expires_at <= ?", id, now)
             try db.execute(
@@ -95,7 +95,7 @@ extension PossessionEngine {
 
     /// The caller a bearer token belongs to; unknown, expired and revoked are one answer.
     public func caller(bearer: String) async throws -> Caller {
-        guard let parsed = SecretToken.parse(bearer, prefix: Self.tokenPrefix) else { throw PossessionError(.unauthorized, "invalid access token") }
+        guard let parsed = SecretToken.parse(bearer, prefix: Self.tokenPrefix) else { throw PossessionError(.unauthorized, .badAccessToken) }
         let id = Self.tokenPrefix + "_" + parsed.id.replacingOccurrences(of: "-", with: "")
         let now = self.now
         return try await database.read { db in
@@ -107,7 +107,7 @@ extension PossessionEngine {
                 WHERE a.id = ?
                 """, id),
                 try row.get("expires_at") as Date > now, parsed.matches(hash: try row.get("token_hash"))
-            else { throw PossessionError(.unauthorized, "invalid access token") }
+            else { throw PossessionError(.unauthorized, .badAccessToken) }
             return Caller(tenantID: try row.get("tenant_id"), clientID: try row.get("client_id"))
         }
     }

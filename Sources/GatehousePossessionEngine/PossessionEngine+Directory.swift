@@ -13,7 +13,7 @@ extension PossessionEngine {
     @discardableResult
     public func importIdentities(tenantID: String, _ records: [IdentityRecord]) async throws -> Int {
         let keys = try requireKeys()
-        guard records.count <= Self.maxImport else { throw PossessionError.invalid("identities", "must hold at most \(Self.maxImport) records") }
+        guard records.count <= Self.maxImport else { throw PossessionError.invalid("identities", .atMostRecords(Self.maxImport)) }
         let now = self.now
         let environment = try await settings(tenantID: tenantID).environment
         var byNumber: [String: IdentityRecord] = [:]
@@ -59,7 +59,7 @@ extension PossessionEngine {
         let removed = try await database.write { db in
             try db.execute("DELETE FROM possession_identities WHERE tenant_id = ? AND phone_number = ?", tenantID, number)
         }
-        guard removed == 1 else { throw PossessionError(.notFound, "no identity for that number") }
+        guard removed == 1 else { throw PossessionError(.notFound, .noIdentityForNumber) }
     }
 
     func identity(_ db: any DatabaseConnection, tenantID: String, phoneNumber: String) throws -> IdentityRecord? {
@@ -69,7 +69,7 @@ extension PossessionEngine {
         let open: (String, String) throws -> String? = { column, suffix in
             guard let sealed = try row.get(column, as: String?.self) else { return nil }
             guard let value = self.keys?.box.open(sealed, context: context + suffix) else {
-                throw PossessionError(.notConfigured, "an identity record does not open under this server's possession-secret-key")
+                throw PossessionError(.notConfigured, .identityUnreadable)
             }
             return value
         }
@@ -86,24 +86,24 @@ extension PossessionEngine {
         var record = record
         record.phoneNumber = try PossessionNumbers.e164(record.phoneNumber, environment: environment, field: field + ".phoneNumber")
         for (name, value) in [("firstName", record.firstName), ("lastName", record.lastName)] {
-            guard PossessionText.isName(value) else { throw PossessionError.invalid("\(field).\(name)", "must be 1 to 100 printable characters") }
+            guard PossessionText.isName(value) else { throw PossessionError.invalid("\(field).\(name)", .printableText(1...100)) }
         }
         guard record.addresses.count <= 10, record.emailAddresses.count <= 10 else {
-            throw PossessionError.invalid(field, "may hold at most 10 addresses and 10 email addresses")
+            throw PossessionError.invalid(field, .atMostAddresses(10, emailAddresses: 10))
         }
         for address in record.addresses {
             for part in [address.address, address.extendedAddress, address.city, address.region, address.postalCode].compactMap({ $0 }) {
-                guard PossessionText.isName(part, max: 200) else { throw PossessionError.invalid("\(field).addresses", "parts must be 1 to 200 printable characters") }
+                guard PossessionText.isName(part, max: 200) else { throw PossessionError.invalid("\(field).addresses", .printableParts(1...200)) }
             }
         }
         for email in record.emailAddresses where !PossessionNumbers.isEmail(email) {
-            throw PossessionError.invalid("\(field).emailAddresses", "holds something that is not an email address")
+            throw PossessionError.invalid("\(field).emailAddresses", .emailAddresses)
         }
         if let dob = record.dob {
-            guard let date = BirthDate(dob), date.isComplete else { throw PossessionError.invalid("\(field).dob", "must be YYYY-MM-DD") }
+            guard let date = BirthDate(dob), date.isComplete else { throw PossessionError.invalid("\(field).dob", .completeDate) }
         }
         if let ssn = record.ssn {
-            guard ssn.utf8.count == 9, ssn.utf8.allSatisfy({ (48...57).contains($0) }) else { throw PossessionError.invalid("\(field).ssn", "must be 9 digits") }
+            guard ssn.utf8.count == 9, ssn.utf8.allSatisfy({ (48...57).contains($0) }) else { throw PossessionError.invalid("\(field).ssn", .digits(9...9)) }
         }
         return record
     }

@@ -39,36 +39,36 @@ extension PossessionEngine {
         let codes = self.codes
         let progress = try await database.write { db -> DeviceProgress in
             var flow = try Self.deviceFlow(db, deviceToken: deviceToken, now: now)
-            guard flow.deviceStep == .otpStart else { throw PossessionError(.stepNotAllowed, "no code may be sent now") }
+            guard flow.deviceStep == .otpStart else { throw PossessionError(.stepNotAllowed, .noCodeToSend) }
             let given = try phoneNumber.flatMap { $0.isEmpty ? nil : $0 }.map {
                 try PossessionNumbers.e164($0, environment: flow.environment, field: "phoneNumber")
             }
-            guard let number = flow.phoneNumber ?? given else { throw PossessionError(.phoneNumberInvalid, "a phone number is needed", field: "phoneNumber") }
+            guard let number = flow.phoneNumber ?? given else { throw PossessionError(.phoneNumberInvalid, .phoneNumberNeeded) }
             if let given, given != number {
-                throw PossessionError(.phoneNumberInvalid, "phoneNumber is not the number this flow checks", field: "phoneNumber")
+                throw PossessionError(.phoneNumberInvalid, .phoneNumber("phoneNumber", .notTheFlowsNumber))
             }
             if !flow.usesFixedCode {
                 let keys = Self.counterKeys(flow, number)
                 let wrong = try RateCounter.peek(db, key: keys.wrong, now: now, window: 3600)
                 let sent = try RateCounter.hit(db, key: keys.sent, now: now, window: 3600)
                 if wrong.count >= Self.wrongCodesPerHour || sent.count > Self.codesPerHour {
-                    throw PossessionError(.rateLimited, "too many codes for this number; try later", retryAfter: max(wrong.retryAfter, sent.retryAfter))
+                    throw PossessionError(.rateLimited, .tooManyCodes, retryAfter: max(wrong.retryAfter, sent.retryAfter))
                 }
                 do {
                     try codes.sendOneTimeCode(
                         db, tenantID: flow.tenantID, purpose: "possession-\(flow.otpLength)", policy: Self.codePolicy(length: flow.otpLength),
                         channel: .phone, destination: String(number.dropFirst()), message: flow.details.smsMessage.map(Self.template), now: now)
                 } catch let recent as OneTimeCodeSentRecently {
-                    throw PossessionError(.otpSentRecently, "a code went to this number moments ago", retryAfter: recent.retryAfter)
+                    throw PossessionError(.otpSentRecently, .codeSentRecently, retryAfter: recent.retryAfter)
                 } catch let refused as OneTimeCodeRefused {
-                    throw PossessionError(.rateLimited, "codes to numbers like this one are held back for now; try later", retryAfter: refused.retryAfter)
+                    throw PossessionError(.rateLimited, .numberHeldBack, retryAfter: refused.retryAfter)
                 }
             }
             flow.phoneNumber = number
             flow.deviceStep = .otpFinish
             flow.otpTries = flow.details.allowOTPRetry ? Self.retryEntries : 1
             flow.otpExpiresAt = now.addingTimeInterval(TimeInterval(Self.codeLifetimeSeconds))
-            guard try flow.save(db, now: now) else { throw PossessionError(.stepNotAllowed, "the flow changed meanwhile") }
+            guard try flow.save(db, now: now) else { throw PossessionError(.stepNotAllowed, .flowChanged) }
             return flow.progress
         }
         codes.wakeDelivery()
@@ -83,7 +83,7 @@ extension PossessionEngine {
         // Failures that end the flow are committed, then thrown.
         let outcome = try await database.write { db -> CodeOutcome in
             var flow = try Self.deviceFlow(db, deviceToken: deviceToken, now: now)
-            guard flow.deviceStep == .otpFinish, let number = flow.phoneNumber else { throw PossessionError(.stepNotAllowed, "no code is due") }
+            guard flow.deviceStep == .otpFinish, let number = flow.phoneNumber else { throw PossessionError(.stepNotAllowed, .noCodeDue) }
             let outcome: CodeOutcome
             if let expiry = flow.otpExpiresAt, now >= expiry {
                 outcome = .expired
@@ -128,16 +128,16 @@ extension PossessionEngine {
                 flow.deviceStep = .failed
                 flow.outcome = "otp_attempts_exhausted"
             }
-            guard try flow.save(db, now: now) else { throw PossessionError(.stepNotAllowed, "the flow changed meanwhile") }
+            guard try flow.save(db, now: now) else { throw PossessionError(.stepNotAllowed, .flowChanged) }
             if case .verified = outcome { return .verified(flow.progress) }
             if case .wrong = outcome, flow.deviceStep == .failed { return .exhausted }
             return outcome
         }
         switch outcome {
         case .verified(let progress): return progress
-        case .wrong: throw PossessionError(.otpInvalid, "the code is not valid")
-        case .expired: throw PossessionError(.otpExpired, "the code has expired")
-        case .exhausted: throw PossessionError(.otpAttemptsExhausted, "no tries are left for this code")
+        case .wrong: throw PossessionError(.otpInvalid, .wrongCode)
+        case .expired: throw PossessionError(.otpExpired, .codeExpired)
+        case .exhausted: throw PossessionError(.otpAttemptsExhausted, .noTriesLeft)
         }
     }
 }

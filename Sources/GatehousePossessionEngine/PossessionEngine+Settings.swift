@@ -15,7 +15,7 @@ extension PossessionEngine {
         if let carrier = settings.carrier {
             try Self.vet(carrier)
             guard !carrier.development || allowsDevelopmentCarriers else {
-                throw PossessionError.invalid("carrier.development", "is for development servers only")
+                throw PossessionError.invalid("carrier.development", .developmentOnly)
             }
         }
         if carrierSecret != nil || settings.carrier != nil { _ = try requireKeys() }
@@ -25,7 +25,7 @@ extension PossessionEngine {
             let stored = try Self.settings(db, tenantID: tenantID)
             var sealed: String?
             if let carrierSecret, let carrier = settings.carrier {
-                guard !carrierSecret.isEmpty, carrierSecret.count <= 512 else { throw PossessionError.invalid("carrierSecret", "must be 1 to 512 characters") }
+                guard !carrierSecret.isEmpty, carrierSecret.count <= 512 else { throw PossessionError.invalid("carrierSecret", .length(1...512)) }
                 sealed = keys?.box.seal(carrierSecret, context: Self.carrierContext(tenantID, carrier))
             } else if let carrier = settings.carrier, stored.settings.carrier?.sameClient(as: carrier) == true {
                 sealed = stored.sealedSecret
@@ -75,10 +75,10 @@ extension PossessionEngine {
         ] {
             guard let scheme = url.scheme?.lowercased(), scheme == "https" || (carrier.development && scheme == "http"), url.host?.isEmpty == false,
                 url.query == nil, url.fragment == nil
-            else { throw PossessionError.invalid(field, "must be an https URL without query or fragment (http only in development)") }
+            else { throw PossessionError.invalid(field, .carrierEndpoint) }
         }
         guard (1...200).contains(carrier.clientId.count), carrier.clientId.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f })
-        else { throw PossessionError.invalid("clientId", "must be 1 to 200 printable ASCII characters") }
+        else { throw PossessionError.invalid("clientId", .printableASCII(1...200)) }
     }
 }
 

@@ -61,7 +61,7 @@ extension PossessionEngine {
             let stored = try flow.sealedChallenge.flatMap { keys.box.open($0, context: Self.challengeContext(flow.id)) }
                 .map { try StoredJSON.decode($0) as Challenge }
             guard let given = try Challenge(dob: dob.flatMap { $0.isEmpty ? nil : $0 }, ssn: ssn.flatMap { $0.isEmpty ? nil : $0 }) ?? stored else {
-                throw PossessionError(.fieldMissing, "field 'dob' or 'ssn' is missing", field: "dob")
+                throw PossessionError(.fieldMissing, .missingEither("dob", or: "ssn"))
             }
             let settings = try Self.settings(db, tenantID: flow.tenantID).settings
             guard let number = flow.possessedNumber, let record = try identity(db, tenantID: flow.tenantID, phoneNumber: number),
@@ -107,15 +107,15 @@ extension PossessionEngine {
         let last = individual.lastName.flatMap { $0.isEmpty ? nil : $0 }
         let ssn = individual.ssn.flatMap { $0.isEmpty ? nil : $0 }
         if ssn == nil {
-            if first == nil { throw PossessionError(.fieldMissing, "field 'individual.firstName' (or 'individual.ssn') is missing", field: "individual.firstName") }
-            if last == nil { throw PossessionError(.fieldMissing, "field 'individual.lastName' (or 'individual.ssn') is missing", field: "individual.lastName") }
+            if first == nil { throw PossessionError(.fieldMissing, .missingOrAlternative("individual.firstName", alternative: "individual.ssn")) }
+            if last == nil { throw PossessionError(.fieldMissing, .missingOrAlternative("individual.lastName", alternative: "individual.ssn")) }
         }
         for (name, value) in [("individual.firstName", first), ("individual.lastName", last)] {
-            if let value, !PossessionText.isName(value) { throw PossessionError.invalid(name, "must be 1 to 100 printable characters") }
+            if let value, !PossessionText.isName(value) { throw PossessionError.invalid(name, .printableText(1...100)) }
         }
         // An SSN that cannot be compared must not pass as one that matched: it may be all a Complete gives.
-        if let ssn, IdentityMatch.ssnDigits(ssn) == nil { throw PossessionError.invalid("individual.ssn", "must be 9 digits or the last 4") }
-        if let dob = individual.dob, !dob.isEmpty, BirthDate(dob) == nil { throw PossessionError.invalid("individual.dob", "must be YYYY-MM-DD, YYYY-MM or MM-DD") }
+        if let ssn, IdentityMatch.ssnDigits(ssn) == nil { throw PossessionError.invalid("individual.ssn", .ssnOrLastFour) }
+        if let dob = individual.dob, !dob.isEmpty, BirthDate(dob) == nil { throw PossessionError.invalid("individual.dob", .dateOrPart) }
     }
 
     /// Runs one server step on the caller's flow in one transaction: found (in the caller's
@@ -125,15 +125,15 @@ extension PossessionEngine {
         _ body: @escaping @Sendable (any DatabaseConnection, inout Flow) throws -> T
     ) async throws -> T {
         guard let correlationId, !correlationId.isEmpty else { throw PossessionError.missing("correlationId") }
-        guard let uuid = UUID(uuidString: correlationId) else { throw PossessionError(.noSuchFlow, "invalid correlation ID") }
+        guard let uuid = UUID(uuidString: correlationId) else { throw PossessionError(.noSuchFlow, .unknownCorrelationId) }
         return try await database.write { db in
             guard var flow = try Flow.load(db, id: uuid.uuidString.lowercased(), tenantID: caller.tenantID) else {
-                throw PossessionError(.noSuchFlow, "invalid correlation ID")
+                throw PossessionError(.noSuchFlow, .unknownCorrelationId)
             }
-            guard !flow.isExpired(at: now) else { throw PossessionError(.flowExpired, "the flow has expired") }
-            guard flow.serverStep == expected else { throw PossessionError(.stepNotAllowed, "step not allowed") }
+            guard !flow.isExpired(at: now) else { throw PossessionError(.flowExpired, .flowExpired) }
+            guard flow.serverStep == expected else { throw PossessionError(.stepNotAllowed, .stepOutOfOrder) }
             let result = try body(db, &flow)
-            guard try flow.save(db, now: now) else { throw PossessionError(.stepNotAllowed, "step not allowed") }
+            guard try flow.save(db, now: now) else { throw PossessionError(.stepNotAllowed, .stepOutOfOrder) }
             return result
         }
     }

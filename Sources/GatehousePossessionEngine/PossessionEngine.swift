@@ -37,7 +37,7 @@ public final class PossessionEngine: Sendable {
     var now: Date { environment.clock.now }
 
     func requireKeys() throws -> PossessionKeys {
-        guard let keys else { throw PossessionError(.notConfigured, "this server has no possession-secret-key") }
+        guard let keys else { throw PossessionError(.notConfigured, .noPossessionKey) }
         return keys
     }
 

@@ -14,14 +14,14 @@ enum PossessionNumbers {
     static func e164(_ raw: String, environment: PossessionSettings.Environment, field: String) throws -> String {
         guard raw.utf8.count <= 32, !raw.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }),
             let number = try? PhoneNumber.parse(raw, defaultRegion: "US")
-        else { throw PossessionError(.phoneNumberInvalid, "\(field) is not a phone number", field: field) }
+        else { throw PossessionError(.phoneNumberInvalid, .phoneNumber(field, .notANumber)) }
         switch environment {
         case .sandbox:
-            guard number.isPossible else { throw PossessionError(.phoneNumberInvalid, "\(field) is not a possible number", field: field) }
+            guard number.isPossible else { throw PossessionError(.phoneNumberInvalid, .phoneNumber(field, .notPossible)) }
         case .production:
             let textable: Set<PhoneLineType> = [.mobile, .fixedLineOrMobile, .voip, .personalNumber]
             guard number.isValid, textable.contains(number.lineType) else {
-                throw PossessionError(.phoneNumberInvalid, "\(field) is not a mobile number", field: field)
+                throw PossessionError(.phoneNumberInvalid, .phoneNumber(field, .notMobile))
             }
         }
         return number.e164

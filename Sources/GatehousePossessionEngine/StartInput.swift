@@ -31,7 +31,7 @@ public struct StartInput: Sendable, Equatable {
     /// Checked, in the order Prove reports them; the number in E.164.
     func validated(environment: PossessionSettings.Environment) throws -> (number: String?, details: Flow.Details, otpLength: Int, challenge: Challenge?) {
         guard let flowType = nonEmpty(flowType) else { throw PossessionError.missing("flowType") }
-        guard ["mobile", "desktop"].contains(flowType) else { throw PossessionError.invalid("flowType", "must be mobile or desktop") }
+        guard ["mobile", "desktop"].contains(flowType) else { throw PossessionError.invalid("flowType", .oneOf(["mobile", "desktop"])) }
         // Optional for both flow types, as in Prove's models: without it the device is asked for
         // it before a code is sent (the carrier check of test mode finds no number to decide by).
         let number = try nonEmpty(phoneNumber).map { try PossessionNumbers.e164($0, environment: environment, field: "phoneNumber") }
@@ -46,11 +46,11 @@ public struct StartInput: Sendable, Equatable {
             let allowed = Set("-._+=/:?".unicodeScalars)
             guard target.count <= 128, target.unicodeScalars.allSatisfy({ ($0.isASCII && $0.properties.isAlphabetic) || ("0"..."9").contains($0) || allowed.contains($0) }),
                 let url = URL(string: target), let scheme = url.scheme?.lowercased(), ["https", "http"].contains(scheme), url.host != nil
-            else { throw PossessionError.invalid("finalTargetUrl", "must be an http(s) URL of at most 128 characters from [A-Za-z0-9-._+=/:?]") }
+            else { throw PossessionError.invalid("finalTargetUrl", .targetURL(maxLength: 128)) }
         }
         let challenge = try Challenge(dob: nonEmpty(dob), ssn: nonEmpty(ssn))
-        if let email = nonEmpty(emailAddress), !PossessionNumbers.isEmail(email) { throw PossessionError.invalid("emailAddress", "is not an email address") }
-        if let ip = nonEmpty(ipAddress), !PossessionNumbers.isIPAddress(ip) { throw PossessionError.invalid("ipAddress", "is not an IPv4 or IPv6 address") }
+        if let email = nonEmpty(emailAddress), !PossessionNumbers.isEmail(email) { throw PossessionError.invalid("emailAddress", .emailAddress) }
+        if let ip = nonEmpty(ipAddress), !PossessionNumbers.isIPAddress(ip) { throw PossessionError.invalid("ipAddress", .ipv4OrIPv6Address) }
         let length = try nonEmpty(smsMessage).map(Self.codeLength(in:)) ?? 6
         let details = Flow.Details(
             emailAddress: nonEmpty(emailAddress), ipAddress: nonEmpty(ipAddress), finalTargetUrl: target, smsMessage: nonEmpty(smsMessage),
@@ -60,14 +60,14 @@ public struct StartInput: Sendable, Equatable {
 
     /// The length of the one run of `#` in an SMS text: 4 to 6.
     static func codeLength(in message: String) throws -> Int {
-        guard message.count <= 160 else { throw PossessionError.invalid("smsMessage", "must be at most 160 characters") }
+        guard message.count <= 160 else { throw PossessionError.invalid("smsMessage", .length(0...160)) }
         guard !PossessionText.hasHiddenCharacters(message) else {
-            throw PossessionError.invalid("smsMessage", "must not contain control or invisible format characters")
+            throw PossessionError.invalid("smsMessage", .noHiddenCharacters)
         }
-        guard !message.contains("{{") else { throw PossessionError.invalid("smsMessage", "must hold the code as #### to ######, not {{…}}") }
+        guard !message.contains("{{") else { throw PossessionError.invalid("smsMessage", .codeRunNotPlaceholder(4...6)) }
         let runs = message.split(whereSeparator: { $0 != "#" }).map(\.count)
         guard runs.count == 1, let length = runs.first, (4...6).contains(length) else {
-            throw PossessionError.invalid("smsMessage", "must hold the code as one run of #### to ######")
+            throw PossessionError.invalid("smsMessage", .codeRun(4...6))
         }
         return length
     }
@@ -85,10 +85,10 @@ struct Challenge: Codable, Sendable, Equatable {
 
     init?(dob: String?, ssn: String?) throws {
         guard dob != nil || ssn != nil else { return nil }
-        if let dob { guard BirthDate(dob) != nil else { throw PossessionError.invalid("dob", "must be YYYY-MM-DD, YYYY-MM or MM-DD") } }
+        if let dob { guard BirthDate(dob) != nil else { throw PossessionError.invalid("dob", .dateOrPart) } }
         if let ssn {
             guard [4, 9].contains(ssn.utf8.count), ssn.utf8.allSatisfy({ (48...57).contains($0) }) else {
-                throw PossessionError.invalid("ssn", "must be 9 digits or the last 4")
+                throw PossessionError.invalid("ssn", .ssnOrLastFour)
             }
         }
         self.dob = dob

@@ -15,44 +15,44 @@ public enum WorkflowInputRules {
     static let bytesPerMegabyte = 1_048_576.0
 
     /// What is wrong with `value` for a non-file `input`, or `nil` when it passes.
-    public static func problem(_ input: WorkflowInput, value: JSONValue?) -> String? {
-        let label = input.label
+    public static func problem(_ input: WorkflowInput, value: JSONValue?) -> WorkflowInputProblem? {
+        let problem = { (kind: WorkflowInputProblem.Kind) in WorkflowInputProblem(input.label, kind) }
         let rules = input.validation ?? .init()
         let required = rules.required ?? false
-        guard let value, value != .null, value != .string("") else { return required ? "\(label) is required" : nil }
+        guard let value, value != .null, value != .string("") else { return required ? problem(.required) : nil }
         switch input.type {
         case "number":
-            guard let number = number(value) else { return "\(label) must be a number" }
-            if let min = rules.min, number < min { return "\(label) must be at least \(format(min))" }
-            if let max = rules.max, number > max { return "\(label) must be at most \(format(max))" }
+            guard let number = number(value) else { return problem(.notANumber) }
+            if let min = rules.min, number < min { return problem(.below(min)) }
+            if let max = rules.max, number > max { return problem(.above(max)) }
             return nil
         case "checkbox":
-            guard let checked = value.bool else { return "\(label) must be true or false" }
-            return required && !checked ? "\(label) must be checked" : nil
+            guard let checked = value.bool else { return problem(.notTrueOrFalse) }
+            return required && !checked ? problem(.unchecked) : nil
         case "select":
             guard let text = value.string, (input.options ?? []).contains(where: { $0.value == text }) else {
-                return "\(label) must be one of its options"
+                return problem(.notAnOption)
             }
             return nil
         case "file":
-            return "\(label) must be sent as a file"
+            return problem(.sendAsFile)
         default:
-            guard let text = value.string else { return "\(label) must be text" }
+            guard let text = value.string else { return problem(.notText) }
             return textProblem(input, text: text, rules: rules)
         }
     }
 
-    private static func textProblem(_ input: WorkflowInput, text: String, rules: WorkflowInput.Validation) -> String? {
-        let label = input.label
+    private static func textProblem(_ input: WorkflowInput, text: String, rules: WorkflowInput.Validation) -> WorkflowInputProblem? {
+        let problem = { (kind: WorkflowInputProblem.Kind) in WorkflowInputProblem(input.label, kind) }
         let length = text.count
-        if let min = rules.minLength, length < min { return "\(label) must be at least \(min) characters" }
-        if let max = rules.maxLength, length > max { return "\(label) must be at most \(max) characters" }
-        if input.type == "url", !isWebAddress(text) { return "\(label) must be a web address starting with http:// or https://" }
-        if input.type == "email", !isEmailAddress(text) { return "\(label) must be an email address" }
+        if let min = rules.minLength, length < min { return problem(.shorterThan(min)) }
+        if let max = rules.maxLength, length > max { return problem(.longerThan(max)) }
+        if input.type == "url", !isWebAddress(text) { return problem(.notAWebAddress) }
+        if input.type == "email", !isEmailAddress(text) { return problem(.notAnEmailAddress) }
         if let pattern = rules.pattern {
             guard text.utf16.count <= maxPatternSubject, let regex = try? anchored(pattern),
                 regex.firstMatch(in: text, range: NSRange(location: 0, length: text.utf16.count)) != nil
-            else { return "\(label) is not in the expected format" }
+            else { return problem(.notInFormat) }
         }
         return nil
     }
@@ -76,11 +76,12 @@ public enum WorkflowInputRules {
     }
 
     /// What is wrong with the files sent for a `file` input, or `nil` when they pass.
-    public static func fileProblem(_ input: WorkflowInput, files: [SubmittedFile]) -> String? {
-        guard let options = input.fileOptions else { return "\(input.label) cannot take files" }
-        if files.isEmpty { return (input.validation?.required ?? false) ? "\(input.label) is required" : nil }
+    public static func fileProblem(_ input: WorkflowInput, files: [SubmittedFile]) -> WorkflowInputProblem? {
+        let problem = { (kind: WorkflowInputProblem.Kind) in WorkflowInputProblem(input.label, kind) }
+        guard let options = input.fileOptions else { return problem(.takesNoFiles) }
+        if files.isEmpty { return (input.validation?.required ?? false) ? problem(.required) : nil }
         if files.count > (options.multiple ? maxFilesPerInput : 1) {
-            return options.multiple ? "\(input.label) takes at most \(maxFilesPerInput) files" : "\(input.label) takes one file"
+            return problem(options.multiple ? .tooManyFiles(maxFilesPerInput) : .moreThanOneFile)
         }
         let accepted = acceptList(options.accept)
         for file in files {
@@ -90,7 +91,7 @@ public enum WorkflowInputRules {
             // type no signature is known for is taken on its name.
             let contentFits = file.contentTypes.map { found in found.contains(ext) || (found.isEmpty && !recognisedContent.contains(ext)) } ?? true
             let sizeFits = Double(file.size) <= options.maxSizeMb * bytesPerMegabyte
-            if !nameFits || !contentFits || !sizeFits { return limitMessage(input.label, options) }
+            if !nameFits || !contentFits || !sizeFits { return problem(.outsideFileOptions(options)) }
         }
         return nil
     }
@@ -117,55 +118,55 @@ public enum WorkflowInputRules {
 
     /// What makes a definition's inputs contradict themselves, or `nil`: checked when the
     /// definition is saved, so that no user meets it.
-    public static func definitionProblem(_ inputs: [WorkflowInput], maxUploadBytes: Int64) -> String? {
+    public static func definitionProblem(_ inputs: [WorkflowInput], maxUploadBytes: Int64) -> WorkflowInputsProblem? {
         var keys = Set<String>()
         for input in inputs {
             let key = input.key
             guard !key.isEmpty, key.count <= 64, key.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) && $0.isASCII || "_-".unicodeScalars.contains($0) })
-            else { return "input key \"\(key)\" must be 1 to 64 letters, digits, _ or -" }
-            guard keys.insert(key).inserted else { return "input key \(key) is used twice" }
-            guard ["id", "input"].contains(key) == false else { return "input key \(key) is reserved" }
-            guard !input.label.trimmingCharacters(in: .whitespaces).isEmpty, input.label.count <= 200 else { return "input \(key) needs a label of 1 to 200 characters" }
-            guard types.contains(input.type) else { return "input \(key) has unknown type \(input.type)" }
-            if let problem = ruleProblem(input) { return "input \(key): \(problem)" }
+            else { return .keyMalformed(key) }
+            guard keys.insert(key).inserted else { return .keyUsedTwice(key) }
+            guard ["id", "input"].contains(key) == false else { return .keyReserved(key) }
+            guard !input.label.trimmingCharacters(in: .whitespaces).isEmpty, input.label.count <= 200 else { return .labelLength(key: key) }
+            guard types.contains(input.type) else { return .unknownType(key: key, type: input.type) }
+            if let rule = ruleProblem(input) { return .rule(key: key, rule) }
         }
         let total = uploadBytes(inputs)
         if total > maxUploadBytes {
-            return "the file inputs together may take \(total) bytes, above the server's upload limit of \(maxUploadBytes)"
+            return .uploadTooLarge(total: total, limit: maxUploadBytes)
         }
         return nil
     }
 
-    private static func ruleProblem(_ input: WorkflowInput) -> String? {
+    private static func ruleProblem(_ input: WorkflowInput) -> WorkflowInputsProblem.Rule? {
         let rules = input.validation ?? .init()
         let textual = ["text", "textarea", "url", "email"].contains(input.type)
         if input.type == "file" {
-            guard let options = input.fileOptions else { return "a file input needs fileOptions" }
+            guard let options = input.fileOptions else { return .fileOptionsMissing }
             let accepted = acceptList(options.accept)
             guard !accepted.isEmpty, accepted.allSatisfy({ $0.hasPrefix(".") && $0.count > 1 || $0.contains("/") }) else {
-                return "fileOptions.accept must list extensions (.pdf) or media types (application/pdf)"
+                return .acceptMalformed
             }
-            guard options.maxSizeMb > 0, options.maxSizeMb <= 1_000_000 else { return "fileOptions.maxSizeMb must be above 0 and at most 1000000" }
+            guard options.maxSizeMb > 0, options.maxSizeMb <= 1_000_000 else { return .maxSizeOutOfRange }
         } else if input.fileOptions != nil {
-            return "only a file input takes fileOptions"
+            return .fileOptionsOnFileOnly
         }
         if input.type == "select" {
-            guard let options = input.options, !options.isEmpty else { return "a select input needs options" }
-            guard Set(options.map(\.value)).count == options.count else { return "a select input's option values must differ" }
+            guard let options = input.options, !options.isEmpty else { return .optionsMissing }
+            guard Set(options.map(\.value)).count == options.count else { return .optionValuesRepeat }
         } else if input.options != nil {
-            return "only a select input takes options"
+            return .optionsOnSelectOnly
         }
         if !textual, rules.minLength != nil || rules.maxLength != nil || rules.pattern != nil {
-            return "minLength, maxLength and pattern apply to text inputs only"
+            return .textRulesOnTextOnly
         }
-        if input.type != "number", rules.min != nil || rules.max != nil { return "min and max apply to number inputs only" }
-        if let min = rules.minLength, min < 0 { return "minLength must not be negative" }
-        if let min = rules.minLength, let max = rules.maxLength, min > max { return "minLength is above maxLength" }
-        if let min = rules.min, let max = rules.max, min > max { return "min is above max" }
+        if input.type != "number", rules.min != nil || rules.max != nil { return .numberRulesOnNumberOnly }
+        if let min = rules.minLength, min < 0 { return .minLengthNegative }
+        if let min = rules.minLength, let max = rules.maxLength, min > max { return .minLengthAboveMaxLength }
+        if let min = rules.min, let max = rules.max, min > max { return .minAboveMax }
         if let pattern = rules.pattern {
-            guard pattern.count <= 500, (try? anchored(pattern)) != nil else { return "pattern is not a valid regular expression" }
+            guard pattern.count <= 500, (try? anchored(pattern)) != nil else { return .patternInvalid }
             if nestsQuantifiers(pattern) {
-                return "pattern repeats a group that itself repeats, such as (a+)+, which can take exponential time to match"
+                return .patternNestsQuantifiers
             }
         }
         return nil

@@ -8,7 +8,7 @@ import GatehouseWorkflowsEngine
 extension CommerceEngine: RunBilling {
     public func requireEntitlement(_ db: any DatabaseConnection, tenantID: String, accountID: String, workflowID: String, now: Date) throws {
         guard try mayRun(db, tenantID: tenantID, accountID: accountID, workflowID: workflowID, now: now) else {
-            throw WorkflowError(.entitlementInactive, Self.entitlementInactiveMessage)
+            throw WorkflowError(.entitlementInactive, .entitlementInactive)
         }
     }
 
@@ -16,8 +16,7 @@ extension CommerceEngine: RunBilling {
         if case .insufficient(let balance) = try Self.charge(
             db, tenantID: tenantID, accountID: accountID, credits: credits, reference: reference, now: now)
         {
-            throw WorkflowError(
-                .insufficientCredits(balance: balance), "This workflow costs \(credits) credits and the wallet holds \(balance).")
+            throw WorkflowError(.insufficientCredits(balance: balance), .insufficientCredits(cost: credits, balance: balance))
         }
     }
 

@@ -10,18 +10,22 @@ package struct ResolvingDestinationGuard: DestinationGuard {
 
     package func vet(_ url: URL, allowPrivate: Bool) async throws {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else {
-            throw ManagedAPIError(.destinationRefused, "only http and https URLs with a host are allowed")
+            throw ManagedAPIError.destinationRefused(.notHTTPWithHost)
         }
         if allowPrivate { return }
         let literal = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         if Self.isAddress(literal) {
-            guard OutboundTarget.isPublic(literal) else { throw ManagedAPIError(.destinationRefused, "\(host) is not a public address") }
+            guard OutboundTarget.isPublic(literal) else { throw ManagedAPIError.destinationRefused(.notPublic(host: host)) }
             return
         }
         do {
             _ = try await OutboundTarget.vet(url, allowPrivate: false)
         } catch let refused as OutboundTarget.Refused {
-            throw ManagedAPIError(.destinationRefused, refused.description)
+            switch refused.reason {
+            case .notHTTP, .noHost: throw ManagedAPIError.destinationRefused(.notHTTPWithHost)
+            case .doesNotResolve(let host): throw ManagedAPIError.destinationRefused(.doesNotResolve(host: host))
+            case .notPublic(let host): throw ManagedAPIError.destinationRefused(.notPublic(host: host))
+            }
         }
     }
 

@@ -35,9 +35,9 @@ public struct WorkflowForm: Sendable, Equatable {
             let submitted = (files[key] ?? []).map { url in
                 WorkflowInputRules.SubmittedFile(filename: url.lastPathComponent, size: Self.size(of: url))
             }
-            return WorkflowInputRules.fileProblem(input, files: submitted)
+            return WorkflowInputRules.fileProblem(input, files: submitted)?.sentence
         }
-        return WorkflowInputRules.problem(input, value: values[key])
+        return WorkflowInputRules.problem(input, value: values[key])?.sentence
     }
 
     /// Every input's problem, by key; empty when the form may be sent.

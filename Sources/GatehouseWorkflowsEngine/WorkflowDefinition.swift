@@ -63,18 +63,18 @@ public struct WorkflowDefinition: Sendable, Equatable {
 
 extension WorkflowDefinition {
     /// What makes this definition unusable, or `nil`.
-    func problem(maxUploadBytes: Int64, maxTimeoutSeconds: Int) -> String? {
+    func problem(maxUploadBytes: Int64, maxTimeoutSeconds: Int) -> WorkflowError.Reason? {
         let idOK = !id.isEmpty && id.count <= 64 && id.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") }
-        if !idOK { return "id must be 1 to 64 letters, digits, - or _" }
-        if ["execute", "reports"].contains(id.lowercased()) { return "id \(id) is reserved" }
-        if Int(id) != nil { return "id must not be a number alone" }
+        if !idOK { return .workflowID(.malformed) }
+        if ["execute", "reports"].contains(id.lowercased()) { return .workflowID(.reserved(id)) }
+        if Int(id) != nil { return .workflowID(.numberAlone) }
         for (field, value, limit) in [("name", name, 200), ("category", category, 64)] where value.trimmingCharacters(in: .whitespaces).isEmpty || value.count > limit {
-            return "\(field) must be 1 to \(limit) characters"
+            return .field(field, .length(1...limit))
         }
-        if description.count > 4000 { return "description must be at most 4000 characters" }
-        if credits < 0 || credits > 1_000_000 { return "credits must be 0 to 1000000" }
-        if timeoutSeconds < 1 || timeoutSeconds > maxTimeoutSeconds { return "timeoutSeconds must be 1 to \(maxTimeoutSeconds)" }
-        if inputs.count > 50 { return "a workflow takes at most 50 inputs" }
-        return WorkflowInputRules.definitionProblem(inputs, maxUploadBytes: maxUploadBytes)
+        if description.count > 4000 { return .field("description", .length(0...4000)) }
+        if credits < 0 || credits > 1_000_000 { return .field("credits", .range(0...1_000_000)) }
+        if timeoutSeconds < 1 || timeoutSeconds > maxTimeoutSeconds { return .field("timeoutSeconds", .range(1...maxTimeoutSeconds)) }
+        if inputs.count > 50 { return .tooManyInputs(limit: 50) }
+        return WorkflowInputRules.definitionProblem(inputs, maxUploadBytes: maxUploadBytes).map(WorkflowError.Reason.inputs)
     }
 }

@@ -46,14 +46,14 @@ extension WorkflowsEngine {
     public func updateTenantSettings(tenantID: String, _ patch: WorkflowTenantSettingsPatch) async throws -> WorkflowTenantSettings {
         for url in [patch.workerURL, patch.openAIBaseURL].compactMap({ $0 ?? nil }) {
             guard let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host?.isEmpty == false else {
-                throw WorkflowError(.definitionInvalid, "\(url.absoluteString) must be an http or https URL")
+                throw WorkflowError.definition(url.absoluteString, .httpURL)
             }
         }
         if let secret = patch.workerSecret ?? nil, secret.count < 16 || secret.count > 200 {
-            throw WorkflowError(.definitionInvalid, "workerSecret must be 16 to 200 characters")
+            throw WorkflowError.definition("workerSecret", .length(16...200))
         }
         if let limit = patch.maxConcurrentRuns, limit < 1 || limit > 1000 {
-            throw WorkflowError(.definitionInvalid, "maxConcurrentRuns must be 1 to 1000")
+            throw WorkflowError.definition("maxConcurrentRuns", .range(1...1000))
         }
         let (now, fallback) = (self.now, settings.defaultConcurrency)
         return try await database.write { db in

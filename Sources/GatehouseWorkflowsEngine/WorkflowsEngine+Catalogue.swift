@@ -34,7 +34,7 @@ extension WorkflowsEngine {
         var conditions = ["tenant_id = ?", "enabled = ?"]
         var arguments: [SQLValue] = [.text(tenantID), .boolean(true)]
         if let search = query.search?.trimmingCharacters(in: .whitespaces), !search.isEmpty {
-            guard search.count <= 200 else { throw WorkflowError(.inputInvalid, "search must be at most 200 characters") }
+            guard search.count <= 200 else { throw WorkflowError(.inputInvalid, .field("search", .length(0...200))) }
             conditions.append("search_text LIKE ? ESCAPE '\\'")
             arguments.append(.text("%" + Self.likeEscaped(Self.searchable(search)) + "%"))
         }
@@ -69,9 +69,9 @@ extension WorkflowsEngine {
     }
 
     static func checkPaging(page: Int, pageSize: Int) throws {
-        guard page >= 1, page <= 1_000_000 else { throw WorkflowError(.inputInvalid, "page must be a whole number from 1") }
+        guard page >= 1, page <= 1_000_000 else { throw WorkflowError(.inputInvalid, .field("page", .wholeNumberFrom(1, to: nil))) }
         guard (1...maxPageSize).contains(pageSize) else {
-            throw WorkflowError(.inputInvalid, "pageSize must be a whole number from 1 to \(maxPageSize)")
+            throw WorkflowError(.inputInvalid, .field("pageSize", .wholeNumberFrom(1, to: maxPageSize)))
         }
     }
 

@@ -8,11 +8,11 @@ extension WorkflowsEngine {
     /// an executor this server does not have.
     @discardableResult
     public func saveDefinition(tenantID: String, _ definition: WorkflowDefinition) async throws -> WorkflowDefinition {
-        if let problem = definition.problem(maxUploadBytes: settings.maxUploadBytes, maxTimeoutSeconds: settings.maxTimeoutSeconds) {
-            throw WorkflowError(.definitionInvalid, problem)
+        if let reason = definition.problem(maxUploadBytes: settings.maxUploadBytes, maxTimeoutSeconds: settings.maxTimeoutSeconds) {
+            throw WorkflowError(.definitionInvalid, reason)
         }
         guard let executor = executors[definition.executor.kind] else {
-            throw WorkflowError(.definitionInvalid, "executor.kind must be one of \(executorKinds.joined(separator: ", "))")
+            throw WorkflowError(.definitionInvalid, .executorUnknown(known: executorKinds))
         }
         try executor.validate(configuration: definition.executor.configuration)
         let now = self.now
@@ -57,13 +57,13 @@ extension WorkflowsEngine {
         let removed = try await database.write { db in
             try db.execute("DELETE FROM workflow_definitions WHERE tenant_id = ? AND id = ?", tenantID, id)
         }
-        if removed == 0 { throw WorkflowError(.notFound, "No workflow \(id).") }
+        if removed == 0 { throw WorkflowError(.notFound, .noSuchWorkflow(id)) }
     }
 
     static func definition(_ db: any DatabaseConnection, tenantID: String, id: String, enabledOnly: Bool) throws -> WorkflowDefinition {
         guard let row = try db.queryOne("SELECT * FROM workflow_definitions WHERE tenant_id = ? AND id = ?", tenantID, id),
             let definition = try? Self.definition(row), definition.enabled || !enabledOnly
-        else { throw WorkflowError(.notFound, "No workflow \(id).") }
+        else { throw WorkflowError(.notFound, .noSuchWorkflow(id)) }
         return definition
     }
 

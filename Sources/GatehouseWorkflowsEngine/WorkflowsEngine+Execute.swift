@@ -54,7 +54,7 @@ extension WorkflowsEngine {
         let (definition, _) = try await workflow(tenantID: command.tenantID, id: command.workflowID)
         // RFC 8941 sf-string characters: printable ASCII.
         if let key = command.idempotencyKey, key.isEmpty || key.utf8.count > 255 || !key.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) {
-            throw WorkflowError(.inputInvalid, "Idempotency-Key must be 1 to 255 printable ASCII characters")
+            throw WorkflowError(.inputInvalid, .field("Idempotency-Key", .printableASCII(1...255)))
         }
         try Self.checkInputs(command.input, definition: definition)
         let checked = try Self.checkFiles(command.files, definition: definition)
@@ -100,7 +100,7 @@ extension WorkflowsEngine {
                     command.tenantID, command.accountID, key)
             {
                 guard try row.get("fingerprint", as: String?.self) == fingerprint else {
-                    throw WorkflowError(.idempotencyKeyReused, "This Idempotency-Key was used with a different request.")
+                    throw WorkflowError(.idempotencyKeyReused, .idempotencyKeyReused)
                 }
                 return ExecuteOutcome(run: try WorkflowRun(row: row), response: definition.response, replayed: true)
             }
@@ -144,13 +144,13 @@ extension WorkflowsEngine {
     static func checkInputs(_ input: [String: JSONValue], definition: WorkflowDefinition) throws {
         let byKey = Dictionary(definition.inputs.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         if let unknown = input.keys.sorted().first(where: { byKey[$0] == nil }) {
-            throw WorkflowError(.inputInvalid, "\(unknown) is not an input of this workflow")
+            throw WorkflowError(.inputInvalid, .notAnInput(unknown))
         }
         for field in definition.inputs where field.type != "file" {
-            if let problem = WorkflowInputRules.problem(field, value: input[field.key]) { throw WorkflowError(.inputInvalid, problem) }
+            if let problem = WorkflowInputRules.problem(field, value: input[field.key]) { throw WorkflowError(.inputInvalid, .input(problem)) }
         }
         for field in definition.fileInputs where input[field.key] != nil && input[field.key] != .null {
-            throw WorkflowError(.fileInvalid, "\(field.label) must be sent as a file")
+            throw WorkflowError(.fileInvalid, .input(WorkflowInputProblem(field.label, .sendAsFile)))
         }
     }
 
@@ -158,7 +158,7 @@ extension WorkflowsEngine {
     static func checkFiles(_ files: [UploadedFile], definition: WorkflowDefinition) throws -> [RunFile] {
         let fileInputs = definition.fileInputs
         if let stray = files.first(where: { file in !fileInputs.contains { $0.key == file.key } }) {
-            throw WorkflowError(.fileInvalid, "\(stray.key) is not a file input of this workflow")
+            throw WorkflowError(.fileInvalid, .notAFileInput(stray.key))
         }
         var checked: [RunFile] = []
         for field in fileInputs {
@@ -171,7 +171,7 @@ extension WorkflowsEngine {
                 facts.append(RunFile(
                     key: file.key, filename: file.filename, path: file.url.path, size: size, sha256: digest.hexString, contentTypes: types.sorted()))
             }
-            if let problem = WorkflowInputRules.fileProblem(field, files: submitted) { throw WorkflowError(.fileInvalid, problem) }
+            if let problem = WorkflowInputRules.fileProblem(field, files: submitted) { throw WorkflowError(.fileInvalid, .input(problem)) }
             checked += facts
         }
         return checked

@@ -16,7 +16,7 @@ extension WorkflowsEngine {
         let row = try await database.read { db in
             try db.queryOne("SELECT * FROM workflow_runs WHERE id = ? AND tenant_id = ? AND account_id = ?", eventID, tenantID, accountID)
         }
-        guard let row else { throw WorkflowError(.notFound, "No report \(eventID).") }
+        guard let row else { throw WorkflowError(.notFound, .noSuchReport(eventID)) }
         return try WorkflowRun(row: row)
     }
 

@@ -79,7 +79,7 @@ import Testing
         #expect(after.first?.grants.count == 2)
 
         // A customer's plan never moves to a Datacove account, whatever that account asks.
-        await #expect(throws: PurchaseError(.linkedToAnotherAccount, "This plan belongs to another account.", canTransfer: false)) {
+        await #expect(throws: PurchaseError(.linkedToAnotherAccount, .linkedElsewhere(.planToAccount), canTransfer: false)) {
             _ = try await h.report(tagged.jws, id: "5000000000000001", account: "someone", transfer: true)
         }
 

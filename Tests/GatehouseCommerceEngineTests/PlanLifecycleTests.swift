@@ -36,7 +36,7 @@ import Testing
         let graceOver = try h.notification("GRACE_PERIOD_EXPIRED", transaction: first.jws, signedAt: nowMilliseconds() + 2000)
         #expect(try await h.engine.receiveNotification(signedPayload: graceOver) == .applied)
         #expect(try await h.status("alice") == .billingRetry)
-        await #expect(throws: PurchaseError(.entitlementInactive, "Your trial has ended and no active subscription was found for this service.")) {
+        await #expect(throws: PurchaseError(.entitlementInactive, .entitlementInactive)) {
             try await h.engine.requireEntitlement(tenantID: h.tenantID, accountID: "alice", workflowID: "wf-1")
         }
 
@@ -164,7 +164,7 @@ import Testing
         let plan = try h.subscription("3000000000000101", original: "3000000000000101")
         _ = try await h.report(plan.jws, id: "3000000000000101", account: "alice")
         // Another person's account: 409 with canTransfer, and the move only when asked.
-        await #expect(throws: PurchaseError(.linkedToAnotherAccount, "This plan belongs to another account.", canTransfer: true)) {
+        await #expect(throws: PurchaseError(.linkedToAnotherAccount, .linkedElsewhere(.planToAccount), canTransfer: true)) {
             _ = try await h.report(plan.jws, id: "3000000000000101", account: "bob")
         }
         #expect(try await h.status("bob") == .none)
@@ -187,7 +187,7 @@ import Testing
         }
         // An ended plan cannot be moved.
         h.clock.advance(by: 31 * 86_400)
-        await #expect(throws: PurchaseError(.linkedToAnotherAccount, "This plan belongs to another account.", canTransfer: false)) {
+        await #expect(throws: PurchaseError(.linkedToAnotherAccount, .linkedElsewhere(.planToAccount), canTransfer: false)) {
             _ = try await h.report(plan.jws, id: "3000000000000101", account: "erin", transfer: true)
         }
     }

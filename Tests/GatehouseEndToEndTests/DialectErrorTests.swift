@@ -76,13 +76,13 @@ import Testing
             (.flowExpired, 403, 1004), (.unauthorized, 401, 1005),
         ]
         for (code, status, wire) in refusals {
-            let response = ProveError.render(PossessionError(code, "m"), context: context, logger: .silent)
+            let response = ProveError.render(PossessionError(code, .flowChanged), context: context, logger: .silent)
             let body = try json(response)
             #expect(response.status == status && body["code"] as? Int == wire, "\(code)")
         }
-        #expect(ProveError.render(PossessionError(.noSuchFlow, "invalid correlation ID"), context: context, logger: .silent).bodyData
+        #expect(ProveError.render(PossessionError(.noSuchFlow, .unknownCorrelationId), context: context, logger: .silent).bodyData
             == Data(#"{"code":8008,"message":"invalid correlation ID"}"#.utf8))
-        #expect(AdminError.render(PossessionError(.notFound, "no identity for that number"), context: context, logger: .silent).status == 404)
+        #expect(AdminError.render(PossessionError(.notFound, .noIdentityForNumber), context: context, logger: .silent).status == 404)
     }
 
     /// What no mapping knows is a 500 naming only the request id, and a log line with the rest.

@@ -60,7 +60,7 @@ import Testing
         if case .oauth2(var settings) = auth { settings.tokenEndpointAuth = .clientSecretPost; auth = .oauth2(settings) }
         try await h.save(ManagedAPIsHarness.definition(auth: auth))
         h.tokens.answer(status: 401, #"{"error":"invalid_client"}"#)
-        await #expect(throws: ManagedAPIError(.credentialUnavailable, "the token endpoint of crm refused the client: invalid_client")) { try await token(h) }
+        await #expect(throws: ManagedAPIError(.credentialUnavailable, .credential(.tokenEndpointRefused(definition: "crm", error: "invalid_client")))) { try await token(h) }
         h.tokens.answer(status: 200, #"{"token_type":"Bearer"}"#)
         await #expect(throws: ManagedAPIError.self) { try await token(h) }
         // The lease was let go each time: the next call fetches at once.

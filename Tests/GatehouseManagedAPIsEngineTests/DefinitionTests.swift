@@ -15,25 +15,25 @@ import Testing
             tokenEndpoint: URL(string: "https://auth.example.com/token")!, clientID: "device-app"))
         var secretClient = publicClient
         if case .oauth2(var settings) = secretClient { settings.clientSecret = "leaks"; secretClient = .oauth2(settings) }
-        let cases: [(Definition, String)] = [
-            (ManagedAPIsHarness.definition("Bad Name"), "name must be"),
-            (ManagedAPIsHarness.definition("-lead"), "name must be"),
-            (ManagedAPIsHarness.definition(base: "http://api.example.com"), "must use https"),
-            (ManagedAPIsHarness.definition(base: "https://u:p@api.example.com"), "user or password"),
-            (ManagedAPIsHarness.definition(base: "https://api.example.com/v1?k=1"), "query or fragment"),
-            (ManagedAPIsHarness.definition(auth: .basic(username: "u", password: "p"), mode: .direct), "would ship its password"),
-            (ManagedAPIsHarness.definition(auth: .apiKey(placement: .header, name: "X-Key", value: "k"), mode: .direct), "would ship its key"),
-            (ManagedAPIsHarness.definition(auth: .bearerToken(token: "t"), mode: .direct), "cannot hold a token"),
-            (ManagedAPIsHarness.definition(auth: secretClient, mode: .direct), "public client"),
-            (ManagedAPIsHarness.definition(auth: ManagedAPIsHarness.clientCredentials(), mode: .direct), "use mode proxied"),
-            (ManagedAPIsHarness.definition(auth: publicClient, mode: .proxied), "use mode direct"),
-            (ManagedAPIsHarness.definition(auth: ManagedAPIsHarness.clientCredentials(secret: nil)), "needs oauth2.clientSecret"),
-            (ManagedAPIsHarness.definition(auth: .basic(username: "u", password: nil)), "needs its secret"),
-            (ManagedAPIsHarness.definition(auth: .bearerToken(token: "line\r\nX-Injected: 1")), "without control characters"),
-            (ManagedAPIsHarness.definition(auth: .apiKey(placement: .header, name: "Bad Header", value: "k")), "HTTP token"),
-            (ManagedAPIsHarness.definition(auth: .apiKey(placement: .header, name: "Host", value: "k")), "cannot be the Host header"),
-            (ManagedAPIsHarness.definition(auth: .basic(username: "a:b", password: "p")), "without a colon"),
-            (ManagedAPIsHarness.definition(base: "https://api.example.com/v1%0D%0AX-Injected:%201"), "control characters"),
+        let cases: [(Definition, ManagedAPIError.DefinitionRule)] = [
+            (ManagedAPIsHarness.definition("Bad Name"), .name),
+            (ManagedAPIsHarness.definition("-lead"), .name),
+            (ManagedAPIsHarness.definition(base: "http://api.example.com"), .url(field: "baseUrl", .httpsOnly)),
+            (ManagedAPIsHarness.definition(base: "https://u:p@api.example.com"), .url(field: "baseUrl", .noUserInfo)),
+            (ManagedAPIsHarness.definition(base: "https://api.example.com/v1?k=1"), .url(field: "baseUrl", .noQueryOrFragment)),
+            (ManagedAPIsHarness.definition(auth: .basic(username: "u", password: "p"), mode: .direct), .directShipsSecret(authType: "BASIC")),
+            (ManagedAPIsHarness.definition(auth: .apiKey(placement: .header, name: "X-Key", value: "k"), mode: .direct), .directShipsSecret(authType: "API_KEY")),
+            (ManagedAPIsHarness.definition(auth: .bearerToken(token: "t"), mode: .direct), .directHoldsBearerToken),
+            (ManagedAPIsHarness.definition(auth: secretClient, mode: .direct), .directClientSecret),
+            (ManagedAPIsHarness.definition(auth: ManagedAPIsHarness.clientCredentials(), mode: .direct), .directClientCredentials),
+            (ManagedAPIsHarness.definition(auth: publicClient, mode: .proxied), .proxiedAuthorizationCode),
+            (ManagedAPIsHarness.definition(auth: ManagedAPIsHarness.clientCredentials(secret: nil)), .proxiedClientSecretMissing),
+            (ManagedAPIsHarness.definition(auth: .basic(username: "u", password: nil)), .proxiedSecretMissing(authType: "BASIC")),
+            (ManagedAPIsHarness.definition(auth: .bearerToken(token: "line\r\nX-Injected: 1")), .secret(maxBytes: 4096)),
+            (ManagedAPIsHarness.definition(auth: .apiKey(placement: .header, name: "Bad Header", value: "k")), .apiKeyName),
+            (ManagedAPIsHarness.definition(auth: .apiKey(placement: .header, name: "Host", value: "k")), .apiKeyHeader("Host")),
+            (ManagedAPIsHarness.definition(auth: .basic(username: "a:b", password: "p")), .basicUsername),
+            (ManagedAPIsHarness.definition(base: "https://api.example.com/v1%0D%0AX-Injected:%201"), .url(field: "baseUrl", .noControlCharacters)),
         ]
         for (definition, expected) in cases {
             do {
@@ -41,12 +41,12 @@ import Testing
                 Issue.record("saved \(definition.name) although: \(expected)")
             } catch let error as ManagedAPIError {
                 #expect(error.code == .definitionInvalid)
-                #expect(error.message.contains(expected), "\(error.message)")
+                #expect(error.reason == .definition(expected), "\(error)")
             }
         }
         var leakyParams = publicClient
         if case .oauth2(var settings) = leakyParams { settings.authorizationParams = ["client_secret": "s"]; leakyParams = .oauth2(settings) }
-        await #expect(throws: ManagedAPIError(.definitionInvalid, "oauth2.authorizationParams cannot hold client_secret: every device reads the authorization parameters")) {
+        await #expect(throws: ManagedAPIError(.definitionInvalid, .definition(.authorizationParamSecret("client_secret")))) {
             try await h.save(ManagedAPIsHarness.definition("leaky", auth: leakyParams, mode: .direct))
         }
         for key in ["Redirect_Uri", "redirect_uri ", "CLIENT_SECRET"] {
@@ -90,7 +90,7 @@ import Testing
             ManagedAPIsHarness.definition(auth: .apiKey(placement: .header, name: "api_key", value: nil)),
             ManagedAPIsHarness.definition(auth: .apiKey(placement: .query, name: "api_key", value: nil), development: true),
         ] {
-            await #expect(throws: ManagedAPIError(.definitionInvalid, "a proxied API_KEY definition needs its secret")) { try await h.save(moved) }
+            await #expect(throws: ManagedAPIError(.definitionInvalid, .definition(.proxiedSecretMissing(authType: "API_KEY")))) { try await h.save(moved) }
         }
         // Another auth type does not inherit the secret.
         await #expect(throws: ManagedAPIError.self) { try await h.save(ManagedAPIsHarness.definition(auth: .bearerToken(token: nil))) }
@@ -100,7 +100,7 @@ import Testing
     func withoutAKeyNoSecretIsSaved(_ kind: TestDatabaseKind) async throws {
         let h = try await ManagedAPIsHarness(kind, secrets: false)
         defer { h.close() }
-        await #expect(throws: ManagedAPIError(.secretKeyMissing, "this server has no managed-api-secret-key, so it cannot keep a secret")) {
+        await #expect(throws: ManagedAPIError(.secretKeyMissing, .secretKeyMissing(saving: true))) {
             try await h.save(ManagedAPIsHarness.definition(auth: .bearerToken(token: "t")))
         }
         try await h.save(ManagedAPIsHarness.definition(auth: .none))
@@ -111,13 +111,13 @@ import Testing
         let h = try await ManagedAPIsHarness(kind)
         defer { h.close() }
         try await h.save(ManagedAPIsHarness.definition(auth: .bearerToken(token: "tenant-one-token")))
-        await #expect(throws: ManagedAPIError(.notFound, "No managed API crm.")) {
+        await #expect(throws: ManagedAPIError(.notFound, .noSuchAPI("crm"))) {
             try await h.engine.definition(tenantID: h.otherTenantID, name: "crm")
         }
-        await #expect(throws: ManagedAPIError(.notFound, "No managed API crm.")) {
+        await #expect(throws: ManagedAPIError(.notFound, .noSuchAPI("crm"))) {
             try await h.engine.plan(tenantID: h.otherTenantID, name: "crm", rawPath: "/", query: [])
         }
-        await #expect(throws: ManagedAPIError(.notFound, "No managed API crm.")) { try await h.engine.deleteDefinition(tenantID: h.otherTenantID, name: "crm") }
+        await #expect(throws: ManagedAPIError(.notFound, .noSuchAPI("crm"))) { try await h.engine.deleteDefinition(tenantID: h.otherTenantID, name: "crm") }
         // A sealed secret copied into another tenant's row does not open there.
         try await h.save(ManagedAPIsHarness.definition(auth: .bearerToken(token: "tenant-two-token")), tenant: h.otherTenantID)
         try await h.store.database.write { [h] db in
@@ -146,6 +146,6 @@ import Testing
         await #expect(throws: ManagedAPIError.self) { try await headers("direct") }
         #expect(h.destinations.vetted.allSatisfy { !$0.1 })
         h.destinations.refuse = true
-        await #expect(throws: ManagedAPIError(.destinationRefused, "refused by the test")) { try await headers("open") }
+        await #expect(throws: ManagedAPIError(.destinationRefused, .destination(.notPublic(host: "test")))) { try await headers("open") }
     }
 }

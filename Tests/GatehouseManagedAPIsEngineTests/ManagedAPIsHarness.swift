@@ -40,7 +40,7 @@ final class RecordingGuard: DestinationGuard, @unchecked Sendable {
 
     func vet(_ url: URL, allowPrivate: Bool) async throws {
         lock.withLock { vetted.append((url, allowPrivate)) }
-        if refuse { throw ManagedAPIError(.destinationRefused, "refused by the test") }
+        if refuse { throw ManagedAPIError(.destinationRefused, .destination(.notPublic(host: "test"))) }
     }
 }
 

@@ -24,16 +24,16 @@ import Testing
         let h = try await ManagedAPIsHarness(kind, http: CurlHTTPClient())
         defer { h.close() }
         let cases: [(path: String, development: Bool, reason: String)] = [
-            ("/unauthorized/basic", true, "refused the client: invalid_client"),
-            ("/unauthorized/bearer", true, "refused the client: invalid_client"),
-            ("/silent", true, "could not be reached"),
-            ("/head-only", true, "could not be reached"),
-            ("/trickle", true, "could not be reached"),
-            ("/reset", true, "could not be reached"),
-            ("/stream", true, "could not be reached"),
-            ("/redirect", true, "answered HTTP 302"),
-            ("/headers", true, "could not be reached"),
-            ("/ok", false, "could not be reached"),
+            ("/unauthorized/basic", true, #"error: "invalid_client""#),
+            ("/unauthorized/bearer", true, #"error: "invalid_client""#),
+            ("/silent", true, "tokenEndpointUnreachable"),
+            ("/head-only", true, "tokenEndpointUnreachable"),
+            ("/trickle", true, "tokenEndpointUnreachable"),
+            ("/reset", true, "tokenEndpointUnreachable"),
+            ("/stream", true, "tokenEndpointUnreachable"),
+            ("/redirect", true, "status: 302"),
+            ("/headers", true, "tokenEndpointUnreachable"),
+            ("/ok", false, "tokenEndpointUnreachable"),
         ]
         for (index, item) in cases.enumerated() {
             let auth = ManagedAPIDefinition.Auth.oauth2(.init(
@@ -49,7 +49,7 @@ import Testing
                         _ = try await h.engine.plan(tenantID: h.tenantID, name: "api\(index)", rawPath: "/x", query: [])
                         return (index, "planned")
                     } catch let error as ManagedAPIError where error.code == .credentialUnavailable {
-                        return (index, error.message)
+                        return (index, "\(error.reason)")
                     } catch {
                         return (index, "\(error)")
                     }

@@ -29,12 +29,13 @@ import GatehouseRules
             await #expect(throws: WorkflowError.self) { try await h.save(WorkflowsHarness.definition(inputs: inputs)) }
             do { try await h.save(WorkflowsHarness.definition(inputs: inputs)) } catch let error as WorkflowError {
                 #expect(error.code == .definitionInvalid)
-                #expect(error.message.contains(expected), "\(error.message)")
+                guard case .inputs(let problem) = error.reason else { Issue.record("\(error)"); continue }
+                #expect(problem.sentence.contains(expected), "\(problem.sentence)")
             }
         }
         var unknownExecutor = WorkflowsHarness.definition()
         unknownExecutor.executor = .init(kind: "nope")
-        await #expect(throws: WorkflowError(.definitionInvalid, "executor.kind must be one of scripted")) { try await h.save(unknownExecutor) }
+        await #expect(throws: WorkflowError(.definitionInvalid, .executorUnknown(known: ["scripted"]))) { try await h.save(unknownExecutor) }
         #expect(try await h.engine.definitions(tenantID: h.tenantID).isEmpty)
     }
 
@@ -73,7 +74,7 @@ import GatehouseRules
         for (page, size) in [(0, 10), (1, 0), (1, 101), (-1, 5)] {
             await #expect(throws: WorkflowError.self) { try await h.engine.catalogue(tenantID: h.tenantID, page: page, pageSize: size, CatalogueQuery()) }
         }
-        await #expect(throws: WorkflowError(.notFound, "No workflow wf-doc-007.")) { try await h.engine.workflow(tenantID: h.tenantID, id: "wf-doc-007") }
-        await #expect(throws: WorkflowError(.notFound, "No workflow wf-doc-001.")) { try await h.engine.workflow(tenantID: "other", id: "wf-doc-001") }
+        await #expect(throws: WorkflowError(.notFound, .noSuchWorkflow("wf-doc-007"))) { try await h.engine.workflow(tenantID: h.tenantID, id: "wf-doc-007") }
+        await #expect(throws: WorkflowError(.notFound, .noSuchWorkflow("wf-doc-001"))) { try await h.engine.workflow(tenantID: "other", id: "wf-doc-001") }
     }
 }

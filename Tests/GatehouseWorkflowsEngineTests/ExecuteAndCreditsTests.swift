@@ -31,10 +31,10 @@ import Testing
         let h = try await WorkflowsHarness(kind, credits: 3)
         defer { h.close() }
         try await h.save()
-        await #expect(throws: WorkflowError(.insufficientCredits(balance: 3), "This workflow costs 5 credits and the wallet holds 3.")) {
+        await #expect(throws: WorkflowError(.insufficientCredits(balance: 3), .insufficientCredits(cost: 5, balance: 3))) {
             try await h.execute()
         }
-        await #expect(throws: WorkflowError(.insufficientCredits(balance: 0), "This workflow costs 5 credits and the wallet holds 0.")) {
+        await #expect(throws: WorkflowError(.insufficientCredits(balance: 0), .insufficientCredits(cost: 5, balance: 0))) {
             try await h.execute(account: "acct-empty")
         }
         #expect(try await h.engine.history(tenantID: h.tenantID, accountID: h.accountID, page: 1, pageSize: 10).total == 0)
@@ -177,7 +177,7 @@ import Testing
         try await h.save()
         _ = try await h.commerce.createPlan(
             tenantID: h.tenantID, displayName: "Pro", interval: .monthly, appleProductID: "com.example.pro", gatedWorkflowID: "wf-sec-001")
-        await #expect(throws: WorkflowError(.entitlementInactive, CommerceEngine.entitlementInactiveMessage)) { try await h.execute() }
+        await #expect(throws: WorkflowError(.entitlementInactive, .entitlementInactive)) { try await h.execute() }
         #expect(try await h.balance() == 10)
         #expect(try await h.engine.workflow(tenantID: h.tenantID, id: "wf-sec-001").gated)
         _ = try await h.commerce.updateTrialConfig(tenantID: h.tenantID, iosEnabled: true, iosDurationDays: 3)
@@ -185,7 +185,7 @@ import Testing
         _ = try await h.execute()
         #expect(try await h.balance() == 5)
         h.clock.advance(by: 4 * 86_400)
-        await #expect(throws: WorkflowError(.entitlementInactive, CommerceEngine.entitlementInactiveMessage)) { try await h.execute() }
+        await #expect(throws: WorkflowError(.entitlementInactive, .entitlementInactive)) { try await h.execute() }
     }
 
     @Test(arguments: TestDatabaseKind.available)
@@ -197,7 +197,7 @@ import Testing
         let again = try await h.execute(key: "retry-1")
         #expect(again.replayed && again.run.id == first.run.id)
         #expect(try await h.balance() == 15)
-        await #expect(throws: WorkflowError(.idempotencyKeyReused, "This Idempotency-Key was used with a different request.")) {
+        await #expect(throws: WorkflowError(.idempotencyKeyReused, .idempotencyKeyReused)) {
             try await h.execute(input: ["url": "https://other.example"], key: "retry-1")
         }
         // Another account's same key is its own.

@@ -23,26 +23,26 @@ import GatehouseRules
         let h = try await WorkflowsHarness(kind)
         defer { h.close() }
         try await h.save(WorkflowsHarness.definition(credits: 1, inputs: Self.inputs))
-        let cases: [([String: JSONValue], String)] = [
-            (["agree": .bool(true)], "Website address is required"),
-            (["url": "ftp://x.example", "agree": .bool(true)], "Website address must be a web address starting with http:// or https://"),
-            (Self.valid.merging(["title": "ab"]) { $1 }, "Title must be at least 3 characters"),
-            (Self.valid.merging(["title": "abcdefghijk"]) { $1 }, "Title must be at most 10 characters"),
-            (Self.valid.merging(["title": "abc123"]) { $1 }, "Title is not in the expected format"),
-            (Self.valid.merging(["title": .number(5)]) { $1 }, "Title must be text"),
-            (Self.valid.merging(["count": "many"]) { $1 }, "Pages must be a number"),
-            (Self.valid.merging(["count": .number(0)]) { $1 }, "Pages must be at least 1"),
-            (Self.valid.merging(["count": .number(9)]) { $1 }, "Pages must be at most 5"),
-            (Self.valid.merging(["mode": "slow"]) { $1 }, "Mode must be one of its options"),
-            (["url": "https://example.com", "agree": .bool(false)], "Terms must be checked"),
-            (["url": "https://example.com"], "Terms is required"),
-            (Self.valid.merging(["mail": "not-an-address"]) { $1 }, "Email must be an email address"),
-            (Self.valid.merging(["extra": "x"]) { $1 }, "extra is not an input of this workflow"),
+        let cases: [([String: JSONValue], WorkflowError.Reason)] = [
+            (["agree": .bool(true)], .input(.init("Website address", .required))),
+            (["url": "ftp://x.example", "agree": .bool(true)], .input(.init("Website address", .notAWebAddress))),
+            (Self.valid.merging(["title": "ab"]) { $1 }, .input(.init("Title", .shorterThan(3)))),
+            (Self.valid.merging(["title": "abcdefghijk"]) { $1 }, .input(.init("Title", .longerThan(10)))),
+            (Self.valid.merging(["title": "abc123"]) { $1 }, .input(.init("Title", .notInFormat))),
+            (Self.valid.merging(["title": .number(5)]) { $1 }, .input(.init("Title", .notText))),
+            (Self.valid.merging(["count": "many"]) { $1 }, .input(.init("Pages", .notANumber))),
+            (Self.valid.merging(["count": .number(0)]) { $1 }, .input(.init("Pages", .below(1)))),
+            (Self.valid.merging(["count": .number(9)]) { $1 }, .input(.init("Pages", .above(5)))),
+            (Self.valid.merging(["mode": "slow"]) { $1 }, .input(.init("Mode", .notAnOption))),
+            (["url": "https://example.com", "agree": .bool(false)], .input(.init("Terms", .unchecked))),
+            (["url": "https://example.com"], .input(.init("Terms", .required))),
+            (Self.valid.merging(["mail": "not-an-address"]) { $1 }, .input(.init("Email", .notAnEmailAddress))),
+            (Self.valid.merging(["extra": "x"]) { $1 }, .notAnInput("extra")),
         ]
-        for (input, message) in cases {
-            await #expect(throws: WorkflowError(.inputInvalid, message)) { try await h.execute(input: input) }
+        for (input, reason) in cases {
+            await #expect(throws: WorkflowError(.inputInvalid, reason)) { try await h.execute(input: input) }
         }
-        await #expect(throws: WorkflowError(.fileInvalid, "Document must be sent as a file")) {
+        await #expect(throws: WorkflowError(.fileInvalid, .input(.init("Document", .sendAsFile)))) {
             try await h.execute(input: Self.valid.merging(["document": "x"]) { $1 })
         }
         #expect(try await h.balance() == 100)
@@ -57,19 +57,19 @@ import GatehouseRules
         let h = try await WorkflowsHarness(kind)
         defer { h.close() }
         try await h.save(WorkflowsHarness.definition(credits: 1, inputs: Self.inputs))
-        let limit = "Document must be a .pdf or .docx file of at most 0.001 MB"
-        let cases: [(UploadedFile, String)] = [
+        let limit = WorkflowError.Reason.input(.init("Document", .outsideFileOptions(try #require(Self.inputs.first { $0.key == "document" }?.fileOptions))))
+        let cases: [(UploadedFile, WorkflowError.Reason)] = [
             (try h.upload("document", "report.exe", Self.pdf), limit),  // wrong type by name
             (try h.upload("document", "report.pdf", Array("MZ this is not a pdf".utf8)), limit),  // wrong type by content
             (try h.upload("document", "report.pdf", Self.pdf + [UInt8](repeating: 0x20, count: 2000)), limit),  // too big
-            (try h.upload("other", "report.pdf", Self.pdf), "other is not a file input of this workflow"),
+            (try h.upload("other", "report.pdf", Self.pdf), .notAFileInput("other")),
         ]
-        for (file, message) in cases {
-            await #expect(throws: WorkflowError(.fileInvalid, message)) { try await h.execute(input: Self.valid, files: [file]) }
+        for (file, reason) in cases {
+            await #expect(throws: WorkflowError(.fileInvalid, reason)) { try await h.execute(input: Self.valid, files: [file]) }
             #expect(!FileManager.default.fileExists(atPath: file.url.path), "a refused upload is removed")
         }
         let two = [try h.upload("document", "a.pdf", Self.pdf), try h.upload("document", "b.pdf", Self.pdf)]
-        await #expect(throws: WorkflowError(.fileInvalid, "Document takes one file")) { try await h.execute(input: Self.valid, files: two) }
+        await #expect(throws: WorkflowError(.fileInvalid, .input(.init("Document", .moreThanOneFile)))) { try await h.execute(input: Self.valid, files: two) }
         #expect(try await h.balance() == 100)
 
         let good = try h.upload("document", "report.pdf", Self.pdf)

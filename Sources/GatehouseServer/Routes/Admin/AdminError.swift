@@ -22,28 +22,28 @@ enum AdminError {
     /// The code and status of a workflows refusal on the operator API.
     static func httpError(_ error: WorkflowError) -> HTTPError {
         switch error.code {
-        case .notFound: HTTPError(status: 404, code: "not_found", message: error.message)
-        case .definitionInvalid, .inputInvalid, .fileInvalid: HTTPError(status: 400, code: "invalid_definition", message: error.message)
-        case .insufficientCredits, .entitlementInactive, .idempotencyKeyReused: HTTPError(status: 409, code: "conflict", message: error.message)
+        case .notFound: HTTPError(status: 404, code: "not_found", message: error.text)
+        case .definitionInvalid, .inputInvalid, .fileInvalid: HTTPError(status: 400, code: "invalid_definition", message: error.text)
+        case .insufficientCredits, .entitlementInactive, .idempotencyKeyReused: HTTPError(status: 409, code: "conflict", message: error.text)
         }
     }
 
     /// The code and status of a managed APIs refusal on the operator API.
     static func httpError(_ error: ManagedAPIError) -> HTTPError {
         switch error.code {
-        case .notFound: HTTPError(status: 404, code: "not_found", message: error.message)
-        case .definitionInvalid, .pathRefused, .notProxied: HTTPError(status: 400, code: "invalid_definition", message: error.message)
-        case .secretKeyMissing: HTTPError(status: 503, code: "secret_key_missing", message: error.message)
-        case .destinationRefused, .credentialUnavailable: HTTPError(status: 409, code: "conflict", message: error.message)
+        case .notFound: HTTPError(status: 404, code: "not_found", message: error.text)
+        case .definitionInvalid, .pathRefused, .notProxied: HTTPError(status: 400, code: "invalid_definition", message: error.text)
+        case .secretKeyMissing: HTTPError(status: 503, code: "secret_key_missing", message: error.text)
+        case .destinationRefused, .credentialUnavailable: HTTPError(status: 409, code: "conflict", message: error.text)
         }
     }
 
     /// The code and status of a possession refusal on the operator API.
     static func httpError(_ error: PossessionError) -> HTTPError {
         switch error.code {
-        case .notFound: HTTPError(status: 404, code: "not_found", message: error.message)
-        case .notConfigured: HTTPError(status: 503, code: "secret_key_missing", message: error.message)
-        default: HTTPError(status: 400, code: "invalid_argument", message: error.message)
+        case .notFound: HTTPError(status: 404, code: "not_found", message: error.text)
+        case .notConfigured: HTTPError(status: 503, code: "secret_key_missing", message: error.text)
+        default: HTTPError(status: 400, code: "invalid_argument", message: error.text)
         }
     }
 

@@ -57,31 +57,31 @@ extension DatacoveError {
         case .entitlementInactive: (status, code) = (403, "ENTITLEMENT_INACTIVE")
         case .trialUnavailable: (status, code) = (409, "TRIAL_UNAVAILABLE")
         }
-        self.init(status: status, code: code, message: error.message, canTransfer: error.canTransfer)
+        self.init(status: status, code: code, message: error.text, canTransfer: error.canTransfer)
     }
 
     private init(_ error: WorkflowError) {
         switch error.code {
-        case .notFound: self.init(status: 404, code: "NOT_FOUND", message: error.message)
-        case .definitionInvalid, .inputInvalid: self.init(status: 400, code: "VALIDATION_FAILED", message: error.message)
-        case .fileInvalid: self.init(status: 400, code: "FILE_INVALID", message: error.message)
+        case .notFound: self.init(status: 404, code: "NOT_FOUND", message: error.text)
+        case .definitionInvalid, .inputInvalid: self.init(status: 400, code: "VALIDATION_FAILED", message: error.text)
+        case .fileInvalid: self.init(status: 400, code: "FILE_INVALID", message: error.text)
         case .insufficientCredits(let balance):
-            self.init(status: 402, code: "INSUFFICIENT_CREDITS", message: error.message)
+            self.init(status: 402, code: "INSUFFICIENT_CREDITS", message: error.text)
             self.balance = balance
-        case .entitlementInactive: self.init(status: 403, code: "ENTITLEMENT_INACTIVE", message: error.message)
-        case .idempotencyKeyReused: self.init(status: 422, code: "IDEMPOTENCY_KEY_REUSED", message: error.message)
+        case .entitlementInactive: self.init(status: 403, code: "ENTITLEMENT_INACTIVE", message: error.text)
+        case .idempotencyKeyReused: self.init(status: 422, code: "IDEMPOTENCY_KEY_REUSED", message: error.text)
         }
     }
 
     private init(_ error: ManagedAPIError) {
         switch error.code {
-        case .notFound: self.init(status: 404, code: "MANAGED_API_NOT_FOUND", message: error.message)
-        case .definitionInvalid: self.init(status: 400, code: "VALIDATION_FAILED", message: error.message)
-        case .secretKeyMissing: self.init(status: 503, code: "SECRET_KEY_MISSING", message: error.message)
-        case .notProxied: self.init(status: 409, code: "MANAGED_API_NOT_PROXIED", message: error.message)
-        case .pathRefused: self.init(status: 400, code: "PATH_REFUSED", message: error.message)
-        case .destinationRefused: self.init(status: 403, code: "DESTINATION_REFUSED", message: error.message)
-        case .credentialUnavailable: self.init(status: 502, code: "CREDENTIAL_UNAVAILABLE", message: error.message)
+        case .notFound: self.init(status: 404, code: "MANAGED_API_NOT_FOUND", message: error.text)
+        case .definitionInvalid: self.init(status: 400, code: "VALIDATION_FAILED", message: error.text)
+        case .secretKeyMissing: self.init(status: 503, code: "SECRET_KEY_MISSING", message: error.text)
+        case .notProxied: self.init(status: 409, code: "MANAGED_API_NOT_PROXIED", message: error.text)
+        case .pathRefused: self.init(status: 400, code: "PATH_REFUSED", message: error.text)
+        case .destinationRefused: self.init(status: 403, code: "DESTINATION_REFUSED", message: error.text)
+        case .credentialUnavailable: self.init(status: 502, code: "CREDENTIAL_UNAVAILABLE", message: error.text)
         }
     }
 

@@ -17,6 +17,7 @@ extension FieldRule {
         case .required, .noControlCharacters, .codePlaceholder: "present"
         case .length(let range): range.lowerBound == 0 ? "at most \(range.upperBound) characters" : "\(Self.span(range)) characters"
         case .digits(let range): "\(Self.span(range)) digits"
+        case .printableASCII(let range): "\(Self.span(range)) printable ASCII characters"
         case .range(let range): Self.span(range)
         case .oneOf(let values): Self.alternatives(values)
         case .decimal(let example): "a decimal string such as \(example)"
@@ -29,6 +30,8 @@ extension FieldRule {
         case .numberOrEmail: "an international number (+14165550123) or an email address"
         case .string: "a string"
         case .wholeNumber: "a whole number"
+        case .number(let range): "a number from \(Self.plain(range.lowerBound)) to \(Self.plain(range.upperBound))"
+        case .wholeNumberFrom(let lowest, let highest): "a whole number from \(lowest)" + (highest.map { " to \($0)" } ?? "")
         case .boolean: "true or false"
         case .list: "a list"
         case .object(let keys): "an object with " + Self.all(keys)
@@ -40,15 +43,19 @@ extension FieldRule {
         range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
     }
 
-    /// "platformProductId and credits".
-    static func all(_ values: [String]) -> String {
-        guard let last = values.last, values.count > 1 else { return values.first ?? "" }
-        return values.dropLast().joined(separator: ", ") + " and " + last
+    /// 2 rather than 2.0.
+    private static func plain(_ number: Double) -> String {
+        number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
     }
 
+    /// "platformProductId and credits".
+    static func all(_ values: [String]) -> String { listed(values, lastJoinedBy: "and") }
+
     /// "IOS, ANDROID or WEB".
-    static func alternatives(_ values: [String]) -> String {
+    static func alternatives(_ values: [String]) -> String { listed(values, lastJoinedBy: "or") }
+
+    private static func listed(_ values: [String], lastJoinedBy conjunction: String) -> String {
         guard let last = values.last, values.count > 1 else { return values.first ?? "" }
-        return values.dropLast().joined(separator: ", ") + " or " + last
+        return values.dropLast().joined(separator: ", ") + " \(conjunction) " + last
     }
 }

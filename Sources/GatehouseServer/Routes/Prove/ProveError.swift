@@ -70,7 +70,7 @@ struct ProveError: Error, Equatable {
         case .rateLimited: (status, code) = (429, .rateLimited)
         case .notConfigured: (status, code) = (503, .unavailable)
         }
-        self.init(status, code, error.message, retryAfter: error.retryAfter)
+        self.init(status, code, error.text, retryAfter: error.retryAfter)
     }
 
     func response() -> Response {

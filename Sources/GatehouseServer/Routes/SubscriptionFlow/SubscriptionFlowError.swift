@@ -44,8 +44,8 @@ struct SubscriptionFlowError: Error, Equatable {
             }
         case let error as PurchaseError:
             switch error.code {
-            case .storeUnavailable: self.init(status: 503, code: "STORE_UNAVAILABLE", message: error.message)
-            case .storeNotConfigured: self.init(status: 400, code: "STORE_NOT_CONFIGURED", message: error.message)
+            case .storeUnavailable: self.init(status: 503, code: "STORE_UNAVAILABLE", message: error.text)
+            case .storeNotConfigured: self.init(status: 400, code: "STORE_NOT_CONFIGURED", message: error.text)
             default: self = .purchaseRefused
             }
         case let error as CoreError:

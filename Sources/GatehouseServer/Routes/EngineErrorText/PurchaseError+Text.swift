@@ -1,0 +1,34 @@
+import GatehouseCommerceEngine
+
+/// How a purchase refusal reads in the dialects' messages.
+extension PurchaseError {
+    /// The seed's words for a gated workflow without a trial or plan (seed 000 §08).
+    static let entitlementInactiveText = "Your trial has ended and no active subscription was found for this service."
+
+    var text: String {
+        switch reason {
+        case .storeNotSetUp: "The App Store connection of this app is not set up."
+        case .signedTransactionMissing: "Send the signed transaction."
+        case .unverifiable: "The transaction could not be verified."
+        case .nothingToLookUpWith: "Send signedTransaction, or set up the App Store Server API key."
+        case .storeUnreachable: "The App Store could not be reached. Try again."
+        case .unknownToStore: "The App Store does not know this transaction."
+        case .collided(.notification): "The notification collided with concurrent changes; retry."
+        case .collided(.link): "The purchase changed while it was being linked. Try again."
+        case .noTrial: "No trial is available for this account."
+        case .entitlementInactive: Self.entitlementInactiveText
+        case .linkedElsewhere(.purchaseToAccount): "This purchase belongs to another account."
+        case .linkedElsewhere(.purchaseToWorkspace): "This purchase belongs to another workspace."
+        case .linkedElsewhere(.planToAccount): "This plan belongs to another account."
+        case .noPurchaseDate: "The transaction has no purchase date."
+        case .noExpiry: "The subscription transaction has no expiry."
+        case .platformNotApple: "platform must be apple"
+        case .transactionIDMalformed: "transactionId must be the App Store transaction id"
+        case .productMismatch: "The transaction does not match the reported product."
+        case .revoked: "This purchase was refunded or revoked."
+        case .creditPackageNotConsumable: "A credit package must be a consumable."
+        case .planTypeMismatch(let interval, let type): "A \(interval) plan must be a \(type)."
+        case .productNotSold: "This product is not sold here."
+        }
+    }
+}

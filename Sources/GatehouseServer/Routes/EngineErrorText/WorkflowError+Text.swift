@@ -1,0 +1,28 @@
+import GatehouseCommerceEngine
+import GatehouseWorkflowsEngine
+
+/// How a workflows refusal reads in the dialects' messages.
+extension WorkflowError {
+    var text: String {
+        switch reason {
+        case .noSuchWorkflow(let id): "No workflow \(id)."
+        case .noSuchReport(let id): "No report \(id)."
+        case .field(let field, let rule): rule.sentence(field)
+        case .workflowID(.malformed): "id must be 1 to 64 letters, digits, - or _"
+        case .workflowID(.reserved(let id)): "id \(id) is reserved"
+        case .workflowID(.numberAlone): "id must not be a number alone"
+        case .tooManyInputs(let limit): "a workflow takes at most \(limit) inputs"
+        case .inputs(let problem): problem.sentence
+        case .executorUnknown(let known): "executor.kind must be one of \(known.joined(separator: ", "))"
+        case .settingNotTaken(let executor, let setting): "\(executor) does not take \(setting)"
+        case .setting(let setting, .inputKey): "\(setting) must be the key of the input holding the address"
+        case .setting(let setting, .workerPath): "\(setting) must be a path under the worker URL starting with /"
+        case .input(let problem): problem.sentence
+        case .notAnInput(let key): "\(key) is not an input of this workflow"
+        case .notAFileInput(let key): "\(key) is not a file input of this workflow"
+        case .idempotencyKeyReused: "This Idempotency-Key was used with a different request."
+        case .entitlementInactive: PurchaseError.entitlementInactiveText
+        case .insufficientCredits(let cost, let balance): "This workflow costs \(cost) credits and the wallet holds \(balance)."
+        }
+    }
+}
