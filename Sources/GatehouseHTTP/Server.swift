@@ -1,7 +1,7 @@
 import CMicroHTTPD
 import Foundation
 
-// Safe: `active` (and the tracked exchanges' `task` and `stream`) are only touched under `lock`, the request counters
+// Safe: `active`, `idleWaiters` (and the tracked exchanges' `task` and `stream`) are only touched under `lock`, the request counters
 // and the stopping flag are C atomics (shim.h), and the other fields are `let`s of Sendable types, except `daemon` and
 // `port`: written by `start()`, before the server is shared with request threads, and by `shutdown()`, which the owner
 // calls once, after its last `start()` (the documented life cycle above; nothing else writes them).
@@ -40,6 +40,8 @@ public final class Server: @unchecked Sendable {
     /// Exchanges that may suspend their connection (async handlers, streams): shutdown
     /// must wake each of them before MHD can stop.
     private var active: [ObjectIdentifier: Exchange] = [:]
+    /// `idle()` callers, woken under `lock` by the request that leaves none in flight.
+    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
     public init(
         configuration: ServerConfiguration, responder: Responder, metrics: HTTPMetrics = HTTPMetrics(),
@@ -60,6 +62,20 @@ public final class Server: @unchecked Sendable {
 
     /// Requests read but not yet completed.
     public var inFlight: Int { cmhd_counter_get(counters) }
+
+    /// Returns once the requests in flight have all ended (the count has come down to none): a
+    /// handler that goes on after its client left (a cancelled call) has finished by then, so a
+    /// test can look at what it did without polling.
+    public func idle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let idle = lock.withLock { () -> Bool in
+                if inFlight == 0 { return true }
+                idleWaiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
+        }
+    }
 
     /// Binds and starts serving on MHD's threads.
     public func start() throws {
@@ -100,7 +116,8 @@ public final class Server: @unchecked Sendable {
     }
 
     /// Stops accepting, waits up to the grace period for in-flight requests, then stops.
-    public func shutdown(grace: Double? = nil) {
+    /// `listenerClosed` hears, once new connections are refused, how many requests are still in flight.
+    public func shutdown(grace: Double? = nil, listenerClosed: (_ inFlight: Int) -> Void = { _ in }) {
         guard let daemon else { return }
         cmhd_flag_set(stoppingFlag, 1)
         // New connections are refused at once; the descriptor itself stays open until MHD has
@@ -108,6 +125,7 @@ public final class Server: @unchecked Sendable {
         // it was closed, or reused, by then).
         let listener = MHD_quiesce_daemon(daemon)
         if listener >= 0 { cmhd_stop_listening(listener) }
+        listenerClosed(inFlight)
         waitForIdle(seconds: grace ?? configuration.shutdownGrace)
         // Past the grace period: end streams and cancel handlers so that every suspended
         // connection resumes; MHD refuses to stop while one is still suspended.
@@ -178,7 +196,14 @@ public final class Server: @unchecked Sendable {
 
     func end(_ exchange: Exchange) {
         if exchange.isTracked { lock.withLock { active[ObjectIdentifier(exchange)] = nil } }
-        _ = cmhd_counter_add(counters, -1)
+        // The lock is taken only by the request that leaves none in flight; an `idle()` that saw
+        // one in flight has queued itself under the lock by then, or sees none.
+        guard cmhd_counter_add(counters, -1) == 0 else { return }
+        let waiters = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+            defer { idleWaiters.removeAll() }
+            return idleWaiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     var isStopping: Bool { cmhd_flag_get(stoppingFlag) != 0 }

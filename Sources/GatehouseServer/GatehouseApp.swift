@@ -186,7 +186,9 @@ public final class GatehouseApp: Sendable {
         let deadline = DispatchTime.now() + settings.shutdownGrace
         let sweeping = sweeper.withLock { $0 }
         sweeping?.cancel()
-        server.shutdown(grace: settings.shutdownGrace)
+        server.shutdown(grace: settings.shutdownGrace) { inFlight in
+            environment.logger.info("listener closed", ["inFlight": .plain(String(inFlight))])
+        }
         metricsServer?.shutdown(grace: 1)
         // The dispatcher finishes the deliveries in hand; whatever it has not claimed stays
         // queued for the next node or the next start of this one.

@@ -42,12 +42,17 @@ import FoundationNetworking
         let port = UInt16(base.port!)
         let body = #"{"name":"in flight"}"#
         let head = "POST /admin/v1/tenants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n"
-            + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+            + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nExpect: 100-continue\r\n\r\n"
         let connections = try (0..<5).map { _ in try RawConnection(port: port) }
-        for connection in connections { connection.send(head + body.prefix(8)) }
-        try await Task.sleep(nanoseconds: 300_000_000)
+        for connection in connections { connection.send(head) }
+        // A 100 Continue says the server has read that head: the request is in flight.
+        for connection in connections {
+            #expect(await connection.response()?.status == 100)
+            connection.send(String(body.prefix(8)))
+        }
         process.signal(SIGTERM)
-        try await Task.sleep(nanoseconds: 300_000_000)
+        let closed = await process.line(within: 20) { $0.contains("listener closed") }
+        #expect(closed?.contains(#""inFlight":"5""#) == true, "\(closed ?? "no line")")
         #expect(throws: (any Error).self) { try RawConnection(port: port) }
         for connection in connections {
             connection.send(String(body.dropFirst(8)))

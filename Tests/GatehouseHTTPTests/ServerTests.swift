@@ -94,6 +94,32 @@ import GatehouseTesting
         #expect(finished.all.count == 70)
     }
 
+    @Test func idleWaitsForAHandlerWhoseClientLeft() async throws {
+        let gate = Gate()
+        let entered = Recorder()
+        let finished = Recorder()
+        let test = try TestServer { router in
+            router.get("/slow", .async { _, _ in
+                entered.add("slow")
+                await gate.wait(timeout: 10)
+                finished.add("slow")
+                return .text("done")
+            })
+        }
+        defer { test.stop() }
+        await test.server.idle()
+        let client = try RawConnection(port: test.port)
+        client.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = await entered.atLeast(1)
+        client.hangUp()
+        let waiting = Task { await test.server.idle(); return finished.all.count }
+        #expect(test.server.inFlight == 1)
+        gate.open()
+        // Not before the handler has finished and its request has ended.
+        #expect(await waiting.value == 1)
+        #expect(test.server.inFlight == 0)
+    }
+
     @Test func gracefulShutdownFinishesInFlightRequests() async throws {
         let entered = Recorder()
         let test = try TestServer { router in

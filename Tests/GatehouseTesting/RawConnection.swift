@@ -31,6 +31,12 @@ public final class RawConnection {
 
     deinit { if fd >= 0 { close(fd) } }
 
+    /// Closes the connection from this side, as a client that gives up does.
+    public func hangUp() {
+        if fd >= 0 { close(fd) }
+        fd = -1
+    }
+
     /// Changes how long a read waits before it gives up.
     public func setTimeout(_ seconds: Int) {
         var tv = timeval(tv_sec: seconds, tv_usec: 0)
