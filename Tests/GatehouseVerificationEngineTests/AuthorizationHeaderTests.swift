@@ -75,4 +75,15 @@ import GatehouseFormats
     func rejectsMalformedBasicHeaders(_ header: String) {
         #expect(RequestSigner.parseBasic(header) == nil)
     }
+
+    @Test func theHeaderIsTrimmedOfTheWhitespaceAroundIt() {
+        let basic = "Basic " + Base64.encode(Array("app-key:s3cret".utf8))
+        // What `CharacterSet.whitespaces` holds, at either end; inside the value it stays an error.
+        for header in [basic, " " + basic, basic + "\t", "\u{A0}" + basic + "\u{3000}"] {
+            let credential = RequestSigner.credential(authorization: header, timestamp: nil, method: "GET", body: [], contentType: nil, path: "/")
+            #expect(credential == VerificationCredential(appKey: "app-key", proof: .secret("s3cret")), "\(header.debugDescription)")
+        }
+        #expect(RequestSigner.credential(authorization: "Application k ey", timestamp: nil, method: "GET", body: [], contentType: nil, path: "/") == nil)
+        #expect(RequestSigner.credential(authorization: " \t", timestamp: nil, method: "GET", body: [], contentType: nil, path: "/") == nil)
+    }
 }

@@ -9,15 +9,20 @@ struct Example: Sendable {
     let value: JSONValue
     let wireType: String
     let roundTrip: @Sendable () throws -> JSONValue
+    /// Whether the replies' encoder (`SortedJSONEncoder`) writes the very bytes Foundation's does.
+    let encodersAgree: @Sendable () throws -> Bool
 
     static func wire<T: Codable & Sendable>(_ value: T) -> Example {
         // Wire values built in code always encode; a failure here is a programming error.
         let data = try! JSONEncoder.gatehouse.encode(value)
         let json = try! JSONDecoder().decode(JSONValue.self, from: data)
-        return Example(value: json, wireType: String(reflecting: T.self)) {
-            let decoded = try JSONDecoder().decode(T.self, from: data)
-            return try JSONDecoder().decode(JSONValue.self, from: JSONEncoder.gatehouse.encode(decoded))
-        }
+        return Example(
+            value: json, wireType: String(reflecting: T.self),
+            roundTrip: {
+                let decoded = try JSONDecoder().decode(T.self, from: data)
+                return try JSONDecoder().decode(JSONValue.self, from: JSONEncoder.gatehouse.encode(decoded))
+            },
+            encodersAgree: { try SortedJSONEncoder.encode(value) == data })
     }
 }
 

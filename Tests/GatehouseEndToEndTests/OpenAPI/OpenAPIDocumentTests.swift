@@ -31,12 +31,13 @@ import GatehouseFormats
         #expect(Set(documented.keys).subtracting(routes).sorted() == [], "operations that are no route")
     }
 
-    @Test func everyExampleRoundTripsThroughItsWireType() throws {
+    @Test func everyExampleRoundTripsThroughItsWireTypeAndEncodesAsFoundationWould() throws {
         for document in OpenAPIDocuments.all {
             for operation in document.operations {
                 let contents = [operation.body].compactMap { $0 } + operation.replies.compactMap(\.content)
                 for example in contents.compactMap(\.example) {
                     #expect(try example.roundTrip() == example.value, "\(document.name) \(operation.id): \(example.wireType)")
+                    #expect(try example.encodersAgree(), "\(document.name) \(operation.id): \(example.wireType) is written otherwise")
                 }
             }
         }

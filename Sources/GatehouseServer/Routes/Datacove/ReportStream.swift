@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseFormats
 import GatehouseCore
 import GatehouseHTTP
 import GatehouseWorkflowsEngine
@@ -24,7 +25,6 @@ struct ReportStream {
         let headers: HTTPHeaders = ["Cache-Control": "no-store", "X-Accel-Buffering": "no"]
         return .eventStream(headers: headers) { [slot] writer in
             defer { slot.close() }
-            let encoder = JSONEncoder.gatehouse
             try await writer.write(Data("retry: 2000\n\n".utf8))
             var last: Int64
             if let resume { last = resume } else { last = try await engine.lastEventSeq(tenantID: tenantID, accountID: accountID) }
@@ -33,7 +33,7 @@ struct ReportStream {
                 let seen = engine.events.version(tenantID: tenantID, accountID: accountID)
                 let batch = try await engine.events(tenantID: tenantID, accountID: accountID, after: last)
                 for (event, run) in batch {
-                    let data = String(decoding: try encoder.encode(WorkflowJSON.report(run)), as: UTF8.self)
+                    let data = String(decoding: try SortedJSONEncoder.encode(WorkflowJSON.report(run)), as: UTF8.self)
                     try await writer.sendEvent(data, event: "report", id: String(event.seq))
                     last = event.seq
                 }
