@@ -181,13 +181,13 @@ public enum RequestSigner {
         }
     }
 
-    /// Upper-cases ASCII letters only, so the result never depends on the process locale.
     /// Whether `text` starts or ends with what `CharacterSet.whitespaces` trims.
     private static func hasEdgeWhitespace(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return false }
         return CharacterSet.whitespaces.contains(first) || CharacterSet.whitespaces.contains(last)
     }
 
+    /// Upper-cases ASCII letters only, so the result never depends on the process locale.
     private static func uppercasedASCII(_ text: String) -> String {
         String(decoding: text.utf8.map { (0x61...0x7A).contains($0) ? $0 - 0x20 : $0 }, as: UTF8.self)
     }
