@@ -41,6 +41,8 @@ public enum FieldRule: Equatable, Sendable {
     case number(ClosedRange<Double>)
     /// A whole number from `lowest`, and up to `highest` when one is given.
     case wholeNumberFrom(Int, to: Int?)
+    /// A whole number greater than this one.
+    case wholeNumberAbove(Int)
     /// true or false.
     case boolean
     /// A JSON array.

@@ -15,7 +15,7 @@ package struct DocumentDigestExecutor: WorkflowExecutor {
 
     package func validate(configuration: [String: JSONValue]) throws(WorkflowError) {
         if let unknown = configuration.keys.first {
-            throw WorkflowError(.definitionInvalid, .settingNotTaken(executor: "document-digest", setting: "executor.config.\(unknown)"))
+            throw WorkflowError(.definitionInvalid, .takesNoSettings(executor: "document-digest", setting: unknown))
         }
     }
 

@@ -18,7 +18,7 @@ package struct OpenAIWorkflowExecutor: WorkflowExecutor {
 
     package func validate(configuration: [String: JSONValue]) throws(WorkflowError) {
         guard let prompt = configuration["prompt"]?.string, !prompt.isEmpty, prompt.count <= 20_000 else {
-            throw WorkflowError.definition("executor.config.prompt", .length(1...20_000))
+            throw WorkflowError(.definitionInvalid, .settingNeeded(executor: "openai", setting: "executor.config.prompt", length: 1...20_000))
         }
         let allowed: Set<String> = ["prompt", "system", "model", "temperature", "maxTokens", "json"]
         if let unknown = configuration.keys.sorted().first(where: { !allowed.contains($0) }) {
@@ -28,7 +28,7 @@ package struct OpenAIWorkflowExecutor: WorkflowExecutor {
             throw WorkflowError.definition("executor.config.temperature", .number(0...2))
         }
         if let value = configuration["maxTokens"], (value.int.map { $0 < 1 } ?? true) {
-            throw WorkflowError.definition("executor.config.maxTokens", .wholeNumberFrom(1, to: nil))
+            throw WorkflowError.definition("executor.config.maxTokens", .wholeNumberAbove(0))
         }
         if let value = configuration["json"], value.bool == nil { throw WorkflowError.definition("executor.config.json", .boolean) }
     }

@@ -20,8 +20,9 @@ package struct URLCheckExecutor: WorkflowExecutor {
 
     package func validate(configuration: [String: JSONValue]) throws(WorkflowError) {
         for (key, value) in configuration {
-            guard key == "input" else { throw WorkflowError(.definitionInvalid, .settingNotTaken(executor: "url-check", setting: "executor.config.\(key)")) }
-            guard value.string?.isEmpty == false else { throw WorkflowError(.definitionInvalid, .setting("executor.config.input", .inputKey)) }
+            guard key == "input", value.string?.isEmpty == false else {
+                throw WorkflowError(.definitionInvalid, .onlySetting(executor: "url-check", setting: "executor.config.input", .inputKey))
+            }
         }
     }
 

@@ -26,9 +26,8 @@ package struct WebhookWorkflowExecutor: WorkflowExecutor {
 
     package func validate(configuration: [String: JSONValue]) throws(WorkflowError) {
         for (key, value) in configuration {
-            guard key == "path" else { throw WorkflowError(.definitionInvalid, .settingNotTaken(executor: "webhook", setting: "executor.config.\(key)")) }
-            guard let path = value.string, path.hasPrefix("/"), !path.contains("..") else {
-                throw WorkflowError(.definitionInvalid, .setting("executor.config.path", .workerPath))
+            guard key == "path", let path = value.string, path.hasPrefix("/"), !path.contains("..") else {
+                throw WorkflowError(.definitionInvalid, .onlySetting(executor: "webhook", setting: "executor.config.path", .workerPath))
             }
         }
     }

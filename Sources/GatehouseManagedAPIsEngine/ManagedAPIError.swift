@@ -75,10 +75,13 @@ public struct ManagedAPIError: Error, Equatable, Sendable, CustomStringConvertib
     /// Why a destination may not be reached.
     public enum DestinationRefusal: Equatable, Sendable {
         case notHTTPWithHost
+        /// The host is an address, and not a public one.
         case notPublic(host: String)
+        /// The host is a name, and an address it resolves to is not public.
+        case resolvesToPrivate(host: String)
         case doesNotResolve(host: String)
-        /// The guard could not vet the named definition's address.
-        case unvetted(definition: String)
+        /// The guard could not vet the named definition's address, for the reason `cause` describes.
+        case unvetted(definition: String, cause: String)
     }
 
     /// Why a credential could not be had.

@@ -78,7 +78,7 @@ extension ManagedAPIsEngine {
         } catch let error as ManagedAPIError {
             throw error
         } catch {
-            throw ManagedAPIError.destinationRefused(.unvetted(definition: definition.name))
+            throw ManagedAPIError.destinationRefused(.unvetted(definition: definition.name, cause: String(describing: error)))
         }
     }
 }

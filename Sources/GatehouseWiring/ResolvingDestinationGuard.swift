@@ -24,7 +24,7 @@ package struct ResolvingDestinationGuard: DestinationGuard {
             switch refused.reason {
             case .notHTTP, .noHost: throw ManagedAPIError.destinationRefused(.notHTTPWithHost)
             case .doesNotResolve(let host): throw ManagedAPIError.destinationRefused(.doesNotResolve(host: host))
-            case .notPublic(let host): throw ManagedAPIError.destinationRefused(.notPublic(host: host))
+            case .notPublic(let host): throw ManagedAPIError.destinationRefused(.resolvesToPrivate(host: host))
             }
         }
     }

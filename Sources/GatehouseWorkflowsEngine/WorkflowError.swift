@@ -36,8 +36,12 @@ public struct WorkflowError: Error, Equatable, Sendable, CustomStringConvertible
         case executorUnknown(known: [String])
         /// The executor takes no such setting.
         case settingNotTaken(executor: String, setting: String)
-        /// A setting's value is not what its executor needs.
-        case setting(String, SettingRule)
+        /// The executor takes no settings at all, and was given `setting`.
+        case takesNoSettings(executor: String, setting: String)
+        /// The executor needs `setting`, text of a length in `length`, and it is missing or not that.
+        case settingNeeded(executor: String, setting: String, length: ClosedRange<Int>)
+        /// The executor takes `setting` alone, as `rule` says, and was given something else.
+        case onlySetting(executor: String, setting: String, SettingRule)
         /// A value or the files sent for an input break its rules.
         case input(WorkflowInputProblem)
         case notAnInput(String)

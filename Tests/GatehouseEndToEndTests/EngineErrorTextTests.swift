@@ -1,5 +1,8 @@
+import Foundation
 import GatehouseCommerceEngine
 import GatehouseCore
+import GatehouseExecutors
+import GatehouseFormats
 import GatehouseHTTP
 import GatehouseManagedAPIsEngine
 import GatehousePossessionEngine
@@ -88,6 +91,16 @@ import Testing
             (WorkflowError(.definitionInvalid, .workflowID(.reserved("execute"))), "id execute is reserved"),
             (WorkflowError(.definitionInvalid, .executorUnknown(known: ["openai", "webhook"])), "executor.kind must be one of openai, webhook"),
             (WorkflowError(.definitionInvalid, .settingNotTaken(executor: "openai", setting: "executor.config.top_p")), "openai does not take executor.config.top_p"),
+            (WorkflowError(.definitionInvalid, .takesNoSettings(executor: "document-digest", setting: "k")), "document-digest takes no executor settings (k)"),
+            (WorkflowError(.definitionInvalid, .settingNeeded(executor: "openai", setting: "executor.config.prompt", length: 1...20_000)),
+             "openai needs executor.config.prompt, 1 to 20000 characters"),
+            (.definition("executor.config.temperature", .number(0...2)), "executor.config.temperature must be a number from 0 to 2"),
+            (.definition("executor.config.maxTokens", .wholeNumberAbove(0)), "executor.config.maxTokens must be a whole number above 0"),
+            (.definition("executor.config.json", .boolean), "executor.config.json must be true or false"),
+            (WorkflowError(.definitionInvalid, .onlySetting(executor: "url-check", setting: "executor.config.input", .inputKey)),
+             "url-check takes only executor.config.input, the key of the input holding the address"),
+            (WorkflowError(.definitionInvalid, .onlySetting(executor: "webhook", setting: "executor.config.path", .workerPath)),
+             "webhook takes only executor.config.path, a path under the worker URL starting with /"),
             (WorkflowError(.definitionInvalid, .inputs(.keyUsedTwice("a"))), "input key a is used twice"),
             (WorkflowError(.definitionInvalid, .inputs(.rule(key: "n", .minAboveMax))), "input n: min is above max"),
             (WorkflowError(.inputInvalid, .input(WorkflowInputProblem("Pages", .below(1)))), "Pages must be at least 1"),
@@ -105,6 +118,28 @@ import Testing
         }
     }
 
+    /// The built-in executors' refusals of a definition, through their own checks.
+    @Test func executorSettingsAreRefusedInTheirOwnWords() throws {
+        let http = UnimplementedOutboundHTTP()
+        let webhook = WebhookWorkflowExecutor(http: http, clock: ManualClock(), publicURL: { URL(string: "http://127.0.0.1")! })
+        let cases: [(any WorkflowExecutor, [String: JSONValue], String)] = [
+            (DocumentDigestExecutor(), ["k": .bool(true)], "document-digest takes no executor settings (k)"),
+            (OpenAIWorkflowExecutor(http: http), [:], "openai needs executor.config.prompt, 1 to 20000 characters"),
+            (OpenAIWorkflowExecutor(http: http), ["prompt": .string("p"), "maxTokens": .number(JSONNumber(0))],
+             "executor.config.maxTokens must be a whole number above 0"),
+            (URLCheckExecutor(http: http, allowPrivateTargets: false), ["other": .string("url")],
+             "url-check takes only executor.config.input, the key of the input holding the address"),
+            (URLCheckExecutor(http: http, allowPrivateTargets: false), ["input": .string("")],
+             "url-check takes only executor.config.input, the key of the input holding the address"),
+            (webhook, ["path": .string("../up")], "webhook takes only executor.config.path, a path under the worker URL starting with /"),
+            (webhook, ["url": .string("/a")], "webhook takes only executor.config.path, a path under the worker URL starting with /"),
+        ]
+        for (executor, configuration, text) in cases {
+            #expect(throws: WorkflowError.self) { try executor.validate(configuration: configuration) }
+            do { try executor.validate(configuration: configuration) } catch { #expect(error.text == text) }
+        }
+    }
+
     @Test func managedAPIRefusalsReadTheSameInEveryDialect() {
         let cases: [(ManagedAPIError, String)] = [
             (ManagedAPIError(.notFound, .noSuchAPI("crm")), "No managed API crm."),
@@ -119,6 +154,10 @@ import Testing
             (ManagedAPIError(.notProxied, .direct("crm")), "crm is a direct managed API: devices call it themselves"),
             (ManagedAPIError(.pathRefused, .path(.emptySegment)), "relativeUrl may not hold an empty segment (//)"),
             (ManagedAPIError(.destinationRefused, .destination(.notPublic(host: "10.0.0.1"))), "10.0.0.1 is not a public address"),
+            (ManagedAPIError(.destinationRefused, .destination(.resolvesToPrivate(host: "intranet.example"))),
+             "intranet.example resolves to an address that is not public"),
+            (ManagedAPIError(.destinationRefused, .destination(.unvetted(definition: "crm", cause: "the lookup was cancelled"))),
+             "crm may not be reached: the lookup was cancelled"),
             (ManagedAPIError(.credentialUnavailable, .credential(.tokenEndpointRefused(definition: "crm", error: "invalid_client"))),
              "the token endpoint of crm refused the client: invalid_client"),
             (ManagedAPIError(.credentialUnavailable, .credential(.tokenEndpointAnswered(definition: "crm", status: 302))),

@@ -32,6 +32,7 @@ extension FieldRule {
         case .wholeNumber: "a whole number"
         case .number(let range): "a number from \(Self.plain(range.lowerBound)) to \(Self.plain(range.upperBound))"
         case .wholeNumberFrom(let lowest, let highest): "a whole number from \(lowest)" + (highest.map { " to \($0)" } ?? "")
+        case .wholeNumberAbove(let bound): "a whole number above \(bound)"
         case .boolean: "true or false"
         case .list: "a list"
         case .object(let keys): "an object with " + Self.all(keys)

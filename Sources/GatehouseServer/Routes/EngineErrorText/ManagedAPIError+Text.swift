@@ -77,7 +77,8 @@ extension ManagedAPIError.DestinationRefusal {
         case .notHTTPWithHost: "only http and https URLs with a host are allowed"
         case .notPublic(let host): "\(host) is not a public address"
         case .doesNotResolve(let host): "\(host) does not resolve"
-        case .unvetted(let name): "\(name) may not be reached: its address could not be checked"
+        case .resolvesToPrivate(let host): "\(host) resolves to an address that is not public"
+        case .unvetted(let name, let cause): "\(name) may not be reached: \(cause)"
         }
     }
 }

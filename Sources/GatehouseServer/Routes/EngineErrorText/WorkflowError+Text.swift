@@ -15,8 +15,10 @@ extension WorkflowError {
         case .inputs(let problem): problem.sentence
         case .executorUnknown(let known): "executor.kind must be one of \(known.joined(separator: ", "))"
         case .settingNotTaken(let executor, let setting): "\(executor) does not take \(setting)"
-        case .setting(let setting, .inputKey): "\(setting) must be the key of the input holding the address"
-        case .setting(let setting, .workerPath): "\(setting) must be a path under the worker URL starting with /"
+        case .takesNoSettings(let executor, let setting): "\(executor) takes no executor settings (\(setting))"
+        case .settingNeeded(let executor, let setting, let length): "\(executor) needs \(setting), \(length.lowerBound) to \(length.upperBound) characters"
+        case .onlySetting(let executor, let setting, .inputKey): "\(executor) takes only \(setting), the key of the input holding the address"
+        case .onlySetting(let executor, let setting, .workerPath): "\(executor) takes only \(setting), a path under the worker URL starting with /"
         case .input(let problem): problem.sentence
         case .notAnInput(let key): "\(key) is not an input of this workflow"
         case .notAFileInput(let key): "\(key) is not a file input of this workflow"
