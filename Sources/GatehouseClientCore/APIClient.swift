@@ -33,13 +33,25 @@ package struct APIClient: Sendable {
         return try http.decode(Reply.self, from: data)
     }
 
-    /// Sends to a declared endpoint (`values` fill its path, each one segment; `query` is
-    /// appended as given) with an optional JSON body, and decodes the JSON answer.
-    package func send<Body, Declared, Reply: Decodable>(
-        _ endpoint: Endpoint<Body, Declared>, _ values: [String: String] = [:], query: String? = nil, body: (some Encodable)? = nil as String?,
-        as reply: Reply.Type
+    /// Sends `body` to a declared endpoint (`values` fill its path, each one segment; `query` is
+    /// appended as given) and reads the answer the endpoint declares (`NoBody`: none).
+    @discardableResult
+    package func call<Body: Encodable, Reply: Decodable>(
+        _ endpoint: Endpoint<Body, Reply>, _ values: [String: String] = [:], query: String? = nil, body: Body
     ) async throws -> Reply {
-        try await send(endpoint.method.rawValue, Self.path(endpoint, values, query: query), body: body, as: reply)
+        let data = try await sendRaw(endpoint, values, query: query, body: try http.json(body))
+        return try reply(Reply.self, from: data)
+    }
+
+    /// Calls a declared endpoint that takes no body and reads the answer it declares.
+    @discardableResult
+    package func call<Reply: Decodable>(_ endpoint: Endpoint<NoBody, Reply>, _ values: [String: String] = [:], query: String? = nil) async throws -> Reply {
+        try reply(Reply.self, from: try await sendRaw(endpoint, values, query: query))
+    }
+
+    private func reply<Reply: Decodable>(_ type: Reply.Type, from data: Data) throws -> Reply {
+        if let none = NoBody() as? Reply { return none }
+        return try http.decode(Reply.self, from: data)
     }
 
     /// Sends to a declared endpoint and returns the body of a 2xx answer.

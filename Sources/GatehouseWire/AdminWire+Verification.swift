@@ -260,3 +260,47 @@ extension AdminWire {
         }
     }
 }
+
+extension AdminWire {
+    /// The settings of an OTP application, as a create or update sends them (`POST|PATCH
+    /// …/otp-applications`): every member optional; `null` clears a `Nullable` one.
+    public struct OTPApplicationSettings: Codable, Sendable, Equatable {
+        public var name: String?
+        /// `public`, `basic` or `application`.
+        public var minimumAuth: String?
+        public var callbackUrl: Nullable<String>?
+        public var smsDomain: Nullable<String>?
+        public var codeLength: Int?
+        public var lifetimeSeconds: Int?
+        public var maxAttempts: Int?
+        public var paused: Bool?
+        public var disabledCountries: [String]?
+        public var dailyLimit: Nullable<Int>?
+        public var monthlyLimit: Nullable<Int>?
+        public var cooldownSeconds: Int?
+        public var smsFee: String?
+        public var calloutFee: String?
+        public var prefixHourlyLimit: Nullable<Int>?
+        public var prefixDailyLimit: Nullable<Int>?
+        public var countryHourlyLimit: Nullable<Int>?
+        public var countryDailyLimit: Nullable<Int>?
+        public var autoBlockPrefixes: Bool?
+
+        /// Settings that change nothing; set the members to change.
+        public init() {}
+    }
+
+    /// A message template (`PUT …/templates/:group/:channel/:language`).
+    public struct Template: Codable, Sendable, Equatable {
+        /// The message; `{{CODE}}` stands for the code.
+        public var body: String
+        public init(body: String) { self.body = body }
+    }
+
+    /// A change of the verification balance (`POST …/verification-balance`), a decimal string,
+    /// negative to take.
+    public struct BalanceChange: Codable, Sendable, Equatable {
+        public var amount: String
+        public init(amount: String) { self.amount = amount }
+    }
+}

@@ -83,16 +83,16 @@ extension AdminWire {
         public enum CodingKeys: String, CodingKey, CaseIterable {
             case workerUrl, workerSecret, openaiBaseUrl, openaiApiKey, openaiModel, maxConcurrentRuns
         }
-        public var workerUrl: String?
-        public var workerSecret: String?
-        public var openaiBaseUrl: String?
-        public var openaiApiKey: String?
-        public var openaiModel: String?
+        public var workerUrl: Nullable<String>?
+        public var workerSecret: Nullable<String>?
+        public var openaiBaseUrl: Nullable<String>?
+        public var openaiApiKey: Nullable<String>?
+        public var openaiModel: Nullable<String>?
         public var maxConcurrentRuns: Int?
         /// A patch.
         public init(
-            workerUrl: String? = nil, workerSecret: String? = nil, openaiBaseUrl: String? = nil, openaiApiKey: String? = nil,
-            openaiModel: String? = nil, maxConcurrentRuns: Int? = nil
+            workerUrl: Nullable<String>? = nil, workerSecret: Nullable<String>? = nil, openaiBaseUrl: Nullable<String>? = nil,
+            openaiApiKey: Nullable<String>? = nil, openaiModel: Nullable<String>? = nil, maxConcurrentRuns: Int? = nil
         ) {
             self.workerUrl = workerUrl
             self.workerSecret = workerSecret

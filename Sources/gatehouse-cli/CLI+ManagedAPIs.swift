@@ -85,15 +85,15 @@ extension CLI {
         let tenantPath = ["tenantId": tenant]
         switch command {
         case "definitions":
-            try output(try await admin.send(AdminWire.Endpoints.listManagedAPIs, tenantPath, as: AdminWire.List<AdminWire.ManagedAPIDefinition>.self))
+            try output(try await admin.call(AdminWire.Endpoints.listManagedAPIs, tenantPath))
         case "define":
             guard arguments.count == 1 else { fail(managedAPIsUsage) }
             let definition = try JSONDecoder().decode(AdminWire.ManagedAPIDefinition.self, from: Data(contentsOf: URL(fileURLWithPath: arguments[0])))
             guard let name = definition.name else { fail("the definition needs a name") }
-            try output(try await admin.send(AdminWire.Endpoints.putManagedAPI, tenantPath.merging(["name": name]) { $1 }, body: definition, as: AdminWire.ManagedAPIDefinition.self))
+            try output(try await admin.call(AdminWire.Endpoints.putManagedAPI, tenantPath.merging(["name": name]) { $1 }, body: definition))
         case "remove":
             guard arguments.count == 1 else { fail(managedAPIsUsage) }
-            try await admin.sendRaw(AdminWire.Endpoints.deleteManagedAPI, tenantPath.merging(["name": arguments[0]]) { $1 })
+            try await admin.call(AdminWire.Endpoints.deleteManagedAPI, tenantPath.merging(["name": arguments[0]]) { $1 })
             print("removed")
         default:
             return false

@@ -23,19 +23,6 @@ extension CLI {
         """
 
     /// Flag name → (JSON key, kind).
-    private static let settingFlags: [String: (String, Kind)] = [
-        "name": ("name", .text), "min-auth": ("minimumAuth", .text), "callback-url": ("callbackUrl", .nullableText),
-        "sms-domain": ("smsDomain", .nullableText), "code-length": ("codeLength", .number), "lifetime": ("lifetimeSeconds", .number),
-        "attempts": ("maxAttempts", .number), "paused": ("paused", .flag), "disabled-countries": ("disabledCountries", .list),
-        "daily-limit": ("dailyLimit", .nullableNumber), "monthly-limit": ("monthlyLimit", .nullableNumber),
-        "cooldown": ("cooldownSeconds", .number), "sms-fee": ("smsFee", .text), "callout-fee": ("calloutFee", .text),
-        "prefix-hourly-limit": ("prefixHourlyLimit", .nullableNumber), "prefix-daily-limit": ("prefixDailyLimit", .nullableNumber),
-        "country-hourly-limit": ("countryHourlyLimit", .nullableNumber), "country-daily-limit": ("countryDailyLimit", .nullableNumber),
-        "auto-block-prefixes": ("autoBlockPrefixes", .flag),
-    ]
-
-    private enum Kind { case text, nullableText, number, nullableNumber, flag, list }
-
     static func otpApps(_ words: [String], admin: APIClient) async throws {
         let options = Options(Array(words.dropFirst()))
         let args = options.positional
@@ -45,24 +32,24 @@ extension CLI {
         }
         switch words.first {
         case "list":
-            try output(await admin.send(
-                AdminWire.Endpoints.listOTPApplications, ["tenantId": arg(0)], as: AdminWire.List<AdminWire.OTPApplication>.self))
+            try output(await admin.call(
+                AdminWire.Endpoints.listOTPApplications, ["tenantId": arg(0)]))
         case "show":
-            try output(await admin.send(
-                AdminWire.Endpoints.getOTPApplication, ["tenantId": arg(0), "appId": arg(1)], as: AdminWire.OTPApplication.self))
+            try output(await admin.call(
+                AdminWire.Endpoints.getOTPApplication, ["tenantId": arg(0), "appId": arg(1)]))
         case "create":
-            try output(await admin.send(
-                AdminWire.Endpoints.createOTPApplication, ["tenantId": arg(0)], body: try settings(options), as: AdminWire.CreatedOTPApplication.self))
+            try output(await admin.call(
+                AdminWire.Endpoints.createOTPApplication, ["tenantId": arg(0)], body: settings(options)))
         case "update":
-            try output(await admin.send(
-                AdminWire.Endpoints.updateOTPApplication, ["tenantId": arg(0), "appId": arg(1)], body: try settings(options), as: AdminWire.OTPApplication.self))
+            try output(await admin.call(
+                AdminWire.Endpoints.updateOTPApplication, ["tenantId": arg(0), "appId": arg(1)], body: settings(options)))
         case "conversion":
-            try output(await admin.send(
-                AdminWire.Endpoints.getConversion, ["tenantId": arg(0), "appId": arg(1)], as: AdminWire.Conversion.self))
+            try output(await admin.call(
+                AdminWire.Endpoints.getConversion, ["tenantId": arg(0), "appId": arg(1)]))
         case "template":
-            let body = try JSONSerialization.data(withJSONObject: ["body": arg(5)])
-            try await admin.sendRaw(
-                AdminWire.Endpoints.putTemplate, ["tenantId": arg(0), "appId": arg(1), "group": arg(2), "channel": arg(3), "language": arg(4)], body: body)
+            try await admin.call(
+                AdminWire.Endpoints.putTemplate, ["tenantId": arg(0), "appId": arg(1), "group": arg(2), "channel": arg(3), "language": arg(4)],
+                body: AdminWire.Template(body: arg(5)))
             print("saved")
         default:
             fail(otpUsage)
@@ -73,34 +60,48 @@ extension CLI {
         guard let tenant = words.first else { fail(otpUsage) }
         let tenantPath = ["tenantId": tenant]
         if words.count > 1 {
-            let body = try JSONSerialization.data(withJSONObject: ["amount": words[1]])
-            let data = try await admin.sendRaw(AdminWire.Endpoints.adjustVerificationBalance, tenantPath, body: body)
-            print(String(decoding: data, as: UTF8.self))
+            try output(await admin.call(AdminWire.Endpoints.adjustVerificationBalance, tenantPath, body: AdminWire.BalanceChange(amount: words[1])))
         } else {
-            print(String(decoding: try await admin.sendRaw(AdminWire.Endpoints.getVerificationBalance, tenantPath), as: UTF8.self))
+            try output(await admin.call(AdminWire.Endpoints.getVerificationBalance, tenantPath))
         }
     }
 
-    /// The JSON body of a create or update, typed from the flags given.
-    private static func settings(_ options: Options) throws -> JSONValue {
-        var object: [String: JSONValue] = [:]
-        for (flag, (key, kind)) in settingFlags {
-            guard let raw = options.value(flag) else { continue }
-            switch kind {
-            case .text: object[key] = .string(raw)
-            case .nullableText: object[key] = raw == "none" ? .null : .string(raw)
-            case .number, .nullableNumber:
-                if kind == .nullableNumber, raw == "none" { object[key] = .null; continue }
-                guard let number = Int(raw) else { fail("--\(flag) must be a whole number") }
-                object[key] = .number(Double(number))
-            case .flag:
+    /// The settings of a create or update, from the flags given; `none` clears a nullable one.
+    private static func settings(_ options: Options) -> AdminWire.OTPApplicationSettings {
+        func number(_ flag: String, _ raw: String) -> Int {
+            guard let number = Int(raw) else { fail("--\(flag) must be a whole number") }
+            return number
+        }
+        func whole(_ flag: String) -> Int? { options.value(flag).map { number(flag, $0) } }
+        func nullableText(_ flag: String) -> Nullable<String>? { options.value(flag).map { $0 == "none" ? .null : .value($0) } }
+        func nullableWhole(_ flag: String) -> Nullable<Int>? { options.value(flag).map { $0 == "none" ? .null : .value(number(flag, $0)) } }
+        func bool(_ flag: String) -> Bool? {
+            options.value(flag).map { raw in
                 guard let value = Bool(raw) else { fail("--\(flag) must be true or false") }
-                object[key] = .bool(value)
-            case .list:
-                object[key] = .array(raw.split(separator: ",").map { .string(String($0)) })
+                return value
             }
         }
-        return .object(object)
+        var settings = AdminWire.OTPApplicationSettings()
+        settings.name = options.value("name")
+        settings.minimumAuth = options.value("min-auth")
+        settings.callbackUrl = nullableText("callback-url")
+        settings.smsDomain = nullableText("sms-domain")
+        settings.codeLength = whole("code-length")
+        settings.lifetimeSeconds = whole("lifetime")
+        settings.maxAttempts = whole("attempts")
+        settings.paused = bool("paused")
+        settings.disabledCountries = options.value("disabled-countries").map { $0.split(separator: ",").map(String.init) }
+        settings.dailyLimit = nullableWhole("daily-limit")
+        settings.monthlyLimit = nullableWhole("monthly-limit")
+        settings.cooldownSeconds = whole("cooldown")
+        settings.smsFee = options.value("sms-fee")
+        settings.calloutFee = options.value("callout-fee")
+        settings.prefixHourlyLimit = nullableWhole("prefix-hourly-limit")
+        settings.prefixDailyLimit = nullableWhole("prefix-daily-limit")
+        settings.countryHourlyLimit = nullableWhole("country-hourly-limit")
+        settings.countryDailyLimit = nullableWhole("country-daily-limit")
+        settings.autoBlockPrefixes = bool("auto-block-prefixes")
+        return settings
     }
 }
 
@@ -119,14 +120,14 @@ extension CLI {
         let args = options.positional
         guard let tenant = args.first else { fail(testNumbersUsage) }
         switch words.first {
-        case "list": try output(await admin.send(AdminWire.Endpoints.listTestNumbers, ["tenantId": tenant], as: AdminWire.List<AdminWire.TestNumber>.self))
+        case "list": try output(await admin.call(AdminWire.Endpoints.listTestNumbers, ["tenantId": tenant]))
         case "add":
             guard args.count == 3 else { fail(testNumbersUsage) }
             let body = AdminWire.TestNumber(destination: args[1], code: args[2], confirmed: options.value("confirmed") == "yes")
-            try output(await admin.send(AdminWire.Endpoints.addTestNumber, ["tenantId": tenant], body: body, as: AdminWire.TestNumber.self))
+            try output(await admin.call(AdminWire.Endpoints.addTestNumber, ["tenantId": tenant], body: body))
         case "remove":
             guard args.count == 2 else { fail(testNumbersUsage) }
-            try await admin.sendRaw(AdminWire.Endpoints.removeTestNumber, ["tenantId": tenant, "destination": args[1]])
+            try await admin.call(AdminWire.Endpoints.removeTestNumber, ["tenantId": tenant, "destination": args[1]])
             print("removed")
         default: fail(testNumbersUsage)
         }
@@ -148,13 +149,13 @@ extension CLI {
         guard let tenant = args.first else { fail(prefixBlocksUsage) }
         switch words.first {
         case "list" where args.count == 1:
-            try output(await admin.send(AdminWire.Endpoints.listPrefixBlocks, ["tenantId": tenant], as: AdminWire.List<AdminWire.PrefixBlock>.self))
+            try output(await admin.call(AdminWire.Endpoints.listPrefixBlocks, ["tenantId": tenant]))
         case "pin" where args.count == 2:
             let body = AdminWire.PrefixBlockRequest(prefix: args[1], applicationId: options.value("app"))
-            try output(await admin.send(AdminWire.Endpoints.pinPrefixBlock, ["tenantId": tenant], body: body, as: AdminWire.PrefixBlock.self))
+            try output(await admin.call(AdminWire.Endpoints.pinPrefixBlock, ["tenantId": tenant], body: body))
         case "lift" where args.count == 2:
             let app = options.value("app").map { "applicationId=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0) }
-            try await admin.sendRaw(AdminWire.Endpoints.liftPrefixBlock, ["tenantId": tenant, "prefix": args[1]], query: app)
+            try await admin.call(AdminWire.Endpoints.liftPrefixBlock, ["tenantId": tenant, "prefix": args[1]], query: app)
             print("lifted")
         default: fail(prefixBlocksUsage)
         }

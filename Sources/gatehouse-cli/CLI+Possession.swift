@@ -30,22 +30,22 @@ extension CLI {
             try await possessionRun(phone: arguments[0], options: options, url: url, credentials: credentials, logger: logger)
         case "settings":
             if let environment = arguments.first {
-                var current = try await admin.send(AdminWire.Endpoints.getPossessionSettings, tenantPath, as: AdminWire.PossessionSettings.self)
+                var current = try await admin.call(AdminWire.Endpoints.getPossessionSettings, tenantPath)
                 current.environment = environment
                 current.hasCarrierSecret = nil
                 current.identities = nil
-                try output(await admin.send(AdminWire.Endpoints.putPossessionSettings, tenantPath, body: current, as: AdminWire.PossessionSettings.self))
+                try output(await admin.call(AdminWire.Endpoints.putPossessionSettings, tenantPath, body: current))
             } else {
-                try output(await admin.send(AdminWire.Endpoints.getPossessionSettings, tenantPath, as: AdminWire.PossessionSettings.self))
+                try output(await admin.call(AdminWire.Endpoints.getPossessionSettings, tenantPath))
             }
-        case "clients": try output(await admin.send(AdminWire.Endpoints.listPossessionClients, tenantPath, as: AdminWire.List<AdminWire.PossessionClient>.self))
+        case "clients": try output(await admin.call(AdminWire.Endpoints.listPossessionClients, tenantPath))
         case "client-create":
             guard arguments.count == 1 else { fail(possessionUsage) }
-            try output(await admin.send(AdminWire.Endpoints.createPossessionClient, tenantPath, body: AdminWire.CreatePossessionClient(label: arguments[0]), as: AdminWire.PossessionClient.self))
+            try output(await admin.call(AdminWire.Endpoints.createPossessionClient, tenantPath, body: AdminWire.CreatePossessionClient(label: arguments[0])))
         case "import":
             guard arguments.count == 1, let data = FileManager.default.contents(atPath: arguments[0]) else { fail("cannot read \(arguments.first ?? "FILE")") }
             let body = try JSONDecoder().decode(AdminWire.IdentityImport.self, from: data)
-            try output(await admin.send(AdminWire.Endpoints.importIdentities, tenantPath, body: body, as: AdminWire.IdentityImported.self))
+            try output(await admin.call(AdminWire.Endpoints.importIdentities, tenantPath, body: body))
         default: fail(possessionUsage)
         }
     }

@@ -79,9 +79,9 @@ extension CLI {
     /// Why the callback of the application with `appKey` last failed, through the admin API when it answers.
     static func callbackFailure(appKey: String, admin: APIClient?, credentials: [String: Any]?) async -> String? {
         guard let admin, let tenant = credentials?["tenantId"] as? String,
-            let apps = try? await admin.send(AdminWire.Endpoints.listOTPApplications, ["tenantId": tenant], as: AdminWire.List<AdminWire.OTPApplication>.self),
+            let apps = try? await admin.call(AdminWire.Endpoints.listOTPApplications, ["tenantId": tenant]),
             let app = apps.data.first(where: { $0.appKey == appKey }),
-            let shown = try? await admin.send(AdminWire.Endpoints.getOTPApplication, ["tenantId": tenant, "appId": app.id], as: AdminWire.OTPApplication.self)
+            let shown = try? await admin.call(AdminWire.Endpoints.getOTPApplication, ["tenantId": tenant, "appId": app.id])
         else { return nil }
         return shown.lastCallbackFailure?.reason
     }
@@ -97,7 +97,7 @@ extension CLI {
         let options = Options(words)
         guard let recipient = options.positional.first else { fail("usage: gatehouse-cli outbox NUMBER_OR_EMAIL [--code yes]") }
         let encoded = recipient.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? recipient
-        let messages = try await admin.send(AdminWire.Endpoints.readOutbox, query: "to=\(encoded)", as: AdminWire.List<AdminWire.OutboxMessage>.self)
+        let messages = try await admin.call(AdminWire.Endpoints.readOutbox, query: "to=\(encoded)")
         if options.value("code") != nil || words.contains("--code") {
             guard let newest = messages.data.first, let range = newest.body.range(of: #"\d{4,10}"#, options: .regularExpression) else {
                 refuse("no code in the outbox for \(recipient)")

@@ -89,29 +89,30 @@ extension CLI {
         let tenantPath = ["tenantId": tenant]
         switch command {
         case "definitions":
-            try output(try await admin.send(AdminWire.Endpoints.listWorkflowDefinitions, tenantPath, as: AdminWire.List<AdminWire.WorkflowDefinition>.self))
+            try output(try await admin.call(AdminWire.Endpoints.listWorkflowDefinitions, tenantPath))
         case "define":
             guard arguments.count == 1 else { fail(workflowsUsage) }
             let definition = try JSONDecoder().decode(AdminWire.WorkflowDefinition.self, from: Data(contentsOf: URL(fileURLWithPath: arguments[0])))
             guard let id = definition.id else { fail("the definition needs an id") }
-            try output(try await admin.send(AdminWire.Endpoints.putWorkflowDefinition, tenantPath.merging(["workflowId": id]) { $1 }, body: definition, as: AdminWire.WorkflowDefinition.self))
+            try output(try await admin.call(AdminWire.Endpoints.putWorkflowDefinition, tenantPath.merging(["workflowId": id]) { $1 }, body: definition))
         case "remove":
             guard arguments.count == 1 else { fail(workflowsUsage) }
-            try await admin.sendRaw(AdminWire.Endpoints.deleteWorkflowDefinition, tenantPath.merging(["workflowId": arguments[0]]) { $1 })
+            try await admin.call(AdminWire.Endpoints.deleteWorkflowDefinition, tenantPath.merging(["workflowId": arguments[0]]) { $1 })
             print("removed")
         case "settings":
+            func text(_ flag: String) -> Nullable<String>? { options.value(flag).map(Nullable.value) }
             let patch = AdminWire.WorkflowSettingsPatch(
-                workerUrl: options.value("worker-url"), workerSecret: options.value("worker-secret"),
-                openaiBaseUrl: options.value("openai-base-url"), openaiApiKey: options.value("openai-api-key"),
-                openaiModel: options.value("openai-model"), maxConcurrentRuns: options.value("max-concurrent").flatMap { Int($0) })
+                workerUrl: text("worker-url"), workerSecret: text("worker-secret"), openaiBaseUrl: text("openai-base-url"),
+                openaiApiKey: text("openai-api-key"), openaiModel: text("openai-model"),
+                maxConcurrentRuns: options.value("max-concurrent").flatMap { Int($0) })
             let changes = patch != AdminWire.WorkflowSettingsPatch()
             try output(changes
-                ? try await admin.send(AdminWire.Endpoints.updateWorkflowSettings, tenantPath, body: patch, as: AdminWire.WorkflowSettings.self)
-                : try await admin.send(AdminWire.Endpoints.getWorkflowSettings, tenantPath, as: AdminWire.WorkflowSettings.self))
+                ? try await admin.call(AdminWire.Endpoints.updateWorkflowSettings, tenantPath, body: patch)
+                : try await admin.call(AdminWire.Endpoints.getWorkflowSettings, tenantPath))
         case "grant":
             guard arguments.count == 2, let credits = Int(arguments[1]) else { fail(workflowsUsage) }
-            try output(try await admin.send(
-                AdminWire.Endpoints.grantCredits, tenantPath.merging(["accountId": arguments[0]]) { $1 }, body: AdminWire.CreditGrant(credits: credits), as: AdminWire.WalletBalance.self))
+            try output(try await admin.call(
+                AdminWire.Endpoints.grantCredits, tenantPath.merging(["accountId": arguments[0]]) { $1 }, body: AdminWire.CreditGrant(credits: credits)))
         default:
             return false
         }

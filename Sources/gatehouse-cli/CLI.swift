@@ -91,9 +91,9 @@ enum CLI {
         case ("status", _):
             print("healthz: \(String(decoding: try await client.sendRaw("GET", "/healthz"), as: UTF8.self))")
             print("readyz:  \(String(decoding: try await client.sendRaw("GET", "/readyz"), as: UTF8.self))")
-        case ("tenants", "list"): try output(await admin.send(AdminWire.Endpoints.listTenants, as: AdminWire.List<AdminWire.Tenant>.self))
+        case ("tenants", "list"): try output(await admin.call(AdminWire.Endpoints.listTenants))
         case ("tenants", "create"):
-            let tenant = try await admin.send(AdminWire.Endpoints.createTenant, body: AdminWire.CreateTenant(name: word(words, 2)), as: AdminWire.Tenant.self)
+            let tenant = try await admin.call(AdminWire.Endpoints.createTenant, body: AdminWire.CreateTenant(name: word(words, 2)))
             try output(tenant)
             FileHandle.standardError.write(Data("""
                 next: its verification balance is 0.00, so a start is refused (402) until you credit it:
@@ -102,18 +102,17 @@ enum CLI {
 
                 """.utf8))
         case ("tenants", "enable"):
-            try output(await admin.send(AdminWire.Endpoints.enableTenant, ["tenantId": word(words, 2)], as: AdminWire.Tenant.self))
+            try output(await admin.call(AdminWire.Endpoints.enableTenant, ["tenantId": word(words, 2)]))
         case ("tenants", "disable"):
-            try await admin.sendRaw(AdminWire.Endpoints.disableTenant, ["tenantId": word(words, 2)])
+            try await admin.call(AdminWire.Endpoints.disableTenant, ["tenantId": word(words, 2)])
             print("disabled; gatehouse-cli tenants enable \(word(words, 2)) turns it back on")
         case ("apps", "list"):
-            try output(await admin.send(AdminWire.Endpoints.listApplications, ["tenantId": word(words, 2)], as: AdminWire.List<AdminWire.Application>.self))
+            try output(await admin.call(AdminWire.Endpoints.listApplications, ["tenantId": word(words, 2)]))
         case ("apps", "create"):
-            try output(await admin.send(
-                AdminWire.Endpoints.createApplication, ["tenantId": word(words, 2)], body: AdminWire.CreateApplication(name: word(words, 3)),
-                as: AdminWire.Application.self))
+            try output(await admin.call(
+                AdminWire.Endpoints.createApplication, ["tenantId": word(words, 2)], body: AdminWire.CreateApplication(name: word(words, 3))))
         case ("keys", "list"):
-            try output(await admin.send(AdminWire.Endpoints.listKeys, ["tenantId": word(words, 2)], as: AdminWire.List<AdminWire.Key>.self))
+            try output(await admin.call(AdminWire.Endpoints.listKeys, ["tenantId": word(words, 2)]))
         case ("keys", "create"):
             let options = Options(Array(words.dropFirst(2)))
             guard options.positional.count >= 2 else { fail(usage) }
@@ -121,9 +120,9 @@ enum CLI {
             if let platform, !["IOS", "ANDROID", "WEB"].contains(platform) { fail("--platform must be IOS, ANDROID or WEB") }
             let body = AdminWire.CreateKey(
                 label: options.positional[1], applicationId: options.positional.count > 2 ? options.positional[2] : nil, platform: platform)
-            try output(await admin.send(AdminWire.Endpoints.createKey, ["tenantId": word(words, 2)], body: body, as: AdminWire.IssuedKey.self))
+            try output(await admin.call(AdminWire.Endpoints.createKey, ["tenantId": word(words, 2)], body: body))
         case ("keys", "revoke"):
-            try await admin.sendRaw(AdminWire.Endpoints.revokeKey, ["tenantId": word(words, 2), "keyId": word(words, 3)])
+            try await admin.call(AdminWire.Endpoints.revokeKey, ["tenantId": word(words, 2), "keyId": word(words, 3)])
             print("revoked")
         default: fail(usage)
         }

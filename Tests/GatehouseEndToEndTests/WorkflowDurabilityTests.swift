@@ -49,7 +49,7 @@ import Testing
         let tenant = credentials.tenantId
         _ = try await admin.send(
             "PATCH", "/admin/v1/tenants/\(tenant)/workflow-settings",
-            body: AdminWire.WorkflowSettingsPatch(workerUrl: worker.url.absoluteString, workerSecret: "restart-secret-0123456789"),
+            body: AdminWire.WorkflowSettingsPatch(workerUrl: .value(worker.url.absoluteString), workerSecret: .value("restart-secret-0123456789")),
             as: AdminWire.WorkflowSettings.self)
         _ = try await admin.send(
             "PUT", "/admin/v1/tenants/\(tenant)/workflows/wf-long-001",
@@ -88,7 +88,7 @@ import Testing
         // The stream's own poll is slowed to a minute: only LISTEN/NOTIFY can bring the event in time.
         let f = try await WorkflowsFixture.start(.postgres) { $0.workflowStreamHeartbeat = 60 }
         let worker = try StandInServer { _, _ in Response(status: 202) }
-        _ = try await f.settings(.init(workerUrl: worker.url.absoluteString, workerSecret: WorkflowExecutorTests.secret))
+        _ = try await f.settings(.init(workerUrl: .value(worker.url.absoluteString), workerSecret: .value(WorkflowExecutorTests.secret)))
         try await f.define(WorkflowExecutorTests.webhook("wf-deep-010", credits: 0))
         let port = try freeLoopbackPort()
         let dataDir = NSTemporaryDirectory() + "gatehouse-node2-" + UUID().uuidString

@@ -41,7 +41,7 @@ import FoundationNetworking
     func aLongRunThroughAWorkerArrivesByTheStreamAndByPolling(_ kind: TestDatabaseKind) async throws {
         let f = try await WorkflowsFixture.start(kind)
         let worker = try StandInServer { _, _ in Response(status: 202) }
-        _ = try await f.settings(.init(workerUrl: worker.url.absoluteString, workerSecret: Self.secret))
+        _ = try await f.settings(.init(workerUrl: .value(worker.url.absoluteString), workerSecret: .value(Self.secret)))
         try await f.define(Self.webhook("wf-deep-001"))
         try await f.grant(10)
         let run = try await f.client.execute(id: "wf-deep-001", input: ["url": .string("https://example.com")])
@@ -80,7 +80,7 @@ import FoundationNetworking
             if body.contains("refuse.example") { return .text("no", status: 422) }
             return count < 3 ? .text("busy", status: 503) : Response.json(raw: Data(#"{"status":"succeeded","result":{"ok":true}}"#.utf8))
         }
-        _ = try await f.settings(.init(workerUrl: worker.url.absoluteString, workerSecret: Self.secret))
+        _ = try await f.settings(.init(workerUrl: .value(worker.url.absoluteString), workerSecret: .value(Self.secret)))
         try await f.define(Self.webhook("wf-deep-002"))
         try await f.grant(10)
         let refused = try #require(try await f.client.execute(id: "wf-deep-002", input: ["url": .string("https://refuse.example")]).eventId)
@@ -109,7 +109,7 @@ import FoundationNetworking
             ]
             return Response.json(raw: try! JSONSerialization.data(withJSONObject: answer))
         }
-        let settings = try await f.settings(.init(openaiBaseUrl: model.url.absoluteString + "/v1", openaiApiKey: "sk-local-test", openaiModel: "llama-3"))
+        let settings = try await f.settings(.init(openaiBaseUrl: .value(model.url.absoluteString + "/v1"), openaiApiKey: .value("sk-local-test"), openaiModel: .value("llama-3")))
         #expect(settings.hasOpenaiApiKey && settings.openaiModel == "llama-3")
         let listed = try await f.admin.send("GET", "/admin/v1/tenants/\(f.tenant)/workflow-settings", as: AdminWire.WorkflowSettings.self)
         #expect(listed == settings)
@@ -150,7 +150,7 @@ import FoundationNetworking
     func aStreamThatReconnectsWithLastEventIDMissesNothing(_ kind: TestDatabaseKind) async throws {
         let f = try await WorkflowsFixture.start(kind)
         let worker = try StandInServer { _, _ in Response(status: 202) }
-        _ = try await f.settings(.init(workerUrl: worker.url.absoluteString, workerSecret: Self.secret))
+        _ = try await f.settings(.init(workerUrl: .value(worker.url.absoluteString), workerSecret: .value(Self.secret)))
         try await f.define(Self.webhook("wf-deep-003", credits: 0))
         // A first stream sees one run queued, then goes away.
         let ready = Latch()

@@ -15,9 +15,9 @@ struct AccountsAssembly {
     }
 
     func register(admin: AdminRegistrar) {
-        admin.on(AdminWire.Endpoints.rotateTokenKey, .async { [engine] _, context in
+        admin.on(AdminWire.Endpoints.rotateTokenKey) { [engine] _, context in
             try await engine.sessions.rotateSigningKey(tenantID: context.parameter("tenantId"))
-            return .empty()
-        })
+            return NoBody()
+        }
     }
 }

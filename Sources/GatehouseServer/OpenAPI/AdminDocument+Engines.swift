@@ -10,10 +10,12 @@ extension AdminDocument {
             id: "01a2b3c4-0000-7000-8000-000000000004", tenantId: tenant.id, name: "Shop", appKey: "vk_7gxc8B0V5vSACcU0", minimumAuth: "basic",
             callbackUrl: nil, smsDomain: "shop.example", codeLength: 6, lifetimeSeconds: 300, maxAttempts: 3, paused: false, disabledCountries: [],
             dailyLimit: 1000, monthlyLimit: nil, cooldownSeconds: 30, smsFee: "0.05", calloutFee: "0.10", createdAt: at)
-        let settings = Example.literal(["name": .string("Shop"), "minimumAuth": .string("basic"), "cooldownSeconds": .number(0), "dailyLimit": .null])
+        var shop = AdminWire.OTPApplicationSettings()
+        (shop.name, shop.minimumAuth, shop.cooldownSeconds, shop.dailyLimit) = ("Shop", "basic", 0, .null)
+        let settings = Example.wire(shop)
         let testNumber = AdminWire.TestNumber(destination: "+14155550199", code: "135790", confirmed: false, createdAt: at)
         var templatePut = operation(AdminWire.Endpoints.putTemplate,
-            body: .json(.ref("Template"), example: .literal(["body": .string("Your Shop code is {{CODE}}")])), .empty())
+            body: .json(.ref("Template"), example: .wire(AdminWire.Template(body: "Your Shop code is {{CODE}}"))), .empty())
         templatePut.pathSchemas = ["channel": .oneOf(["sms", "callout"])]
         var templateDelete = operation(AdminWire.Endpoints.deleteTemplate, .empty())
         templateDelete.pathSchemas = templatePut.pathSchemas
@@ -42,7 +44,7 @@ extension AdminDocument {
             operation(AdminWire.Endpoints.getVerificationBalance,
                 .ok(.ref("Balance"), .wire(AdminWire.Balance(balance: "100.00")))),
             operation(AdminWire.Endpoints.adjustVerificationBalance,
-                body: .json(.ref("BalanceChange"), example: .literal(["amount": .string("10.00")])), .ok(.ref("Balance"), .wire(AdminWire.Balance(balance: "110.00")))),
+                body: .json(.ref("BalanceChange"), example: .wire(AdminWire.BalanceChange(amount: "10.00"))), .ok(.ref("Balance"), .wire(AdminWire.Balance(balance: "110.00")))),
             outbox,
         ]
     }

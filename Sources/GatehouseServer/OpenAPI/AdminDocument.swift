@@ -19,7 +19,7 @@ enum AdminDocument {
     static let prefix = "/admin/v1"
     static let tenant = AdminWire.Tenant(id: "01a2b3c4-0000-7000-8000-000000000001", name: "Acme", createdAt: "2026-12-01T10:00:00.000Z", disabled: false)
 
-    static func operation(_ endpoint: Endpoint<RawBytes, RawBytes>, body: Content? = nil, _ replies: Reply...) -> Operation {
+    static func operation<Body, Answer>(_ endpoint: Endpoint<Body, Answer>, body: Content? = nil, _ replies: Reply...) -> Operation {
         Operation(endpoint.described, body: body, replies: replies)
     }
 

@@ -13,10 +13,11 @@ enum StrictJSON {
     /// `fields`: the members the route takes (a type shared by several routes may have more);
     /// nil takes the members `T` reads, at every depth. `integers`: top-level fields that must
     /// be exact integers in their range (see `Body.integer`), so the refusal names the range.
+    /// `emptyIsObject`: an empty body reads as `{}` (an update that changes nothing).
     static func decode<T: Decodable>(
-        _ type: T.Type, from request: Request, fields: Set<String>? = nil, integers: [String: ClosedRange<Int>] = [:]
+        _ type: T.Type, from request: Request, fields: Set<String>? = nil, integers: [String: ClosedRange<Int>] = [:], emptyIsObject: Bool = false
     ) throws -> T {
-        let body = try Body(request, fields: fields)
+        let body = try Body(request, fields: fields, emptyIsObject: emptyIsObject)
         for (name, range) in integers.sorted(by: { $0.key < $1.key }) where body.members[name] != .null {
             _ = try body.integer(name, in: range)
         }

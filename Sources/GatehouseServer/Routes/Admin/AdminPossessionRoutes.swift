@@ -16,14 +16,12 @@ enum AdminPossessionRoutes {
             _ = try await directory.tenant(id: id)
             return id
         }
-        admin.on(AdminWire.Endpoints.getPossessionSettings, .async { _, context in
+        admin.on(AdminWire.Endpoints.getPossessionSettings) { _, context in
+            try await answer(engine, tenantID: try await tenant(context))
+        }
+        let settingsFields = Set(Settings.CodingKeys.allCases.map(\.stringValue)).subtracting(["hasCarrierSecret", "identities"])
+        admin.on(AdminWire.Endpoints.putPossessionSettings, fields: settingsFields) { body, context in
             let id = try await tenant(context)
-            return try .json(try await answer(engine, tenantID: id))
-        })
-        admin.on(AdminWire.Endpoints.putPossessionSettings, .async { request, context in
-            let id = try await tenant(context)
-            let fields = Set(Settings.CodingKeys.allCases.map(\.stringValue)).subtracting(["hasCarrierSecret", "identities"])
-            let body = try StrictJSON.decode(Settings.self, from: request, fields: fields)
             guard let environment = PossessionSettings.Environment(rawValue: body.environment) else {
                 throw HTTPError.badRequest("environment must be sandbox or production", code: "invalid_argument")
             }
@@ -31,32 +29,27 @@ enum AdminPossessionRoutes {
             try await engine.saveSettings(
                 tenantID: id, PossessionSettings(environment: environment, returnFullSsn: body.returnFullSsn ?? false, carrier: carrier),
                 carrierSecret: body.carrierSecret)
-            return try .json(try await answer(engine, tenantID: id))
-        })
-        admin.on(AdminWire.Endpoints.listPossessionClients, .async { _, context in
-            let id = try await tenant(context)
-            return try .json(AdminWire.List(data: try await engine.clients(tenantID: id).map { AdminWire.PossessionClient($0) }))
-        })
-        admin.on(AdminWire.Endpoints.createPossessionClient, .async { request, context in
-            let id = try await tenant(context)
-            let body = try StrictJSON.decode(AdminWire.CreatePossessionClient.self, from: request, fields: ["label"])
-            let issued = try await engine.issueClient(tenantID: id, label: body.label)
-            return try .json(AdminWire.PossessionClient(issued.client, secret: issued.secret), status: 201)
-        })
-        admin.on(AdminWire.Endpoints.revokePossessionClient, .async { _, context in
+            return try await answer(engine, tenantID: id)
+        }
+        admin.on(AdminWire.Endpoints.listPossessionClients) { _, context in
+            AdminWire.List(data: try await engine.clients(tenantID: try await tenant(context)).map { AdminWire.PossessionClient($0) })
+        }
+        admin.on(AdminWire.Endpoints.createPossessionClient, status: 201, fields: ["label"]) { body, context in
+            let issued = try await engine.issueClient(tenantID: try await tenant(context), label: body.label)
+            return AdminWire.PossessionClient(issued.client, secret: issued.secret)
+        }
+        admin.on(AdminWire.Endpoints.revokePossessionClient) { _, context in
             try await engine.revokeClient(tenantID: try await tenant(context), clientID: context.parameter("clientId"))
-            return .empty()
-        })
-        admin.on(AdminWire.Endpoints.importIdentities, maxBodySize: 16 << 20, .async { request, context in
-            let id = try await tenant(context)
-            let body = try StrictJSON.decode(AdminWire.IdentityImport.self, from: request, fields: ["identities"])
-            let count = try await engine.importIdentities(tenantID: id, body.identities.map(IdentityRecord.init))
-            return try .json(AdminWire.IdentityImported(imported: count))
-        })
-        admin.on(AdminWire.Endpoints.removeIdentity, .async { _, context in
+            return NoBody()
+        }
+        admin.on(AdminWire.Endpoints.importIdentities, maxBodySize: 16 << 20, fields: ["identities"]) { body, context in
+            let count = try await engine.importIdentities(tenantID: try await tenant(context), body.identities.map(IdentityRecord.init))
+            return AdminWire.IdentityImported(imported: count)
+        }
+        admin.on(AdminWire.Endpoints.removeIdentity) { _, context in
             try await engine.removeIdentity(tenantID: try await tenant(context), phoneNumber: context.parameter("phoneNumber"))
-            return .empty()
-        })
+            return NoBody()
+        }
     }
 
     static func answer(_ engine: PossessionEngine, tenantID: String) async throws -> Settings {

@@ -5,8 +5,8 @@ import GatehouseVerificationEngine
 import GatehouseWire
 import GatehouseFormats
 
-/// Reads the JSON of a create or update: every key optional, `null` clears the optional
-/// settings, unknown keys and wrong types are refused.
+/// What a create or update of an OTP application takes (`AdminWire.OTPApplicationSettings`):
+/// every member optional, an empty body changing nothing, `null` clearing the nullable settings.
 enum OTPApplicationSettingsBody {
     static let fields: Set<String> = [
         "name", "minimumAuth", "callbackUrl", "smsDomain", "codeLength", "lifetimeSeconds", "maxAttempts", "paused",
@@ -14,58 +14,41 @@ enum OTPApplicationSettingsBody {
         "prefixDailyLimit", "countryHourlyLimit", "countryDailyLimit", "autoBlockPrefixes",
     ]
 
-    static func decode(_ request: Request) throws -> OTPApplicationSettings {
-        let body = try StrictJSON.Body(request, fields: fields, emptyIsObject: true)
-        let object = body.members
-        var settings = OTPApplicationSettings()
-        settings.name = try value(object, "name", \.string)
-        if let mode = try value(object, "minimumAuth", \.string) {
-            guard let parsed = AuthMode(rawValue: mode) else { throw wrong("minimumAuth", "public, basic or application") }
-            settings.minimumAuth = parsed
+    /// The counts and seconds, each refused outside `StrictJSON.counts` with a message naming the range.
+    static let integers: [String: ClosedRange<Int>] = Dictionary(uniqueKeysWithValues: [
+        "codeLength", "lifetimeSeconds", "maxAttempts", "dailyLimit", "monthlyLimit", "cooldownSeconds", "prefixHourlyLimit",
+        "prefixDailyLimit", "countryHourlyLimit", "countryDailyLimit",
+    ].map { ($0, StrictJSON.counts) })
+}
+
+extension OTPApplicationSettings {
+    /// The engine's settings for the wire's: absent keeps, `null` clears (`.some(nil)`).
+    init(_ wire: AdminWire.OTPApplicationSettings) throws {
+        self.init()
+        name = wire.name
+        if let mode = wire.minimumAuth {
+            guard let parsed = AuthMode(rawValue: mode) else {
+                throw HTTPError.badRequest("minimumAuth must be public, basic or application", code: "invalid_body")
+            }
+            minimumAuth = parsed
         }
-        settings.callbackURL = try nullable(object, "callbackUrl", \.string)
-        settings.smsDomain = try nullable(object, "smsDomain", \.string)
-        settings.codeLength = try body.integer("codeLength")
-        settings.lifetimeSeconds = try body.integer("lifetimeSeconds")
-        settings.maxAttempts = try body.integer("maxAttempts")
-        settings.paused = try value(object, "paused", \.bool)
-        settings.disabledCountries = try value(object, "disabledCountries", \.strings)
-        settings.dailyLimit = try nullableInteger(body, "dailyLimit")
-        settings.monthlyLimit = try nullableInteger(body, "monthlyLimit")
-        settings.cooldownSeconds = try body.integer("cooldownSeconds")
-        settings.smsFee = try value(object, "smsFee", \.string)
-        settings.calloutFee = try value(object, "calloutFee", \.string)
-        settings.prefixHourlyLimit = try nullableInteger(body, "prefixHourlyLimit")
-        settings.prefixDailyLimit = try nullableInteger(body, "prefixDailyLimit")
-        settings.countryHourlyLimit = try nullableInteger(body, "countryHourlyLimit")
-        settings.countryDailyLimit = try nullableInteger(body, "countryDailyLimit")
-        settings.autoBlockPrefixes = try value(object, "autoBlockPrefixes", \.bool)
-        return settings
-    }
-
-    /// A present value of the right type, or `nil` when absent; `null` counts as a wrong type.
-    private static func value<T>(_ object: [String: JSONValue], _ key: String, _ read: (JSONValue) -> T?) throws -> T? {
-        guard let raw = object[key] else { return nil }
-        guard let typed = read(raw) else { throw wrong(key, "\(T.self)") }
-        return typed
-    }
-
-    /// Absent: keep (`nil`); `null`: clear (`.some(nil)`); an integer: set.
-    private static func nullableInteger(_ body: StrictJSON.Body, _ key: String) throws -> Int?? {
-        if body.members[key] == .null { return .some(nil) }
-        return try body.integer(key).map { .some($0) }
-    }
-
-    /// Absent: keep (`nil`); `null`: clear (`.some(nil)`); a value: set.
-    private static func nullable<T>(_ object: [String: JSONValue], _ key: String, _ read: (JSONValue) -> T?) throws -> T?? {
-        guard let raw = object[key] else { return nil }
-        if raw == .null { return .some(nil) }
-        guard let typed = read(raw) else { throw wrong(key, "\(T.self)") }
-        return .some(typed)
-    }
-
-    private static func wrong(_ key: String, _ expected: String) -> HTTPError {
-        HTTPError.badRequest("\(key) must be \(expected)", code: "invalid_body")
+        callbackURL = wire.callbackUrl.map(\.wrapped)
+        smsDomain = wire.smsDomain.map(\.wrapped)
+        codeLength = wire.codeLength
+        lifetimeSeconds = wire.lifetimeSeconds
+        maxAttempts = wire.maxAttempts
+        paused = wire.paused
+        disabledCountries = wire.disabledCountries
+        dailyLimit = wire.dailyLimit.map(\.wrapped)
+        monthlyLimit = wire.monthlyLimit.map(\.wrapped)
+        cooldownSeconds = wire.cooldownSeconds
+        smsFee = wire.smsFee
+        calloutFee = wire.calloutFee
+        prefixHourlyLimit = wire.prefixHourlyLimit.map(\.wrapped)
+        prefixDailyLimit = wire.prefixDailyLimit.map(\.wrapped)
+        countryHourlyLimit = wire.countryHourlyLimit.map(\.wrapped)
+        countryDailyLimit = wire.countryDailyLimit.map(\.wrapped)
+        autoBlockPrefixes = wire.autoBlockPrefixes
     }
 }
 

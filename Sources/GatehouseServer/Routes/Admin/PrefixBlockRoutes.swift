@@ -10,30 +10,28 @@ import GatehouseWire
 /// `GET …/otp-applications/:appId/conversion` (the last hour per prefix and country).
 enum PrefixBlockRoutes {
     static func register(on admin: AdminRegistrar, engine: VerificationEngine, directory: TenantDirectory) {
-        admin.on(AdminWire.Endpoints.listPrefixBlocks, .async { _, context in
+        admin.on(AdminWire.Endpoints.listPrefixBlocks) { _, context in
             let tenantID = context.parameter("tenantId")
             _ = try await directory.tenant(id: tenantID)
-            return try .json(AdminWire.List(data: try await engine.prefixBlocks(tenantID: tenantID).map(AdminWire.PrefixBlock.init)))
-        })
-        admin.on(AdminWire.Endpoints.pinPrefixBlock, .async { request, context in
-            let body = try StrictJSON.decode(AdminWire.PrefixBlockRequest.self, from: request, fields: ["prefix", "applicationId"])
+            return AdminWire.List(data: try await engine.prefixBlocks(tenantID: tenantID).map(AdminWire.PrefixBlock.init))
+        }
+        admin.on(AdminWire.Endpoints.pinPrefixBlock, status: 201, fields: ["prefix", "applicationId"]) { body, context in
             let tenantID = context.parameter("tenantId")
             _ = try await directory.tenant(id: tenantID)
-            let pinned = try await engine.pinPrefixBlock(tenantID: tenantID, applicationID: body.applicationId, prefix: body.prefix)
-            return try .json(AdminWire.PrefixBlock(pinned), status: 201)
-        })
-        admin.on(AdminWire.Endpoints.liftPrefixBlock, .async { request, context in
+            return AdminWire.PrefixBlock(try await engine.pinPrefixBlock(tenantID: tenantID, applicationID: body.applicationId, prefix: body.prefix))
+        }
+        admin.on(AdminWire.Endpoints.liftPrefixBlock) { request, context in
             _ = try await directory.tenant(id: context.parameter("tenantId"))
             try await engine.liftPrefixBlock(
                 tenantID: context.parameter("tenantId"), applicationID: request.queryValue("applicationId"), prefix: context.parameter("prefix"))
-            return .empty()
-        })
-        admin.on(AdminWire.Endpoints.getConversion, .async { _, context in
+            return NoBody()
+        }
+        admin.on(AdminWire.Endpoints.getConversion) { _, context in
             let (baseline, lines) = try await engine.conversion(tenantID: context.parameter("tenantId"), applicationID: context.parameter("appId"))
             func wire(_ scope: String) -> [AdminWire.Conversion.Line] {
                 lines.filter { $0.scope == scope }.map { .init(value: scope == "prefix" ? "+" + $0.value : $0.value, sent: $0.sent, verified: $0.verified) }
             }
-            return try .json(AdminWire.Conversion(baseline: baseline, prefixes: wire("prefix"), countries: wire("country")))
-        })
+            return AdminWire.Conversion(baseline: baseline, prefixes: wire("prefix"), countries: wire("country"))
+        }
     }
 }
