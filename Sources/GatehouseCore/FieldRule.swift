@@ -47,6 +47,10 @@ public enum FieldRule: Equatable, Sendable {
     case boolean
     /// A JSON array.
     case list
+    /// A JSON object.
+    case anObject
+    /// A JSON number.
+    case aNumber
     /// A JSON object holding these keys.
     case object(keys: [String])
     /// A PEM certificate.

@@ -130,15 +130,85 @@ extension DatacoveWire {
             }
         }
     }
+}
 
-    /// `PATCH tenants/v1/{id}/apple-config`: the fields to change; a left-out field keeps its
-    /// value, and `null` clears `extraTrustedRootPEM` or `xcodeCertificatePEM`.
-    public enum AppleConfigPatchKeys: String, CodingKey, CaseIterable {
-        case bundleId, issuerId, keyId, privateKey, appAppleId, production, extraTrustedRootPEM, xcodeCertificatePEM, claimUntaggedPurchases
+extension DatacoveWire {
+    /// `PATCH tenants/v1/{id}/apple-config`: a key left out keeps its value; `null` clears the
+    /// two certificates (and reads as left out for the rest).
+    public struct AppleConfigPatch: Codable, Sendable, Equatable {
+        /// The JSON keys, which the server reads by name.
+        public enum CodingKeys: String, CodingKey, CaseIterable {
+            case bundleId, issuerId, keyId, privateKey, appAppleId, production, extraTrustedRootPEM, xcodeCertificatePEM, claimUntaggedPurchases
+        }
+        public var bundleId: String?
+        public var issuerId: String?
+        public var keyId: String?
+        /// The App Store Connect API key (.p8), checked when saved and never sent back.
+        public var privateKey: String?
+        public var appAppleId: Int64?
+        public var production: Bool?
+        public var extraTrustedRootPEM: Nullable<String>?
+        public var xcodeCertificatePEM: Nullable<String>?
+        public var claimUntaggedPurchases: Bool?
+
+        /// A patch that changes nothing; set the members to change.
+        public init() {}
+    }
+
+    /// `PUT tenants/v1/{id}/pricing-config`: the packages that replace the tenant's.
+    public struct PricingConfigUpdate: Codable, Sendable, Equatable {
+        /// The JSON keys, which the server reads by name.
+        public enum CodingKeys: String, CodingKey, CaseIterable { case provider, iapCreditPackages }
+        /// `apple` when left out.
+        public var provider: String?
+        public var iapCreditPackages: [CreditPackage]?
+
+        /// An update.
+        public init(provider: String? = nil, iapCreditPackages: [CreditPackage]?) {
+            self.provider = provider
+            self.iapCreditPackages = iapCreditPackages
+        }
     }
 
     /// `POST tenants/v1/{id}/service-entitlement-products`: a new plan's fields.
-    public enum PlanRequestKeys: String, CodingKey, CaseIterable {
-        case displayName, interval, platformProductIds, gatedWorkflowId
+    public struct PlanRequest: Codable, Sendable, Equatable {
+        /// The JSON keys, which the server reads by name.
+        public enum CodingKeys: String, CodingKey, CaseIterable { case displayName, interval, platformProductIds, gatedWorkflowId }
+        public var displayName: String?
+        /// `monthly`, `annual` or `one_time_year`.
+        public var interval: String?
+        /// Store product ids by platform; `apple` is required.
+        public var platformProductIds: [String: String]?
+        public var gatedWorkflowId: String?
+
+        /// A plan request.
+        public init(displayName: String? = nil, interval: String? = nil, platformProductIds: [String: String]? = nil, gatedWorkflowId: String? = nil) {
+            self.displayName = displayName
+            self.interval = interval
+            self.platformProductIds = platformProductIds
+            self.gatedWorkflowId = gatedWorkflowId
+        }
+    }
+
+    /// `PATCH tenants/v1/{id}/trial-config`: what is left out is kept.
+    public struct TrialConfigPatch: Codable, Sendable, Equatable {
+        /// The JSON keys, which the server reads by name.
+        public enum CodingKeys: String, CodingKey, CaseIterable { case ios }
+        public var ios: Platform?
+        /// A patch.
+        public init(ios: Platform? = nil) { self.ios = ios }
+
+        /// One platform's changes.
+        public struct Platform: Codable, Sendable, Equatable {
+            /// The JSON keys, which the server reads by name.
+            public enum CodingKeys: String, CodingKey, CaseIterable { case enabled, durationDays }
+            public var enabled: Bool?
+            public var durationDays: Int?
+            /// A platform's changes.
+            public init(enabled: Bool? = nil, durationDays: Int? = nil) {
+                self.enabled = enabled
+                self.durationDays = durationDays
+            }
+        }
     }
 }

@@ -2,8 +2,7 @@ import Foundation
 
 extension DatacoveWire.Endpoints {
     /// The tenant administrator's store setup (seed 000 §07) under `/api/tenants/v1/:tenantId`,
-    /// with the admin token. The patches and the plan request are read key by key (their keys
-    /// are `AppleConfigPatchKeys` and `PlanRequestKeys`), so their bodies are declared raw.
+    /// with the admin token.
     public enum Store {
         static let base = DatacoveWire.Endpoints.mount + "/tenants/v1/:tenantId"
 
@@ -11,21 +10,21 @@ extension DatacoveWire.Endpoints {
             Endpoint(method, base + path, credential: .admin, envelope: .datacove, id: id, summary: summary)
         }
 
-        public static let updateAppleConfig: Endpoint<RawBytes, DatacoveWire.AppleConfig> =
+        public static let updateAppleConfig: Endpoint<DatacoveWire.AppleConfigPatch, DatacoveWire.AppleConfig> =
             endpoint(.PATCH, "/apple-config", id: "updateAppleConfig", "Set the App Store Connect details (the .p8 key is checked, never returned)")
         public static let appleConfig: Endpoint<NoBody, DatacoveWire.AppleConfig> =
             endpoint(.GET, "/apple-config", id: "getAppleConfig", "The App Store Connect details")
-        public static let putPricingConfig: Endpoint<DatacoveWire.PricingConfig, DatacoveWire.PricingConfig> =
+        public static let putPricingConfig: Endpoint<DatacoveWire.PricingConfigUpdate, DatacoveWire.PricingConfig> =
             endpoint(.PUT, "/pricing-config", id: "putPricingConfig", "Replace the credit packages")
         public static let pricingConfig: Endpoint<NoBody, DatacoveWire.PricingConfig> =
             endpoint(.GET, "/pricing-config", id: "getPricingConfig", "The credit packages")
-        public static let createPlan: Endpoint<RawBytes, DatacoveWire.StorePlan> =
+        public static let createPlan: Endpoint<DatacoveWire.PlanRequest, DatacoveWire.StorePlan> =
             endpoint(.POST, "/service-entitlement-products", id: "createPlan", "Add a plan")
         public static let plans: Endpoint<NoBody, DatacoveWire.StorePlans> =
             endpoint(.GET, "/service-entitlement-products", id: "listPlans", "The plans")
         public static let deletePlan: Endpoint<NoBody, NoBody> =
             endpoint(.DELETE, "/service-entitlement-products/:productId", id: "deletePlan", "Remove a plan")
-        public static let updateTrialConfig: Endpoint<DatacoveWire.TrialConfig, DatacoveWire.TrialConfig> =
+        public static let updateTrialConfig: Endpoint<DatacoveWire.TrialConfigPatch, DatacoveWire.TrialConfig> =
             endpoint(.PATCH, "/trial-config", id: "updateTrialConfig", "Switch the server trial on or off")
         public static let trialConfig: Endpoint<NoBody, DatacoveWire.TrialConfig> =
             endpoint(.GET, "/trial-config", id: "getTrialConfig", "The server trial")

@@ -62,7 +62,7 @@ enum DatacoveSchemas {
             "bundleId": nullableString, "issuerId": nullableString, "keyId": nullableString, "privateKey": nullableString,
             "appAppleId": Schema.integer.orNull, "production": .boolean, "extraTrustedRootPEM": nullableString, "xcodeCertificatePEM": nullableString,
             "claimUntaggedPurchases": .boolean,
-        ], optional: Set(DatacoveWire.AppleConfigPatchKeys.allCases.map(\.stringValue))),
+        ], optional: Set(DatacoveWire.AppleConfigPatch.CodingKeys.allCases.map(\.stringValue))),
         "CreditPackage": .object(["platformProductId": .string, "credits": .integer(minimum: 1), "displayName": nullableString]),
         "PricingConfig": .object(["provider": .oneOf(["apple"]), "iapCreditPackages": .array(.ref("CreditPackage"))]),
         "PricingConfigUpdate": .object(["provider": .oneOf(["apple"]), "iapCreditPackages": .array(.ref("CreditPackage"))], optional: ["provider"]),

@@ -4,45 +4,43 @@ import GatehouseHTTP
 import GatehouseWire
 import GatehouseFormats
 
-/// A JSON object body of the store setup calls, read key by key from the tree the edge read
-/// (a patch tells a left-out key from `null`), with unknown keys refused.
-struct StoreBody {
-    let fields: [String: JSONValue]
-
-    init(_ request: Request, allowed: Set<String>) throws {
-        guard case .object(let object)? = try? request.jsonTree(emptyIsObject: true)
-        else { throw CommerceError(.validationFailed, .bodyNotAnObject) }
-        if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
+/// The request bodies of the store setup and of SubscriptionFlow, read into their wire types by
+/// the one body decoder: an empty body is `{}`; a top-level member the type does not name is
+/// refused by name before anything else, and one deeper down by the decoder; the decoder's
+/// refusals are worded as commerce refusals, which each dialect renders in its envelope.
+enum CommerceBody {
+    /// `refusal`: a route's own words for a refusal at some path (nil: the general words).
+    static func decode<T: Decodable, Key: CodingKey & CaseIterable>(
+        _ type: T.Type, _ request: Request, keys: Key.Type, refusal: (BodyDecodingError) -> CommerceError? = { _ in nil }
+    ) throws -> T {
+        guard case .object(let members)? = try? request.jsonTree(emptyIsObject: true) else {
+            throw CommerceError(.validationFailed, .bodyNotAnObject)
+        }
+        let named = Set(Key.allCases.map(\.stringValue))
+        if let unknown = members.keys.sorted().first(where: { !named.contains($0) }) {
             throw CommerceError(.validationFailed, .unknownField(unknown))
         }
-        fields = object
+        do {
+            return try JSONBodyDecoder(unknownKeys: .refuse).decode(T.self, from: .object(members))
+        } catch {
+            throw refusal(error) ?? refused(error)
+        }
     }
 
-    /// A body whose keys are those of a shared wire type.
-    init<Key: CodingKey & CaseIterable>(_ request: Request, keys: Key.Type) throws {
-        try self.init(request, allowed: Set(Key.allCases.map(\.stringValue)))
-    }
-
-    func string(_ key: some CodingKey) throws -> String? { try string(key.stringValue) }
-    func has(_ key: some CodingKey) -> Bool { fields.keys.contains(key.stringValue) }
-    func bool(_ key: some CodingKey) throws -> Bool? { try bool(key.stringValue) }
-
-    func string(_ key: String) throws -> String? {
-        guard let value = fields[key], value != .null else { return nil }
-        guard let text = value.string else { throw CommerceError.invalid(key, .string) }
-        return text
-    }
-
-    func int(_ key: String) throws -> Int? {
-        guard let value = fields[key], value != .null else { return nil }
-        guard let number = value.int else { throw CommerceError.invalid(key, .wholeNumber) }
-        return number
-    }
-
-    func bool(_ key: String) throws -> Bool? {
-        guard let value = fields[key], value != .null else { return nil }
-        guard let flag = value.bool else { throw CommerceError.invalid(key, .boolean) }
-        return flag
+    /// The general words: the field by its path (`ios.enabled`) and what it must be.
+    static func refused(_ error: BodyDecodingError) -> CommerceError {
+        let field = error.field
+        switch error.problem {
+        case .empty, .unreadable: return CommerceError(.validationFailed, .bodyNotAnObject)
+        case .unknownKey: return CommerceError(.validationFailed, .unknownField(field))
+        case .missing: return .invalid(field, .required)
+        case .wrongType(.string), .invalid: return .invalid(field, .string)
+        case .wrongType(.boolean): return .invalid(field, .boolean)
+        case .wrongType(.integer), .notInteger: return .invalid(field, .wholeNumber)
+        case .wrongType(.number): return .invalid(field, .aNumber)
+        case .wrongType(.array): return .invalid(field, .list)
+        case .wrongType(.object): return .invalid(field, .anObject)
+        }
     }
 }
 

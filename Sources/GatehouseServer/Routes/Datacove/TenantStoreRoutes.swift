@@ -3,6 +3,7 @@ import GatehouseCommerceEngine
 import GatehouseCore
 import GatehouseHTTP
 import GatehouseWire
+import GatehouseFormats
 
 /// The tenant administrator's store setup (seed 000 §07 "Store setup") under
 /// `/api/tenants/v1/:id`, authenticated with an admin token, answering in the Datacove envelope.
@@ -10,89 +11,73 @@ enum TenantStoreRoutes {
     static func register(on router: Router, commerce: CommerceEngine, directory: TenantDirectory, adminToken: String?, logger: Logger) {
         router.renderErrors(under: "/api/tenants") { error, path, context in DatacoveError.render(error, path: path, context: context, logger: logger) }
         let (admin, endpoints) = (AdminAuthentication(directory: directory, configuredToken: adminToken), DatacoveWire.Endpoints.Store.self)
-        /// Registers a store endpoint: every one names its tenant in the path.
-        func on<Body, Reply>(_ endpoint: Endpoint<Body, Reply>, _ body: @escaping @Sendable (Request, String, RequestContext) async throws -> Response) {
-            router.on(endpoint, admin) { request, context, _ in try await body(request, context.parameter("tenantId"), context) }
+        /// Registers a store endpoint without a body: every one names its tenant in the path.
+        func on<Reply>(_ endpoint: Endpoint<NoBody, Reply>, _ body: @escaping @Sendable (String, RequestContext) async throws -> Response) {
+            router.on(endpoint, admin) { _, context, _ in try await body(context.parameter("tenantId"), context) }
         }
-        on(endpoints.updateAppleConfig) { request, tenantID, _ in
-            typealias Keys = DatacoveWire.AppleConfigPatchKeys
-            let body = try StoreBody(request, keys: Keys.self)
+        /// Registers one with a body, read into the endpoint's body type (`CommerceBody`).
+        func on<Body: Decodable & Sendable, Key: CodingKey & CaseIterable, Reply>(
+            _ endpoint: Endpoint<Body, Reply>, keys: Key.Type, refusal: @escaping @Sendable (BodyDecodingError) -> CommerceError? = { _ in nil },
+            _ body: @escaping @Sendable (Body, String) async throws -> Response
+        ) {
+            router.on(endpoint, admin) { request, context, _ in
+                try await body(try CommerceBody.decode(Body.self, request, keys: keys, refusal: refusal), context.parameter("tenantId"))
+            }
+        }
+        on(endpoints.updateAppleConfig, keys: DatacoveWire.AppleConfigPatch.CodingKeys.self) { body, tenantID in
             var patch = AppleConfigPatch()
-            patch.bundleId = try body.string(Keys.bundleId)
-            patch.issuerId = try body.string(Keys.issuerId)
-            patch.keyId = try body.string(Keys.keyId)
-            patch.privateKey = try body.string(Keys.privateKey)
-            patch.appAppleId = try body.int(Keys.appAppleId.stringValue).map(Int64.init)
-            patch.production = try body.bool(Keys.production)
-            patch.claimUntaggedPurchases = try body.bool(Keys.claimUntaggedPurchases)
-            if body.has(Keys.extraTrustedRootPEM) { patch.extraTrustedRootPEM = .some(try body.string(Keys.extraTrustedRootPEM)) }
-            if body.has(Keys.xcodeCertificatePEM) { patch.xcodeCertificatePEM = .some(try body.string(Keys.xcodeCertificatePEM)) }
+            (patch.bundleId, patch.issuerId, patch.keyId, patch.privateKey) = (body.bundleId, body.issuerId, body.keyId, body.privateKey)
+            (patch.appAppleId, patch.production, patch.claimUntaggedPurchases) = (body.appAppleId, body.production, body.claimUntaggedPurchases)
+            patch.extraTrustedRootPEM = body.extraTrustedRootPEM.map(\.wrapped)
+            patch.xcodeCertificatePEM = body.xcodeCertificatePEM.map(\.wrapped)
             return try .json(StoreJSON.apple(try await commerce.updateAppleConfig(tenantID: tenantID, patch)))
         }
-        on(endpoints.appleConfig) { _, tenantID, _ in
+        on(endpoints.appleConfig) { tenantID, _ in
             guard let config = try await commerce.appleConfig(tenantID: tenantID) else { throw CommerceError.notFound(.appStoreConfiguration) }
             return try .json(StoreJSON.apple(config))
         }
-        on(endpoints.putPricingConfig) { request, tenantID, _ in
-            typealias Keys = DatacoveWire.PricingConfig.CodingKeys
-            typealias PackageKeys = DatacoveWire.CreditPackage.CodingKeys
-            let body = try StoreBody(request, keys: Keys.self)
-            guard case .array(let items)? = body.fields[Keys.iapCreditPackages.stringValue] else {
-                throw CommerceError.invalid("iapCreditPackages", .list)
+        let packagesRefused = CommerceError.invalid("iapCreditPackages", .list)
+        let packageRefused = CommerceError.invalid("each package", .object(keys: ["platformProductId", "credits"]))
+        on(endpoints.putPricingConfig, keys: DatacoveWire.PricingConfigUpdate.CodingKeys.self, refusal: { error in
+            guard error.path.first == DatacoveWire.PricingConfigUpdate.CodingKeys.iapCreditPackages.stringValue else { return nil }
+            return error.path.count == 1 ? packagesRefused : packageRefused
+        }) { body, tenantID in
+            guard let items = body.iapCreditPackages else { throw packagesRefused }
+            let packages = items.map {
+                CreditPackage(provider: "apple", platformProductId: $0.platformProductId, credits: $0.credits, displayName: $0.displayName)
             }
-            let packages = try items.map { item -> CreditPackage in
-                guard case .object(let fields) = item, let product = fields[PackageKeys.platformProductId.stringValue]?.string,
-                      let credits = fields[PackageKeys.credits.stringValue]?.int
-                else { throw CommerceError.invalid("each package", .object(keys: ["platformProductId", "credits"])) }
-                return CreditPackage(
-                    provider: "apple", platformProductId: product, credits: credits, displayName: fields[PackageKeys.displayName.stringValue]?.string)
-            }
-            let saved = try await commerce.setCreditPackages(tenantID: tenantID, provider: try body.string(Keys.provider) ?? "apple", packages)
-            return try .json(StoreJSON.pricing(saved))
+            return try .json(StoreJSON.pricing(try await commerce.setCreditPackages(tenantID: tenantID, provider: body.provider ?? "apple", packages)))
         }
-        on(endpoints.pricingConfig) { _, tenantID, _ in try .json(StoreJSON.pricing(try await commerce.creditPackages(tenantID: tenantID))) }
-        on(endpoints.createPlan) { request, tenantID, _ in
-            typealias Keys = DatacoveWire.PlanRequestKeys
-            let body = try StoreBody(request, keys: Keys.self)
-            guard let interval = try body.string(Keys.interval).flatMap(Plan.Interval.init(rawValue:)) else {
-                throw CommerceError.invalid("interval", .oneOf(["monthly", "annual", "one_time_year"]))
-            }
-            guard case .object(let ids)? = body.fields[Keys.platformProductIds.stringValue], let apple = ids["apple"]?.string else {
-                throw CommerceError.invalid("platformProductIds.apple", .required)
-            }
+        on(endpoints.pricingConfig) { tenantID, _ in try .json(StoreJSON.pricing(try await commerce.creditPackages(tenantID: tenantID))) }
+        typealias PlanKeys = DatacoveWire.PlanRequest.CodingKeys
+        let intervalRefused = CommerceError.invalid("interval", .oneOf(["monthly", "annual", "one_time_year"]))
+        let appleIDRefused = CommerceError.invalid("platformProductIds.apple", .required)
+        // The ids that are not an object, or an apple id that is not a string, are no apple id.
+        let ids = PlanKeys.platformProductIds.stringValue
+        on(endpoints.createPlan, keys: PlanKeys.self, refusal: { error in error.path == [ids] || error.path == [ids, "apple"] ? appleIDRefused : nil }) {
+            body, tenantID in
+            guard let interval = body.interval.flatMap(Plan.Interval.init(rawValue:)) else { throw intervalRefused }
+            guard let apple = body.platformProductIds?["apple"] else { throw appleIDRefused }
             let plan = try await commerce.createPlan(
-                tenantID: tenantID, displayName: try body.string(Keys.displayName) ?? "", interval: interval, appleProductID: apple,
-                gatedWorkflowID: try body.string(Keys.gatedWorkflowId))
+                tenantID: tenantID, displayName: body.displayName ?? "", interval: interval, appleProductID: apple, gatedWorkflowID: body.gatedWorkflowId)
             return try .json(StoreJSON.plan(plan), status: 201)
         }
-        on(endpoints.plans) { _, tenantID, _ in
+        on(endpoints.plans) { tenantID, _ in
             try .json(DatacoveWire.StorePlans(data: try await commerce.plans(tenantID: tenantID).map(StoreJSON.plan)))
         }
-        on(endpoints.deletePlan) { _, tenantID, context in
+        on(endpoints.deletePlan) { tenantID, context in
             try await commerce.deletePlan(tenantID: tenantID, productID: context.parameter("productId"))
             return .empty()
         }
-        on(endpoints.updateTrialConfig) { request, tenantID, _ in
-            typealias PlatformKeys = DatacoveWire.TrialConfig.Platform.CodingKeys
-            let body = try StoreBody(request, keys: DatacoveWire.TrialConfig.CodingKeys.self)
-            var enabled: Bool?
-            var days: Int?
-            if let ios = body.fields[DatacoveWire.TrialConfig.CodingKeys.ios.stringValue] {
-                let allowed = Set(PlatformKeys.allCases.map(\.stringValue))
-                guard case .object(let fields) = ios, fields.keys.allSatisfy(allowed.contains) else {
-                    throw CommerceError.invalid("ios", .object(keys: ["enabled", "durationDays"]))
-                }
-                if let value = fields[PlatformKeys.enabled.stringValue] {
-                    guard let flag = value.bool else { throw CommerceError.invalid("ios.enabled", .boolean) }
-                    enabled = flag
-                }
-                if let value = fields[PlatformKeys.durationDays.stringValue] {
-                    guard let number = value.int else { throw CommerceError.invalid("ios.durationDays", .wholeNumber) }
-                    days = number
-                }
-            }
-            return try .json(StoreJSON.trial(try await commerce.updateTrialConfig(tenantID: tenantID, iosEnabled: enabled, iosDurationDays: days)))
+        // An `ios` that is not an object of those two members is refused as a whole, as before the
+        // members' own types are read.
+        let iosRefused = CommerceError.invalid("ios", .object(keys: ["enabled", "durationDays"]))
+        on(endpoints.updateTrialConfig, keys: DatacoveWire.TrialConfigPatch.CodingKeys.self, refusal: { error in
+            error.path.first == "ios" && (error.path.count == 1 || error.problem == .unknownKey) ? iosRefused : nil
+        }) { body, tenantID in
+            let trial = try await commerce.updateTrialConfig(tenantID: tenantID, iosEnabled: body.ios?.enabled, iosDurationDays: body.ios?.durationDays)
+            return try .json(StoreJSON.trial(trial))
         }
-        on(endpoints.trialConfig) { _, tenantID, _ in try .json(StoreJSON.trial(try await commerce.trialConfig(tenantID: tenantID))) }
+        on(endpoints.trialConfig) { tenantID, _ in try .json(StoreJSON.trial(try await commerce.trialConfig(tenantID: tenantID))) }
     }
 }

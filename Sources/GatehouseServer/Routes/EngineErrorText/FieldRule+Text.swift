@@ -35,6 +35,8 @@ extension FieldRule {
         case .wholeNumberAbove(let bound): "a whole number above \(bound)"
         case .boolean: "true or false"
         case .list: "a list"
+        case .anObject: "an object"
+        case .aNumber: "a number"
         case .object(let keys): "an object with " + Self.all(keys)
         case .pemCertificate: "a PEM certificate"
         }

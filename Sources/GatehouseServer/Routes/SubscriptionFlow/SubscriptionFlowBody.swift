@@ -1,37 +1,37 @@
 import GatehouseCommerceEngine
 import GatehouseHTTP
 import GatehouseWire
+import GatehouseFormats
 
-/// SubscriptionFlow request bodies, read into the shared wire types by their own coding keys;
-/// unknown keys are refused.
+/// SubscriptionFlow request bodies, read into the shared wire types by their own coding keys
+/// (`CommerceBody`); unknown keys are refused.
 enum SubscriptionFlowBody {
     static func accountTokenRequest(_ request: Request) throws -> SubscriptionFlowWire.AccountTokenRequest {
-        typealias Keys = SubscriptionFlowWire.AccountTokenRequest.CodingKeys
-        let body = try StoreBody(request, keys: Keys.self)
-        guard let customer = try body.string(Keys.customerId) else { throw CommerceError.invalid("customer_id", .required) }
-        return SubscriptionFlowWire.AccountTokenRequest(customerId: customer, rotate: try body.bool(Keys.rotate))
+        try CommerceBody.decode(SubscriptionFlowWire.AccountTokenRequest.self, request, keys: SubscriptionFlowWire.AccountTokenRequest.CodingKeys.self)
     }
 
     static func customerPurchase(_ request: Request) throws -> SubscriptionFlowWire.CustomerPurchase {
         typealias Keys = SubscriptionFlowWire.CustomerPurchase.CodingKeys
-        let body = try StoreBody(request, keys: Keys.self)
-        guard let customer = try body.string(Keys.customerId) else { throw CommerceError.invalid("customer_id", .required) }
-        return SubscriptionFlowWire.CustomerPurchase(
-            customerId: customer, signedTransaction: try signedTransaction(body, store: Keys.store, transaction: Keys.signedTransaction))
+        let body = try CommerceBody.decode(SubscriptionFlowWire.CustomerPurchase.self, request, keys: Keys.self, refusal: storeRefusal)
+        try check(store: body.store, signedTransaction: body.signedTransaction)
+        return body
     }
 
     static func purchaseReport(_ request: Request) throws -> SubscriptionFlowWire.PurchaseReport {
         typealias Keys = SubscriptionFlowWire.PurchaseReport.CodingKeys
-        let body = try StoreBody(request, keys: Keys.self)
-        return SubscriptionFlowWire.PurchaseReport(signedTransaction: try signedTransaction(body, store: Keys.store, transaction: Keys.signedTransaction))
+        let body = try CommerceBody.decode(SubscriptionFlowWire.PurchaseReport.self, request, keys: Keys.self, refusal: storeRefusal)
+        try check(store: body.store, signedTransaction: body.signedTransaction)
+        return body
     }
 
+    private static let storeRefused = CommerceError.invalid("store", .oneOf(["apple"]))
+
+    /// A `store` left out or not a string reads as any other store: not `apple`.
+    private static func storeRefusal(_ error: BodyDecodingError) -> CommerceError? { error.path == ["store"] ? storeRefused : nil }
+
     /// `store` must be `apple` and `signed_transaction` a non-empty string.
-    private static func signedTransaction(_ body: StoreBody, store: some CodingKey, transaction: some CodingKey) throws -> String {
-        guard try body.string(store) == "apple" else { throw CommerceError.invalid("store", .oneOf(["apple"])) }
-        guard let signed = try body.string(transaction), !signed.isEmpty else {
-            throw CommerceError.invalid("signed_transaction", .required)
-        }
-        return signed
+    private static func check(store: String, signedTransaction: String) throws {
+        guard store == "apple" else { throw storeRefused }
+        guard !signedTransaction.isEmpty else { throw CommerceError.invalid("signed_transaction", .required) }
     }
 }
