@@ -22,14 +22,29 @@ struct Configuration: Sendable {
     }
 }
 
-// Safe? The fields never change once `build()` has put the Configuration in a PossessionAuth, but they hold the app's
-// non-Sendable step objects, and one PossessionAuth (documented as thread-safe, a singleton) may run several
-// authentications at once, each on its own detached Task: two flows can call the same step object concurrently. That
-// is only safe if the app's steps are thread-safe themselves (the seed's hop to the main queue); nothing here checks it.
-/// The app's step objects. The seed's are plain classes that hop to the main queue themselves; the SDK calls
-/// them one at a time per flow from its own Task, so they are carried across as they are.
+/// The app's step objects. The seed's are plain classes that hop to the main queue themselves and
+/// answer through their callback; one `PossessionAuth` may run several authentications at once, so
+/// the SDK calls the steps one at a time across all of them, under `gate`.
+// Safe: the step objects are set by the builder before `build()` and never replaced after; each is
+// only called in `serially`, under one lock shared by every copy, so no two flows call the app's
+// (non-Sendable) steps at once. A step's `execute` returns at once (its answer comes through the
+// callback), so the lock is held for no longer than the app's own call; it is recursive, so a step
+// that starts another authentication from inside `execute` does not deadlock.
 struct AppSteps: @unchecked Sendable {
     var authFinish: any AuthFinishStep
     var otpStart: (any OtpStartStep)?
     var otpFinish: (any OtpFinishStep)?
+    private let gate = NSRecursiveLock()
+
+    init(authFinish: any AuthFinishStep) { self.authFinish = authFinish }
+
+    /// Whether both OTP steps are set.
+    var hasOTPFallback: Bool { otpStart != nil && otpFinish != nil }
+
+    /// Runs `call` with the steps, one call at a time across every flow.
+    func serially<T>(_ call: (AppSteps) throws -> T) rethrows -> T {
+        gate.lock()
+        defer { gate.unlock() }
+        return try call(self)
+    }
 }

@@ -40,7 +40,7 @@ struct PossessionFlow: Sendable {
             throw PossessionAuthError.cancelled
         }
         log("possession: done")
-        configuration.steps.authFinish.execute(authId: authId)
+        configuration.steps.serially { $0.authFinish.execute(authId: authId) }
         return authId
     }
 
@@ -73,13 +73,13 @@ struct PossessionFlow: Sendable {
 
     /// Asks OtpStart until Gatehouse takes the number (re-asking after a refused one), or the user cancels.
     private func otpStart(phoneNumberNeeded: Bool, _ api: DeviceAPI) async throws -> PossessionWire.Step {
-        guard let step = configuration.steps.otpStart, configuration.steps.otpFinish != nil else {
-            throw PossessionAuthError.otpFallbackNotConfigured
-        }
+        guard configuration.steps.hasOTPFallback else { throw PossessionAuthError.otpFallbackNotConfigured }
         var validation: PossessionAuthError?
         while true {
             let answer = OneShot<StepAnswer<OtpStartInput>>()
-            step.execute(phoneNumberNeeded: phoneNumberNeeded, phoneValidationError: validation, callback: OtpStartStepCallback(answer))
+            configuration.steps.serially {
+                $0.otpStart?.execute(phoneNumberNeeded: phoneNumberNeeded, phoneValidationError: validation, callback: OtpStartStepCallback(answer))
+            }
             guard case .success(let input) = await answer.wait(orIfCancelled: .cancelled) else { throw PossessionAuthError.cancelled }
             do {
                 return try await api.step(PossessionWire.Endpoints.otpStart, PossessionWire.OTPStartRequest(phoneNumber: input?.phoneNumber))
@@ -91,11 +91,11 @@ struct PossessionFlow: Sendable {
 
     /// Asks OtpFinish until Gatehouse takes the code (re-asking after a wrong one), or the user cancels.
     private func otpFinish(_ api: DeviceAPI) async throws -> PossessionWire.Step {
-        guard let step = configuration.steps.otpFinish else { throw PossessionAuthError.otpFallbackNotConfigured }
+        guard configuration.steps.hasOTPFallback else { throw PossessionAuthError.otpFallbackNotConfigured }
         var otpError: PossessionAuthError?
         while true {
             let answer = OneShot<StepAnswer<OtpFinishInput>>()
-            step.execute(otpError: otpError, callback: OtpFinishStepCallback(answer))
+            configuration.steps.serially { $0.otpFinish?.execute(otpError: otpError, callback: OtpFinishStepCallback(answer)) }
             guard case .success(let input?) = await answer.wait(orIfCancelled: .cancelled) else { throw PossessionAuthError.cancelled }
             do {
                 return try await api.step(PossessionWire.Endpoints.otpFinish, PossessionWire.OTPFinishRequest(otp: input.otp))

@@ -3,7 +3,8 @@ import GatehousePossession
 import GatehouseTestEvents
 import Testing
 
-/// One authenticator, many authentications at once: each keeps its own token, device token and authId.
+/// One authenticator, many authentications at once: each keeps its own token, device token and
+/// authId, and the app's steps are called one at a time.
 @Suite struct ConcurrencyTests {
     static let count = 8
 
@@ -33,6 +34,7 @@ import Testing
             return .redirected(code: "code-\(flow)", state: nil, error: nil)
         }
         let finish = RecordingFinish()
+        finish.work = 0.005
         let auth = makeAuth(gatehouse, finish: finish, check: check)
         let results = try await withThrowingTaskGroup(of: (Int, String).self) { group in
             for (index, token) in tokens.enumerated() { group.addTask { (index, try await auth.authenticate(token)) } }
@@ -41,6 +43,8 @@ import Testing
         #expect(results == Dictionary(uniqueKeysWithValues: (0..<Self.count).map { ($0, "auth-\($0)") }))
         #expect(Set(finish.authIds) == Set((0..<Self.count).map { "auth-\($0)" }) && finish.authIds.count == Self.count)
         #expect(gatehouse.calls.count == 2 * Self.count)
+        // The flows overlap, but the app's step is called by one at a time.
+        #expect(finish.callsAtOnce == 1)
     }
 }
 

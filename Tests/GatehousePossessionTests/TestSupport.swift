@@ -187,16 +187,30 @@ final class ScriptedOtpFinish: OtpFinishStep, @unchecked Sendable {
     }
 }
 
-/// An AuthFinish that records the authIds it received.
+/// An AuthFinish that records the authIds it received, and how many of its calls ran at once
+/// (a plain class of the app's, as the seed's are, is not safe to call from two flows at once).
 final class RecordingFinish: AuthFinishStep, @unchecked Sendable {
     private let lock = NSLock()
     private var received: [String] = []
+    private var inside = 0
+    private var mostAtOnce = 0
     let finished = Latch()
+    /// How long each call takes, as an app's own work in the step would.
+    var work: TimeInterval = 0
 
     var authIds: [String] { lock.withLock { received } }
+    var callsAtOnce: Int { lock.withLock { mostAtOnce } }
 
     func execute(authId: String) {
-        lock.withLock { received.append(authId) }
+        lock.withLock {
+            inside += 1
+            mostAtOnce = max(mostAtOnce, inside)
+        }
+        if work > 0 { Thread.sleep(forTimeInterval: work) }
+        lock.withLock {
+            inside -= 1
+            received.append(authId)
+        }
         finished.signal()
     }
 }
