@@ -100,10 +100,10 @@ var targets: [Target] = [
         path: "Tests/GatehouseTesting", swiftSettings: swiftSettings
     ),
     .target(
-        name: "GatehouseServerTesting", dependencies: ["GatehouseTesting", "GatehouseServer", "GatehouseCore", "GatehouseCrypto", "GatehouseHTTP", "GatehouseOutbound"],
+        name: "GatehouseServerTesting", dependencies: ["GatehouseTesting", "GatehouseServer", "GatehouseCore", "GatehouseCrypto", "GatehouseHTTP", "GatehouseOutbound", "GatehouseClientCore"],
         path: "Tests/GatehouseServerTesting", swiftSettings: swiftSettings
     ),
-    .testTarget(name: "GatehouseHTTPTests", dependencies: ["GatehouseHTTP", "GatehouseTesting"], swiftSettings: swiftSettings),
+    .testTarget(name: "GatehouseHTTPTests", dependencies: ["GatehouseHTTP", "GatehouseTesting", "GatehouseTestEvents"], swiftSettings: swiftSettings),
     .testTarget(
         name: "GatehouseDatabaseTests",
         dependencies: ["GatehouseDatabase", "GatehouseSQLite", "GatehousePostgres"],

@@ -196,6 +196,11 @@ public final class Server: @unchecked Sendable {
 
     func end(_ exchange: Exchange) {
         if exchange.isTracked { lock.withLock { active[ObjectIdentifier(exchange)] = nil } }
+        ended()
+    }
+
+    /// One request fewer in flight; the one that leaves none wakes the `idle()` callers.
+    func ended() {
         // The lock is taken only by the request that leaves none in flight; an `idle()` that saw
         // one in flight has queued itself under the lock by then, or sees none.
         guard cmhd_counter_add(counters, -1) == 0 else { return }

@@ -145,15 +145,10 @@ public final class GatehouseApp: Sendable {
         return database
     }
 
-    public func start() throws {
-        try server.start()
-        // The address is the server's own, no secret: its port must survive the digit masking.
-        environment.logger.info("listening", ["address": .plain("http://\(settings.host):\(server.port)")])
-        ownURL.withLock { $0 = URL(string: "http://\(settings.host == "0.0.0.0" || settings.host == "::" ? "127.0.0.1" : settings.host):\(server.port)") }
-        if let metricsServer {
-            try metricsServer.start()
-            environment.logger.info("metrics listening", ["address": .plain("http://\(settings.metricsHost):\(metricsServer.port)/metrics")])
-        }
+    /// Starts the listeners and the background work. `listening: false` starts the background
+    /// work alone, for tests that answer requests in process (`server.respond(method:target:…)`).
+    public func start(listening: Bool = true) throws {
+        if listening { try startListening() }
         startSweeper()
         let (runs, runnerStopped) = (self.runs, self.runnerStopped)
         running.withLock {
@@ -176,6 +171,17 @@ public final class GatehouseApp: Sendable {
                 await settlement.run(every: interval) { logger.warning("rate limit settlement failed", ["error": "\($0)"]) }
             }
             settler.withLock { $0 = task }
+        }
+    }
+
+    private func startListening() throws {
+        try server.start()
+        // The address is the server's own, no secret: its port must survive the digit masking.
+        environment.logger.info("listening", ["address": .plain("http://\(settings.host):\(server.port)")])
+        ownURL.withLock { $0 = URL(string: "http://\(settings.host == "0.0.0.0" || settings.host == "::" ? "127.0.0.1" : settings.host):\(server.port)") }
+        if let metricsServer {
+            try metricsServer.start()
+            environment.logger.info("metrics listening", ["address": .plain("http://\(settings.metricsHost):\(metricsServer.port)/metrics")])
         }
     }
 

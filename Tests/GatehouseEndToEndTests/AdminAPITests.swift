@@ -126,6 +126,6 @@ func raw(_ live: LiveServer, _ method: String, _ path: String, token: String?, b
     // URLSession would otherwise label the body application/x-www-form-urlencoded.
     if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
     if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-    let (data, response) = try await URLSessionTransport().send(request)
+    let (data, response) = try await live.transport.send(request)
     return (response.statusCode, data, response.value(forHTTPHeaderField: "X-Request-Id"))
 }

@@ -9,7 +9,7 @@ import Testing
     static let counts = "must be an integer from 0 to 2147483647"
 
     @Test func otpApplicationNumbersAreExact() async throws {
-        let live = try await LiveServer.start()
+        let live = try await LiveServer.start(inProcess: true)
         let path = try await Self.application(live)
         let refusals: [(body: String, message: String)] = [
             (#"{"codeLength":0.9999999999999999999}"#, "codeLength " + Self.counts),
@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func workflowNumbersAreExact() async throws {
-        let live = try await LiveServer.start()
+        let live = try await LiveServer.start(inProcess: true)
         let tenant = "/admin/v1/tenants/\(live.credentials.tenantId)"
         let definition = #"{"name":"Probe","executor":{"kind":"url-check"},"credits":CREDITS}"#
         let refusals: [(method: String, path: String, body: String, message: String)] = [

@@ -97,5 +97,6 @@ extension DatacoveClient {
     init(_ live: LiveServer, apiKey: String) {
         base = live.credentials.baseURL + "/api/"
         self.apiKey = apiKey
+        transport = live.transport
     }
 }

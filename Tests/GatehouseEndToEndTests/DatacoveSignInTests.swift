@@ -16,10 +16,13 @@ import FoundationNetworking
 struct DatacoveClient {
     let base: String
     let apiKey: String
+    /// The server's socket, or the server itself when it answers in process.
+    var transport: any Transport = URLSessionTransport()
 
     init(_ live: LiveServer, platform: String = "IOS") {
         base = live.credentials.baseURL + "/api/"
         apiKey = live.credentials.apiKeys?[platform] ?? ""
+        transport = live.transport
     }
 
     func call(_ method: String, _ path: String, _ body: [String: Any]? = nil, key: Bool = false, token: String? = nil,
@@ -33,7 +36,7 @@ struct DatacoveClient {
         if key { request.setValue(apiKey, forHTTPHeaderField: "x-api-key") }
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await URLSessionTransport().send(request)
+        let (data, response) = try await transport.send(request)
         var fields: [String: String] = [:]
         for (name, value) in response.allHeaderFields { fields[String(describing: name).lowercased()] = String(describing: value) }
         return (response.statusCode, (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:], fields)
@@ -54,9 +57,8 @@ struct DatacoveClient {
     }
 
     func outboxMessages(_ live: LiveServer, _ recipient: String) async throws -> [AdminWire.OutboxMessage] {
-        let admin = APIClient(baseURL: live.baseURL).with(header: "Authorization", "Bearer \(live.credentials.adminToken)")
         let encoded = recipient.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        return try await admin.send("GET", "/admin/v1/outbox?to=\(encoded)", as: AdminWire.List<AdminWire.OutboxMessage>.self).data
+        return try await live.admin.call(AdminWire.Endpoints.readOutbox, query: "to=\(encoded)").data
     }
 
     /// The code of the first message to `recipient` beyond the `after` already there, once

@@ -9,8 +9,8 @@ import Testing
 @Suite struct OTPApplicationAdminTests {
     @Test(arguments: TestDatabaseKind.available)
     func applicationsAreCreatedReadAndChanged(_ kind: TestDatabaseKind) async throws {
-        let live = try await LiveServer.start(kind)
-        let admin = APIClient(baseURL: live.baseURL).with(header: "Authorization", "Bearer \(live.credentials.adminToken)")
+        let live = try await LiveServer.start(kind, inProcess: true)
+        let admin = live.admin
         let tenant = live.credentials.tenantId
         let created = try await admin.sendRaw(
             "POST", "/admin/v1/tenants/\(tenant)/otp-applications",

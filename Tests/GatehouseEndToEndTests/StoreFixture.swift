@@ -23,9 +23,12 @@ struct StoreFixture {
     let clock: ManualClock
     let planID: String
 
-    static func start(_ kind: TestDatabaseKind, trialDays: Int? = nil, configure: (inout Settings) -> Void = { _ in }) async throws -> StoreFixture {
+    /// `inProcess`: the server answers in process, nothing listening (see `LiveServer`).
+    static func start(
+        _ kind: TestDatabaseKind, trialDays: Int? = nil, inProcess: Bool = false, configure: (inout Settings) -> Void = { _ in }
+    ) async throws -> StoreFixture {
         let clock = ManualClock(Date(timeIntervalSince1970: Double(Int64(Date().timeIntervalSince1970))))
-        let live = try await LiveServer.start(kind, clock: clock, configure: configure)
+        let live = try await LiveServer.start(kind, clock: clock, inProcess: inProcess, configure: configure)
         let client = DatacoveClient(live)
         let chain = try await AppleTestChain.generate()
         let admin = live.credentials.adminToken

@@ -4,7 +4,8 @@ import GatehouseTesting
 import Testing
 
 /// The store setup's bodies are read into their wire types once (`CommerceBody`), and each
-/// refusal reads as the Datacove dialect words it: pinned here literally.
+/// refusal reads as the Datacove dialect words it: pinned here literally. In process: the
+/// routes are the subject, not the transport.
 @Suite struct StoreSetupBodyTests {
     static func message(_ reply: (status: Int, json: [String: Any], headers: [String: String])) -> String? {
         (reply.json["error"] as? [String: Any])?["message"] as? String
@@ -12,7 +13,7 @@ import Testing
 
     @Test(arguments: TestDatabaseKind.available)
     func refusalsNameTheFieldAndWhatItMustBe(_ kind: TestDatabaseKind) async throws {
-        let store = try await StoreFixture.start(kind)
+        let store = try await StoreFixture.start(kind, inProcess: true)
         let base = "tenants/v1/\(store.live.credentials.tenantId)/"
         let admin = store.live.credentials.adminToken
         let cases: [(String, String, [String: Any], String)] = [
@@ -46,7 +47,7 @@ import Testing
 
     @Test(arguments: TestDatabaseKind.available)
     func aPatchKeepsWhatItLeavesOutAndNullClearsACertificate(_ kind: TestDatabaseKind) async throws {
-        let store = try await StoreFixture.start(kind)
+        let store = try await StoreFixture.start(kind, inProcess: true)
         let path = "tenants/v1/\(store.live.credentials.tenantId)/apple-config"
         let admin = store.live.credentials.adminToken
         let pem = store.chain.rootPEM

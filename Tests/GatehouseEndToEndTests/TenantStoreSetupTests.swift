@@ -8,7 +8,7 @@ import Testing
 @Suite struct TenantStoreSetupTests {
     @Test(arguments: TestDatabaseKind.available)
     func appleConfigCatalogueAndTrial(_ kind: TestDatabaseKind) async throws {
-        let live = try await LiveServer.start(kind)
+        let live = try await LiveServer.start(kind, inProcess: true)
         let client = DatacoveClient(live)
         let admin = live.credentials.adminToken
         let base = "tenants/v1/\(live.credentials.tenantId)"

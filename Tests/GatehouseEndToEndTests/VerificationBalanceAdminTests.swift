@@ -10,8 +10,8 @@ import Testing
 @Suite struct VerificationBalanceAdminTests {
     @Test(arguments: TestDatabaseKind.available)
     func theTenthLargestCreditIsRefusedWithItsOwnCode(_ kind: TestDatabaseKind) async throws {
-        let live = try await LiveServer.start(kind)
-        let admin = APIClient(baseURL: live.baseURL).with(header: "Authorization", "Bearer \(live.credentials.adminToken)")
+        let live = try await LiveServer.start(kind, inProcess: true)
+        let admin = live.admin
         let path = "/admin/v1/tenants/\(live.credentials.tenantId)/verification-balance"
         let before = try await admin.send("GET", path, as: AdminWire.Balance.self).balance
         var last = before

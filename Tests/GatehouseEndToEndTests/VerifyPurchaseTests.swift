@@ -19,7 +19,7 @@ import Testing
 
     @Test(arguments: TestDatabaseKind.available)
     func creditPackagesAreGrantedOnceHoweverOftenReported(_ kind: TestDatabaseKind) async throws {
-        let live = try await LiveServer.start(kind)
+        let live = try await LiveServer.start(kind, inProcess: true)
         let client = DatacoveClient(live)
         let admin = live.credentials.adminToken
         let base = "tenants/v1/\(live.credentials.tenantId)"
@@ -77,7 +77,7 @@ import Testing
 
     @Test(arguments: TestDatabaseKind.available)
     func xcodeStoreKitTransactionsOnAnOptedInTestTenant(_ kind: TestDatabaseKind) async throws {
-        let live = try await LiveServer.start(kind)
+        let live = try await LiveServer.start(kind, inProcess: true)
         let client = DatacoveClient(live)
         let admin = live.credentials.adminToken
         let base = "tenants/v1/\(live.credentials.tenantId)"

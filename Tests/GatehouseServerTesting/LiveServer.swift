@@ -1,5 +1,6 @@
 import GatehouseOutbound
 import Foundation
+import GatehouseClientCore
 import GatehouseCore
 import GatehouseCrypto
 import GatehouseHTTP
@@ -7,24 +8,33 @@ import GatehouseServer
 import GatehouseTesting
 
 /// The real server on 127.0.0.1:0 with a fresh database and data folder, in development
-/// mode unless `configure` says otherwise, for end-to-end tests that drive it over loopback.
+/// mode unless `configure` says otherwise, for end-to-end tests that drive it over loopback;
+/// with `inProcess`, the same node answering in process, nothing listening (route tests).
+/// Either way `transport` reaches it.
 ///
 /// ```swift
-/// let live = try await LiveServer.start(.sqlite)
+/// let live = try await LiveServer.start(.sqlite, inProcess: true)
 /// defer { live.stop() }
-/// let client = APIClient(baseURL: live.baseURL)
+/// let client = APIClient(baseURL: live.baseURL, transport: live.transport)
 /// ```
 public final class LiveServer: @unchecked Sendable {
     public let app: GatehouseApp
     public let credentials: DevCredentials
     public let dataDir: String
     public let logs: MemoryLogSink
+    /// The socket's (URLSession) or, in process, the server's own.
+    public let transport: any Transport
     private let database: TestDatabase
 
     public var baseURL: URL { URL(string: credentials.baseURL)! }
+    /// The operator API with the development admin token, over `transport`.
+    package var admin: APIClient {
+        APIClient(baseURL: baseURL, transport: transport).with(header: "Authorization", "Bearer \(credentials.adminToken)")
+    }
     public var port: UInt16 { app.server.port }
 
-    private init(app: GatehouseApp, credentials: DevCredentials, dataDir: String, logs: MemoryLogSink, database: TestDatabase) {
+    private init(app: GatehouseApp, credentials: DevCredentials, dataDir: String, logs: MemoryLogSink, database: TestDatabase, inProcess: Bool) {
+        self.transport = inProcess ? InProcessTransport(server: app.server) : URLSessionTransport()
         self.app = app
         self.credentials = credentials
         self.dataDir = dataDir
@@ -34,7 +44,7 @@ public final class LiveServer: @unchecked Sendable {
 
     /// - Parameter clock: a manual clock lets end-to-end tests cross expiry windows.
     public static func start(
-        _ kind: TestDatabaseKind = .sqlite, clock: (any Clock)? = nil, configure: (inout Settings) -> Void = { _ in }
+        _ kind: TestDatabaseKind = .sqlite, clock: (any Clock)? = nil, inProcess: Bool = false, configure: (inout Settings) -> Void = { _ in }
     ) async throws -> LiveServer {
         let database = try TestDatabase(kind)
         let dataDir = NSTemporaryDirectory() + "gatehouse-e2e-" + UUID().uuidString
@@ -58,7 +68,7 @@ public final class LiveServer: @unchecked Sendable {
                 logger: Logger(minimum: .info, write: { logs.write($0) }), http: CurlHTTPClient())
         }
         let app = try GatehouseApp(settings: settings, environment: environment, logSink: logs)
-        try app.start()
+        try app.start(listening: !inProcess)
         // In production nothing is bootstrapped: the address, and the configured admin token.
         let credentials = settings.mode == .production
             ? DevCredentials(baseURL: "http://127.0.0.1:\(app.server.port)", adminToken: settings.adminToken ?? "", tenantId: "", applicationId: "", apiKey: "")
@@ -66,7 +76,7 @@ public final class LiveServer: @unchecked Sendable {
         guard let credentials else {
             throw TestSetupError("the server did not bootstrap development credentials")
         }
-        return LiveServer(app: app, credentials: credentials, dataDir: dataDir, logs: logs, database: database)
+        return LiveServer(app: app, credentials: credentials, dataDir: dataDir, logs: logs, database: database, inProcess: inProcess)
     }
 
     /// Stops the server without blocking a concurrency thread, then removes its data.
