@@ -53,6 +53,25 @@ package final class ConnectionPool<Connection: AnyObject>: @unchecked Sendable {
         return try body(connection)
     }
 
+    /// Lends an idle connection to `body` if one is ready now (nil when none is: nothing is
+    /// opened and nothing waited for), and takes it back afterwards.
+    package func withIdleConnection<T>(keep: (Connection) -> Bool = { _ in true }, _ body: (Connection) throws -> T) throws -> T? {
+        guard let connection = checkoutIdle() else { return nil }
+        defer { checkin(connection, keep: keep(connection)) }
+        return try body(connection)
+    }
+
+    private func checkoutIdle() -> Connection? {
+        condition.lock()
+        defer { condition.unlock() }
+        while !isClosed, let connection = idle.popLast() {
+            if isUsable(connection) { return connection }
+            opened -= 1
+            discard(connection)
+        }
+        return nil
+    }
+
     /// Borrows a connection, blocking while all `capacity` connections are lent out.
     package func checkout() throws -> Connection {
         condition.lock()

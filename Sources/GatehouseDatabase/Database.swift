@@ -24,6 +24,11 @@ public protocol Database: AnyObject, Sendable {
     @discardableResult
     func writeBlocking<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T
 
+    /// Runs `body` in a read-only transaction on the calling thread if that cannot wait: a
+    /// connection is idle now and a read on it waits for no network (SQLite's local file);
+    /// nil, without running it, otherwise.
+    func readIfImmediate<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T?
+
     /// Checks that the database answers (a trivial query on a pooled connection).
     func ping() throws
 
@@ -71,10 +76,16 @@ extension DatabaseConnection {
 }
 
 extension Database {
-    /// Runs `body` in a read-only transaction without blocking a concurrency thread.
+    /// Never immediate: every read waits for the network or a checkout (PostgreSQL).
+    public func readIfImmediate<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T? { nil }
+
+    /// Runs `body` in a read-only transaction without waiting on a concurrency thread: on the
+    /// calling thread when the read cannot wait (`readIfImmediate`: an idle SQLite reader,
+    /// which saves two thread hops), else on the blocking pool.
     @discardableResult
     public func read<T: Sendable>(_ body: @escaping @Sendable (any DatabaseConnection) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
+        if let value = try readIfImmediate(body) { return value }
+        return try await withCheckedThrowingContinuation { continuation in
             // Blocking work stays off the Swift concurrency pool, whose few threads must
             // never wait on a socket or a connection checkout.
             BlockingThreadPool.database.run {

@@ -80,6 +80,12 @@ public final class SQLiteDatabase: Database, @unchecked Sendable {
         try readers.withConnection { try $0.transaction(begin: "BEGIN DEFERRED", body) }
     }
 
+    /// A reader that is idle now, on the calling thread: a WAL read waits for no writer and
+    /// no network, only for the file's pages.
+    public func readIfImmediate<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T? {
+        try readers.withIdleConnection { try $0.transaction(begin: "BEGIN DEFERRED", body) }
+    }
+
     @discardableResult
     public func writeBlocking<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T {
         try groupCommit.write(body)
