@@ -94,14 +94,21 @@ extension CommerceEngine {
         if let days = iosDurationDays, !(1...365).contains(days) { throw CommerceError.invalid("durationDays", .range(1...365)) }
         return try await database.write { db in
             guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError.notFound(.tenant) }
-            var config = try Self.trialConfig(db, tenantID)
-            config.iosEnabled = iosEnabled ?? config.iosEnabled
-            config.iosDurationDays = iosDurationDays ?? config.iosDurationDays
-            try db.execute("DELETE FROM commerce_trial_configs WHERE tenant_id = ?", tenantID)
+            // One upsert merges the patch into the row it finds, so concurrent saves queue on the
+            // row (PostgreSQL) instead of racing a delete and an insert into a duplicate key.
+            let fresh = TrialConfig(
+                iosEnabled: iosEnabled ?? TrialConfig.default.iosEnabled,
+                iosDurationDays: iosDurationDays ?? TrialConfig.default.iosDurationDays)
             try db.execute(
-                "INSERT INTO commerce_trial_configs (tenant_id, ios_enabled, ios_duration_days) VALUES (?, ?, ?)",
-                [.text(tenantID), .boolean(config.iosEnabled), .integer(Int64(config.iosDurationDays))])
-            return config
+                """
+                INSERT INTO commerce_trial_configs (tenant_id, ios_enabled, ios_duration_days) VALUES (?, ?, ?)
+                ON CONFLICT (tenant_id) DO UPDATE SET
+                    ios_enabled = COALESCE(?, commerce_trial_configs.ios_enabled),
+                    ios_duration_days = COALESCE(?, commerce_trial_configs.ios_duration_days)
+                """,
+                [.text(tenantID), .boolean(fresh.iosEnabled), .integer(Int64(fresh.iosDurationDays)),
+                 iosEnabled.map { .boolean($0) } ?? .null, iosDurationDays.map { .integer(Int64($0)) } ?? .null])
+            return try Self.trialConfig(db, tenantID)
         }
     }
 

@@ -52,6 +52,8 @@ public final class CommerceEngine: Sendable {
             try db.execute(
                 "INSERT INTO commerce_apple_configs (tenant_id, production, updated_at) VALUES (?, ?, ?) ON CONFLICT (tenant_id) DO NOTHING",
                 [.text(tenantID), .boolean(true), now.sqlValue])
+            // Held until commit: concurrent patches of different fields each see the other's save.
+            _ = try db.queryOne("SELECT tenant_id FROM commerce_apple_configs WHERE tenant_id = ?" + db.dialect.forUpdate, tenantID)
             var config = try Self.appleConfig(db, tenantID)!
             config.bundleId = patch.bundleId ?? config.bundleId
             config.issuerId = patch.issuerId ?? config.issuerId

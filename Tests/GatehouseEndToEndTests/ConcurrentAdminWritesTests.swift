@@ -1,0 +1,99 @@
+import Foundation
+import GatehouseServerTesting
+import GatehouseTesting
+import GatehouseWire
+import Testing
+
+/// Concurrent duplicates of the typed admin and store setup writes: a plan's product id is
+/// claimed once, balance changes all count, and concurrent saves leave one whole configuration.
+@Suite struct ConcurrentAdminWritesTests {
+    @Test(arguments: TestDatabaseKind.available)
+    func aPlanCreatedSixteenTimesAtOnceLandsOnce(_ kind: TestDatabaseKind) async throws {
+        let live = try await LiveServer.start(kind, inProcess: true)
+        let client = DatacoveClient(live)
+        let admin = live.credentials.adminToken
+        let base = "tenants/v1/\(live.credentials.tenantId)/service-entitlement-products"
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<16 {
+                group.addTask {
+                    try await client.call(
+                        "POST", base,
+                        ["displayName": "Plan \(index)", "interval": "annual",
+                         "platformProductIds": ["apple": "com.example.app.yearly"]], token: admin).status
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.filter { $0 == 201 }.count == 1, "\(statuses)")
+        #expect(statuses.filter { $0 == 409 }.count == 15, "\(statuses)")
+        let plans = try await client.call("GET", base, token: admin)
+        #expect((plans.json["data"] as? [[String: Any]])?.count == 1)
+        await live.stop()
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func concurrentBalanceChangesAllCount(_ kind: TestDatabaseKind) async throws {
+        let live = try await LiveServer.start(kind, inProcess: true)
+        let admin = live.admin
+        let path = "/admin/v1/tenants/\(live.credentials.tenantId)/verification-balance"
+        let before = try await admin.send("GET", path, as: AdminWire.Balance.self).balance
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<24 {
+                let amount = index.isMultiple(of: 2) ? "1.25" : "-0.25"
+                group.addTask {
+                    _ = try await admin.send("POST", path, body: RawJSON(Data(#"{"amount":"\#(amount)"}"#.utf8)), as: AdminWire.Balance.self)
+                }
+            }
+            try await group.waitForAll()
+        }
+        let after = try await admin.send("GET", path, as: AdminWire.Balance.self).balance
+        // Twelve credits of 1.25 and twelve debits of 0.25: 12.00 more than before.
+        #expect(try #require(Decimal(string: after)) - (try #require(Decimal(string: before))) == 12, "\(before) → \(after)")
+        await live.stop()
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func concurrentTrialSavesLeaveOneWholeConfiguration(_ kind: TestDatabaseKind) async throws {
+        let live = try await LiveServer.start(kind, inProcess: true)
+        let client = DatacoveClient(live)
+        let admin = live.credentials.adminToken
+        let path = "tenants/v1/\(live.credentials.tenantId)/trial-config"
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for days in 1...12 {
+                group.addTask {
+                    try await client.call("PATCH", path, ["ios": ["enabled": days.isMultiple(of: 2), "durationDays": days]], token: admin).status
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+        let ios = try #require(try await client.call("GET", path, token: admin).json["ios"] as? [String: Any])
+        // One save's pair, not one save's days with another's switch.
+        let days = try #require(ios["durationDays"] as? Int)
+        #expect((1...12).contains(days) && ios["enabled"] as? Bool == days.isMultiple(of: 2), "\(ios)")
+        await live.stop()
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func concurrentAppleConfigPatchesOfDifferentFieldsAllStay(_ kind: TestDatabaseKind) async throws {
+        let live = try await LiveServer.start(kind, inProcess: true)
+        let client = DatacoveClient(live)
+        let admin = live.credentials.adminToken
+        let path = "tenants/v1/\(live.credentials.tenantId)/apple-config"
+        let patches: [(String, String)] = [("bundleId", "com.example.app"), ("issuerId", "57246542-96fe-1a63-e053-0824d011072a"),
+                                           ("keyId", "2X9R4HXF34")]
+        for _ in 0..<3 {
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for (field, value) in patches {
+                    group.addTask { try await client.call("PATCH", path, [field: value], token: admin).status }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+            let saved = try await client.call("GET", path, token: admin).json
+            for (field, value) in patches { #expect(saved[field] as? String == value, "\(field) lost: \(saved)") }
+            _ = try await client.call("PATCH", path, ["bundleId": "reset", "issuerId": "reset", "keyId": "reset"], token: admin)
+        }
+        await live.stop()
+    }
+}
