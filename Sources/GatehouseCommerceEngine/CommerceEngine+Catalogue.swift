@@ -18,6 +18,8 @@ extension CommerceEngine {
         let ids = packages.map { _ in environment.ids.next().lowercased }
         return try await database.write { db in
             guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError.notFound(.tenant) }
+            // Concurrent replacements take turns: the last one wins whole, never a mix of two.
+            try db.takeTurn("credit-packages:" + tenantID)
             try db.execute("DELETE FROM commerce_credit_packages WHERE tenant_id = ? AND provider = ?", tenantID, provider)
             for (package, id) in zip(packages, ids) {
                 try db.execute(

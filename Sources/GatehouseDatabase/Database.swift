@@ -73,6 +73,16 @@ extension DatabaseConnection {
     public func queryOne(_ sql: String, _ arguments: [SQLValue]) throws -> Row? {
         try query(sql, arguments).first
     }
+
+    /// Waits until no other transaction holds the turn named `name`, and holds it until this
+    /// one ends: writers that read, merge and write back the same thing (a tenant's settings)
+    /// take turns instead of overwriting each other's fields. A PostgreSQL advisory lock, so
+    /// nothing else (foreign-key checks of the tenant's other rows) waits on it; nothing on
+    /// SQLite, whose write transaction already holds the only write lock.
+    public func takeTurn(_ name: String) throws {
+        guard let lock = dialect.transactionLockByName else { return }
+        _ = try query(lock, [.text(name)])
+    }
 }
 
 extension Database {

@@ -22,6 +22,8 @@ extension PossessionEngine {
         let keys = self.keys
         let now = self.now
         try await database.write { db in
+            // The kept secret is the one of the settings this save replaces, not of an older read.
+            try db.takeTurn("possession-settings:" + tenantID)
             let stored = try Self.settings(db, tenantID: tenantID)
             var sealed: String?
             if let carrierSecret, let carrier = settings.carrier {

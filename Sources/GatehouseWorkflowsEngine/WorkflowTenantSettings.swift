@@ -58,6 +58,8 @@ extension WorkflowsEngine {
         let (now, fallback) = (self.now, settings.defaultConcurrency)
         return try await database.write { db in
             guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError.notFound(.tenant) }
+            // Patches of different fields each keep the other's.
+            try db.takeTurn("workflow-settings:" + tenantID)
             var current = try Self.tenantSettings(db, tenantID: tenantID, fallback: fallback)
             if let value = patch.workerURL { current.workerURL = value }
             if let value = patch.workerSecret { current.workerSecret = value }

@@ -44,10 +44,8 @@ extension WorkflowsEngine {
                     continue
                 }
                 let tenant = try Self.tenantSettings(db, tenantID: run.tenantID, fallback: settings.defaultConcurrency)
-                if let lock = db.dialect.transactionLockByName {
-                    // Nodes claiming for one tenant take turns to count its running runs.
-                    _ = try db.query(lock, [.text("workflow-slots:" + run.tenantID)])
-                }
+                // Nodes claiming for one tenant take turns to count its running runs.
+                try db.takeTurn("workflow-slots:" + run.tenantID)
                 let running: Int = try db.queryOne(
                     "SELECT COUNT(*) AS n FROM workflow_runs WHERE tenant_id = ? AND status = 'running'", run.tenantID)!.get("n")
                 if running >= tenant.maxConcurrentRuns { continue }

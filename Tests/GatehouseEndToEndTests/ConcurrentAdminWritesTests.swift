@@ -96,4 +96,48 @@ import Testing
         }
         await live.stop()
     }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func concurrentWorkflowSettingsPatchesOfDifferentFieldsAllStay(_ kind: TestDatabaseKind) async throws {
+        let live = try await LiveServer.start(kind, inProcess: true)
+        let admin = live.admin
+        let path = "/admin/v1/tenants/\(live.credentials.tenantId)/workflow-settings"
+        for round in 1...3 {
+            let patches = [#"{"maxConcurrentRuns":\#(round + 4)}"#, #"{"openaiModel":"model-\#(round)"}"#,
+                           #"{"workerUrl":"https://worker.example/\#(round)"}"#]
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for patch in patches {
+                    group.addTask {
+                        _ = try await admin.send("PATCH", path, body: RawJSON(Data(patch.utf8)), as: AdminWire.WorkflowSettings.self)
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let saved = try await admin.send("GET", path, as: AdminWire.WorkflowSettings.self)
+            #expect(saved.maxConcurrentRuns == round + 4 && saved.openaiModel == "model-\(round)"
+                    && saved.workerUrl == "https://worker.example/\(round)", "round \(round): \(saved)")
+        }
+        await live.stop()
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func concurrentPricingReplacementsLeaveOneWholeSet(_ kind: TestDatabaseKind) async throws {
+        let live = try await LiveServer.start(kind, inProcess: true)
+        let client = DatacoveClient(live)
+        let admin = live.credentials.adminToken
+        let path = "tenants/v1/\(live.credentials.tenantId)/pricing-config"
+        // Each replacement lists a shared product and two of its own.
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for set in 0..<8 {
+                let packages = ["shared", "own-\(set)-a", "own-\(set)-b"].map { ["platformProductId": "com.example.credits.\($0)", "credits": set + 1] }
+                group.addTask { try await client.call("PUT", path, ["iapCreditPackages": packages], token: admin).status }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+        let packages = try #require(try await client.call("GET", path, token: admin).json["iapCreditPackages"] as? [[String: Any]])
+        let credits = Set(packages.compactMap { $0["credits"] as? Int })
+        #expect(packages.count == 3 && credits.count == 1, "a mix of replacements: \(packages)")
+        await live.stop()
+    }
 }
