@@ -5,8 +5,9 @@ import Foundation
 ///
 /// Integers are read from their digits (`JSONNumber.exactInteger`), so `1.0` is 1 while
 /// `0.9999999999999999999` and `9223372036854775808` are refused rather than rounded. A member
-/// that is `null` reads as absent. With `unknownKeys: .refuse`, a member that no container of the
-/// type asked for is an error naming it; a value decoded as `JSONValue` is taken whole.
+/// that is `null` reads as absent, unless `nulls: .onlyWhereNullable` (then only a member that
+/// reads `null` itself, a `Nullable`, takes it). With `unknownKeys: .refuse`, a member that no
+/// container of the type asked for is an error naming it; a value decoded as `JSONValue` is taken whole.
 ///
 /// ```swift
 /// struct Grant: Decodable { let credits: Int; let note: String? }
@@ -15,13 +16,21 @@ import Foundation
 public struct JSONBodyDecoder: Sendable {
     /// What a member that the type does not read means.
     public enum UnknownKeys: Sendable { case refuse, ignore }
+    /// What a member that is `null` means: absent (as `JSONDecoder` reads it), or a value that
+    /// only a field that can be cleared (`Nullable`) takes, so a patch cannot "clear" a field
+    /// that has no empty value and be answered as if it had kept it.
+    public enum Nulls: Sendable { case absent, onlyWhereNullable }
 
     public var unknownKeys: UnknownKeys
+    public var nulls: Nulls
 
-    public init(unknownKeys: UnknownKeys) { self.unknownKeys = unknownKeys }
+    public init(unknownKeys: UnknownKeys, nulls: Nulls = .absent) {
+        self.unknownKeys = unknownKeys
+        self.nulls = nulls
+    }
 
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws(BodyDecodingError) -> T {
-        let ledger = KeyLedger(refusing: unknownKeys == .refuse)
+        let ledger = KeyLedger(refusing: unknownKeys == .refuse, nullIsAbsent: nulls == .absent)
         let decoded: T
         do {
             decoded = try TreeDecoder(value: value, codingPath: [], ledger: ledger).read(T.self)
@@ -54,6 +63,8 @@ public struct BodyDecodingError: Error, Equatable, Sendable {
         case unreadable(JSONReadError)
         /// A required member is absent or `null`.
         case missing
+        /// `null` on a member that cannot be cleared (with `nulls: .onlyWhereNullable`).
+        case null
         /// A value of another JSON type than `expected`.
         case wrongType(expected: JSONKind)
         /// A number where an integer of the field's type was wanted, that is not one.

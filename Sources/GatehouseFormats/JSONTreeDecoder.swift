@@ -10,10 +10,16 @@ final class KeyLedger {
     }
 
     let refusing: Bool
+    /// Whether a member that is `null` reads as absent; if not, only a type that reads `null`
+    /// itself (`Nullable`) takes it, and an optional member of another type refuses it.
+    let nullIsAbsent: Bool
     private var entries: [Entry] = []
     private var byPath: [[String]: Int] = [:]
 
-    init(refusing: Bool) { self.refusing = refusing }
+    init(refusing: Bool, nullIsAbsent: Bool = true) {
+        self.refusing = refusing
+        self.nullIsAbsent = nullIsAbsent
+    }
 
     /// The object at `path` is being read; its members start out unasked.
     func open(_ path: [String], keys: Dictionary<String, JSONValue>.Keys) {
@@ -151,7 +157,11 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decodeNil(forKey key: Key) throws -> Bool {
         asked(key)
-        return (members[key.stringValue] ?? .null) == .null
+        guard let value = members[key.stringValue] else { return true }
+        guard value == .null else { return false }
+        // `decodeIfPresent` of a plain optional asks this first: `null` is not its absence here.
+        guard decoder.ledger.nullIsAbsent else { throw BodyDecodingError(path: decoder.names + [key.stringValue], problem: .null) }
+        return true
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {

@@ -64,6 +64,7 @@ extension HTTPError {
         case .empty: self = .badRequest("a JSON body is required", code: "invalid_body")
         case .unreadable(let refusal): self = .refusedJSON(refusal, maxDepth: JSONReader.defaultMaxDepth)
         case .missing: self = .badRequest("\(error.field): required", code: "invalid_body")
+        case .null: self = .badRequest("\(error.field): cannot be null", code: "invalid_body")
         case .wrongType, .notInteger: self = .badRequest("\(error.field): wrong type", code: "invalid_body")
         case .unknownKey: self = .badRequest("unknown field: \(error.field)", code: "unknown_field")
         case .invalid: self = .badRequest("\(error.field): invalid value", code: "invalid_body")

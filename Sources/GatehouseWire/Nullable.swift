@@ -38,9 +38,10 @@ public enum Nullable<Value: Codable & Sendable & Equatable>: Codable, Sendable, 
 
 extension KeyedDecodingContainer {
     /// Synthesized `Decodable` reads an optional member with `decodeIfPresent`, which takes
-    /// `null` for absent; this overload tells them apart for `Nullable`.
+    /// `null` for absent; this overload tells them apart for `Nullable`, whose own
+    /// `init(from:)` reads the `null`.
     public func decodeIfPresent<Value>(_ type: Nullable<Value>.Type, forKey key: Key) throws -> Nullable<Value>? {
         guard contains(key) else { return nil }
-        return try decodeNil(forKey: key) ? .null : .value(try decode(Value.self, forKey: key))
+        return try decode(Nullable<Value>.self, forKey: key)
     }
 }

@@ -47,6 +47,8 @@ import Testing
             ("PUT", "/workflows/wf-probe-001", definition.replacingOccurrences(of: "CREDITS", with: "0.9999999999999999999"), "credits " + Self.counts),
             ("PUT", "/workflows/wf-probe-001", definition.replacingOccurrences(of: "CREDITS", with: "9223372036854775807"), "credits " + Self.counts),
             ("PATCH", "/workflow-settings", #"{"maxConcurrentRuns":2.5}"#, "maxConcurrentRuns " + Self.counts),
+            // A limit has no empty value: `null` is refused, not answered as if kept.
+            ("PATCH", "/workflow-settings", #"{"maxConcurrentRuns":null}"#, "maxConcurrentRuns: cannot be null"),
             ("POST", "/accounts/acct-1/credits", #"{"credits":0.9999999999999999999}"#, "credits must be an integer from 1 to 1000000000"),
             ("POST", "/accounts/acct-1/credits", #"{"credits":9223372036854775807}"#, "credits must be an integer from 1 to 1000000000"),
         ]

@@ -41,6 +41,9 @@ import Testing
             (#"{"minimumAuth":"root"}"#, "invalid_body"), (#"{"smsFee":"-1"}"#, "invalid_argument"),
             (#"{"smsDomain":"https://x.example"}"#, "invalid_argument"), (#"{"secret":"mine"}"#, "unknown_field"),
             (#"{"disabledCountries":["GBR"]}"#, "invalid_argument"), ("[1]", "invalid_body"),
+            // `null` clears only what can be empty: a code length, a name or a mode cannot.
+            (#"{"codeLength":null}"#, "invalid_body"), (#"{"name":null}"#, "invalid_body"), (#"{"minimumAuth":null}"#, "invalid_body"),
+            (#"{"paused":null}"#, "invalid_body"),
         ]
         for (body, code) in refusals {
             do {

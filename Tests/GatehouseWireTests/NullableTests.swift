@@ -31,6 +31,23 @@ import Testing
         }
     }
 
+    @Test func onlyANullableTakesNullWhereNullsAreNotAbsent() throws {
+        struct Mixed: Codable, Equatable {
+            var name: String?
+            var dailyLimit: Nullable<Int>?
+        }
+        let strict = JSONBodyDecoder(unknownKeys: .refuse, nulls: .onlyWhereNullable)
+        #expect(try strict.decode(Mixed.self, from: Data(#"{"dailyLimit":null}"#.utf8)) == Mixed(dailyLimit: .null))
+        #expect(try strict.decode(Mixed.self, from: Data(#"{"name":"a"}"#.utf8)) == Mixed(name: "a"))
+        #expect(throws: BodyDecodingError(path: ["name"], problem: .null)) {
+            try strict.decode(Mixed.self, from: Data(#"{"name":null,"dailyLimit":null}"#.utf8))
+        }
+        // The default, as Foundation reads it: `null` on a plain optional is its absence.
+        let lenient = try JSONBodyDecoder(unknownKeys: .refuse).decode(Mixed.self, from: Data(#"{"name":null,"dailyLimit":null}"#.utf8))
+        #expect(lenient == Mixed(dailyLimit: .null))
+        #expect(try JSONDecoder().decode(Mixed.self, from: Data(#"{"name":null,"dailyLimit":null}"#.utf8)) == lenient)
+    }
+
     @Test func aValueOfTheWrongTypeIsRefusedWhereItIs() {
         #expect(throws: BodyDecodingError(path: ["dailyLimit"], problem: .wrongType(expected: .integer))) {
             try JSONBodyDecoder(unknownKeys: .refuse).decode(Patch.self, from: Data(#"{"dailyLimit":"5"}"#.utf8))

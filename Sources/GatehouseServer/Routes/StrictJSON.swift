@@ -22,7 +22,7 @@ enum StrictJSON {
             _ = try body.integer(name, in: range)
         }
         do {
-            return try JSONBodyDecoder(unknownKeys: .refuse).decode(T.self, from: .object(body.members))
+            return try JSONBodyDecoder(unknownKeys: .refuse, nulls: .onlyWhereNullable).decode(T.self, from: .object(body.members))
         } catch {
             throw HTTPError(error)
         }

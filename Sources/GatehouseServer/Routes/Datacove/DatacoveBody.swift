@@ -22,7 +22,7 @@ enum DatacoveBody {
         switch error.problem {
         case .empty, .unreadable: return "The body must be a JSON object."
         case .wrongType where error.path.isEmpty: return "The body must be a JSON object."
-        case .missing: return "\(field) is required"
+        case .missing, .null: return "\(field) is required"
         case .wrongType(.string): return "\(field) must be a string"
         case .wrongType(.boolean): return "\(field) must be true or false"
         case .wrongType(.integer), .notInteger: return "\(field) must be a whole number"

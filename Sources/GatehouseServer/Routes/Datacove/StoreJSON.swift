@@ -33,7 +33,7 @@ enum CommerceBody {
         switch error.problem {
         case .empty, .unreadable: return CommerceError(.validationFailed, .bodyNotAnObject)
         case .unknownKey: return CommerceError(.validationFailed, .unknownField(field))
-        case .missing: return .invalid(field, .required)
+        case .missing, .null: return .invalid(field, .required)
         case .wrongType(.string), .invalid: return .invalid(field, .string)
         case .wrongType(.boolean): return .invalid(field, .boolean)
         case .wrongType(.integer), .notInteger: return .invalid(field, .wholeNumber)
