@@ -80,8 +80,9 @@ public struct ManagedAPIError: Error, Equatable, Sendable, CustomStringConvertib
         /// The host is a name, and an address it resolves to is not public.
         case resolvesToPrivate(host: String)
         case doesNotResolve(host: String)
-        /// The guard could not vet the named definition's address, for the reason `cause` describes.
-        case unvetted(definition: String, cause: String)
+        /// The guard could not vet the named definition's address. Why is not kept: the guard's
+        /// own failure can describe the server's resolver and network, which no caller is told.
+        case unvetted(definition: String)
     }
 
     /// Why a credential could not be had.

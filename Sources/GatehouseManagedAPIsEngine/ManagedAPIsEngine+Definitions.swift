@@ -23,6 +23,8 @@ extension ManagedAPIsEngine {
         let (invalidations, key) = (environment.invalidations, Self.definitionKey(tenantID: tenantID, name: definition.name))
         let saved = try await database.write { db -> ManagedAPIDefinition in
             guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError.notFound(.tenant) }
+            // Saves of one definition take turns, so a kept secret is the one of the row it replaces.
+            try db.takeTurn("managed-api-definition:\(tenantID)\n\(definition.name)")
             // A kept secret belongs to the same auth type only (a bearer token must not become a
             // password), and a direct definition keeps none.
             let stored = try db.queryOne(

@@ -77,8 +77,11 @@ extension ManagedAPIsEngine {
             try await destinations.vet(url, allowPrivate: definition.development)
         } catch let error as ManagedAPIError {
             throw error
+        } catch let cancelled as CancellationError {
+            // The caller went away: that is not the destination's fault.
+            throw cancelled
         } catch {
-            throw ManagedAPIError.destinationRefused(.unvetted(definition: definition.name, cause: String(describing: error)))
+            throw ManagedAPIError.destinationRefused(.unvetted(definition: definition.name))
         }
     }
 }

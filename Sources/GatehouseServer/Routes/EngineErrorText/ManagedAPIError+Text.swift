@@ -78,7 +78,7 @@ extension ManagedAPIError.DestinationRefusal {
         case .notPublic(let host): "\(host) is not a public address"
         case .doesNotResolve(let host): "\(host) does not resolve"
         case .resolvesToPrivate(let host): "\(host) resolves to an address that is not public"
-        case .unvetted(let name, let cause): "\(name) may not be reached: \(cause)"
+        case .unvetted(let name): "\(name) may not be reached: its address could not be checked"
         }
     }
 }
