@@ -19,6 +19,9 @@ package final class ConnectionPool<Connection: AnyObject>: @unchecked Sendable {
     private var idle: [Connection]
     private var opened: Int
     private var isClosed = false
+    /// Borrowers blocked in `checkout`: while any wait, `checkoutIdle` lends nothing, so a
+    /// connection coming back goes to them, not to a caller that just arrived.
+    private var waiting = 0
 
     /// - Parameters:
     ///   - capacity: the most connections open at once.
@@ -53,8 +56,8 @@ package final class ConnectionPool<Connection: AnyObject>: @unchecked Sendable {
         return try body(connection)
     }
 
-    /// Lends an idle connection to `body` if one is ready now (nil when none is: nothing is
-    /// opened and nothing waited for), and takes it back afterwards.
+    /// Lends an idle connection to `body` if one is ready now and nobody is waiting for one
+    /// (nil otherwise: nothing is opened and nothing waited for), and takes it back afterwards.
     package func withIdleConnection<T>(keep: (Connection) -> Bool = { _ in true }, _ body: (Connection) throws -> T) throws -> T? {
         guard let connection = checkoutIdle() else { return nil }
         defer { checkin(connection, keep: keep(connection)) }
@@ -64,6 +67,7 @@ package final class ConnectionPool<Connection: AnyObject>: @unchecked Sendable {
     private func checkoutIdle() -> Connection? {
         condition.lock()
         defer { condition.unlock() }
+        guard waiting == 0 else { return nil }
         while !isClosed, let connection = idle.popLast() {
             if isUsable(connection) { return connection }
             opened -= 1
@@ -94,7 +98,9 @@ package final class ConnectionPool<Connection: AnyObject>: @unchecked Sendable {
                 condition.unlock()
                 return try openReservedSlot()
             }
+            waiting += 1
             condition.wait()
+            waiting -= 1
         }
     }
 

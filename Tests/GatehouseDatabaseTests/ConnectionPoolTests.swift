@@ -59,6 +59,27 @@ import Testing
         #expect(opener.count == 2)
     }
 
+    @Test func anIdleConnectionGoesToAWaiterBeforeACallerThatWillNotWait() throws {
+        let opener = Opener()
+        let pool = makePool(opener, capacity: 1)
+        let a = try pool.checkout()
+        #expect(try pool.withIdleConnection { _ in true } == nil)
+        let got = DispatchSemaphore(value: 0)
+        let borrowed = LockedBox<FakeConnection?>(nil)
+        Thread {
+            borrowed.set(try? pool.checkout())
+            got.signal()
+        }.start()
+        #expect(got.wait(timeout: .now() + 0.2) == .timedOut)
+        pool.checkin(a)
+        // Whether or not the waiter has woken yet, the connection is its.
+        #expect(try pool.withIdleConnection { _ in true } == nil)
+        #expect(got.wait(timeout: .now() + 5) == .success)
+        #expect(borrowed.get() === a)
+        pool.checkin(a)
+        #expect(try pool.withIdleConnection { $0 === a } == true)
+    }
+
     @Test func unusableAndDiscardedConnectionsAreReplaced() throws {
         let opener = Opener()
         let pool = makePool(opener, capacity: 1)
