@@ -30,7 +30,8 @@ var targets: [Target] = [
     .target(
         name: "CPhoneNumber",
         cxxSettings: [.unsafeFlags(["-std=c++17"])],
-        linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("stdc++")]
+        // protobuf: the number is a protobuf message, and clearing its extension is that library's code.
+        linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("protobuf"), .linkedLibrary("stdc++")]
     ),
 
     // Leaves: text formats (JSON reading, percent-encoding, HTTP tokens, dates, base64, log
@@ -74,7 +75,7 @@ var targets: [Target] = [
         name: "GatehouseWiring", dependencies: engines.map { .byName(name: $0) } + ["GatehouseCore", "GatehouseDatabase", "GatehouseOutbound"],
         swiftSettings: swiftSettings),
     .executableTarget(name: "gatehouse", dependencies: ["GatehouseServer", "GatehouseCore", "GatehouseDatabase", "GatehouseHTTP", "GatehouseWire"], swiftSettings: swiftSettings),
-    .executableTarget(name: "gatehouse-bench", dependencies: ["CMicroHTTPD"], swiftSettings: swiftSettings),
+    .executableTarget(name: "gatehouse-bench", dependencies: ["CMicroHTTPD", "GatehouseCore", "GatehouseOutbound"], swiftSettings: swiftSettings),
     // The seed's app backend (/initialize, /verify, /finish) over a v3 client of its own: what
     // a customer runs beside Gatehouse, and what the possession end-to-end tests drive.
     // Prove's v3 API as an app's backend calls it, on libcurl: the sample and the CLI use it.

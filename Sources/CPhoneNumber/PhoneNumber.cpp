@@ -61,6 +61,34 @@ int lineTypeFor(PhoneNumberUtil::PhoneNumberType type) {
     return CPN_TYPE_UNKNOWN;
 }
 
+// GetLengthOfNationalDestinationCode with the number's type already known:
+// the digit group after the country code in the international format, or,
+// for a mobile number of a country with a mobile token (Argentina's 9), the
+// group after that and the token; 0 when the format has fewer than three.
+int destinationCodeLength(const PhoneNumberUtil &util, const PhoneNumber &number, PhoneNumberUtil::PhoneNumberType type) {
+    PhoneNumber copied(number);
+    copied.clear_extension();
+    std::string formatted;
+    util.Format(copied, PhoneNumberUtil::INTERNATIONAL, &formatted);
+    size_t groups[3] = {0, 0, 0};
+    size_t found = 0, run = 0;
+    for (size_t i = 0; i <= formatted.size() && found < 3; ++i) {
+        if (i < formatted.size() && formatted[i] >= '0' && formatted[i] <= '9') {
+            ++run;
+        } else if (run > 0) {
+            groups[found++] = run;
+            run = 0;
+        }
+    }
+    if (found < 3) return 0;
+    if (type == PhoneNumberUtil::MOBILE) {
+        std::string token;
+        util.GetCountryMobileToken(number.country_code(), &token);
+        if (!token.empty()) return static_cast<int>(groups[2] + token.size());
+    }
+    return static_cast<int>(groups[1]);
+}
+
 int parseInto(const char *input, size_t input_len, const char *default_region, cpn_number *out) {
     const PhoneNumberUtil &util = *PhoneNumberUtil::GetInstance();
     std::string region = upperRegion(default_region);
@@ -81,11 +109,17 @@ int parseInto(const char *input, size_t input_len, const char *default_region, c
         !copyOut(numberRegion, out->region, sizeof out->region)) {
         return CPN_ERR_INTERNAL;
     }
+    // The type is found once: each of IsValidNumber, GetNumberType and
+    // GetLengthOfNationalDestinationCode would match the number against its
+    // region's patterns again, which is most of a parse's cost.
+    const PhoneNumberUtil::PhoneNumberType type = util.GetNumberType(number);
     out->country_code = number.country_code();
-    out->line_type = lineTypeFor(util.GetNumberType(number));
-    out->is_valid = util.IsValidNumber(number);
+    out->line_type = lineTypeFor(type);
+    // IsValidNumber is IsValidNumberForRegion with the number's own region,
+    // which holds exactly when that region's patterns give it a type.
+    out->is_valid = type != PhoneNumberUtil::UNKNOWN;
     out->is_possible = util.IsPossibleNumber(number);
-    out->destination_code_length = util.GetLengthOfNationalDestinationCode(number);
+    out->destination_code_length = destinationCodeLength(util, number, type);
     return CPN_OK;
 }
 
