@@ -2,9 +2,9 @@ import CSQLite
 import Foundation
 import GatehouseDatabase
 
-// Safe: `queue`, `hasLeader`, `commits` and each Job's `isDone` and `isLeader` are only touched under `condition`; a Job's
+// Safe: `queue`, `hasLeader`, `commits` and each Job's `isDone` and `isLeader` are only touched under `lock`; a Job's
 // `failure` (and the result its closure sets) is written by the leader's thread and read by the job's own caller only
-// after it has seen `isDone` under `condition`; `writer` and `maxBatch` are immutable `let`s.
+// after it has seen `isDone` under `lock`; `writer` and `maxBatch` are immutable `let`s.
 /// Runs write closures on SQLite's single writer, several to a transaction.
 ///
 /// A closure that arrives while a transaction is open waits and joins the next one. That
@@ -15,7 +15,9 @@ import GatehouseDatabase
 /// then shared by the whole batch, which is where a busy writer's time goes.
 ///
 /// One of the waiting callers' threads runs the batch (the leader): no thread of its own,
-/// and a batch never waits for one that is not there yet.
+/// and a batch never waits for one that is not there yet. Each caller sleeps on a wake of
+/// its own, which the leader signals once its batch is done (or it is to lead the next),
+/// so a commit wakes the callers it finished and one more, not every thread that waits.
 final class SQLiteGroupCommit: @unchecked Sendable {
     /// One caller's closure and, once its batch is done, what became of it.
     final class Job {
@@ -23,6 +25,8 @@ final class SQLiteGroupCommit: @unchecked Sendable {
         var failure: (any Error)?
         var isDone = false
         var isLeader = false
+        /// Signalled once: when the job's batch is done, or when the job is to lead a batch.
+        let wake = DispatchSemaphore(value: 0)
 
         init(_ run: @escaping (any DatabaseConnection) throws -> Void) { self.run = run }
     }
@@ -30,8 +34,8 @@ final class SQLiteGroupCommit: @unchecked Sendable {
     /// The most closures one transaction takes, so a flood cannot build one huge transaction.
     let maxBatch: Int
     private let writer: ConnectionPool<SQLiteConnection>
-    private let condition = NSCondition()
-    // Guarded by `condition`.
+    private let lock = NSLock()
+    // Guarded by `lock`.
     private var queue: [Job] = []
     private var hasLeader = false
     private var commits = 0
@@ -42,9 +46,9 @@ final class SQLiteGroupCommit: @unchecked Sendable {
     }
 
     /// COMMITs that succeeded so far.
-    var commitCount: Int { condition.withLock { commits } }
+    var commitCount: Int { lock.withLock { commits } }
     /// Writes waiting for the next transaction.
-    var waitingCount: Int { condition.withLock { queue.count } }
+    var waitingCount: Int { lock.withLock { queue.count } }
 
     /// Runs `body` in the next transaction and returns its result once that committed.
     func write<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T {
@@ -58,27 +62,45 @@ final class SQLiteGroupCommit: @unchecked Sendable {
     }
 
     private func submit(_ job: Job) throws {
-        condition.lock()
-        queue.append(job)
-        if !hasLeader {
-            hasLeader = true
-            job.isLeader = true
+        let leads = lock.withLock { () -> Bool in
+            queue.append(job)
+            if !hasLeader {
+                hasLeader = true
+                job.isLeader = true
+            }
+            return job.isLeader
         }
-        while !job.isDone && !job.isLeader { condition.wait() }
-        if !job.isDone {
+        if !leads { job.wake.wait() }
+        if !lock.withLock({ job.isDone }) {
+            // Signalled once the batch is let go: a woken caller returns at once, and its
+            // closure must not outlive `write` in the leader's hands.
+            for wake in lead(job) { wake.signal() }
+        }
+        if let failure = job.failure { throw failure }
+    }
+
+    /// Runs the next batch (the queue's first job is the leader's own, so it is in it) and
+    /// returns the wakes to signal: its other callers', and the next leader's.
+    private func lead(_ job: Job) -> [DispatchSemaphore] {
+        let batch = lock.withLock { () -> [Job] in
             let batch = Array(queue.prefix(maxBatch))
             queue.removeFirst(batch.count)
-            condition.unlock()
-            let committed = run(batch)
-            condition.lock()
+            return batch
+        }
+        let committed = run(batch)
+        return lock.withLock {
             if committed { commits += 1 }
             batch.forEach { $0.isDone = true }
+            var wakes = batch.filter { $0 !== job }.map(\.wake)
             // Whoever waits first leads the next batch; the rest wait for it.
-            if let next = queue.first { next.isLeader = true } else { hasLeader = false }
-            condition.broadcast()
+            if let next = queue.first {
+                next.isLeader = true
+                wakes.append(next.wake)
+            } else {
+                hasLeader = false
+            }
+            return wakes
         }
-        condition.unlock()
-        if let failure = job.failure { throw failure }
     }
 
     /// Runs a batch in one transaction and reports whether it committed.
