@@ -15,7 +15,7 @@ import Foundation
 /// Unchecked Sendable: every field but the constants is guarded by `condition`.
 package final class BlockingThreadPool: @unchecked Sendable {
     /// The database calls' pool.
-    static let database = BlockingThreadPool(name: "gatehouse.database", maxThreads: 64)
+    package static let database = BlockingThreadPool(name: "gatehouse.database", maxThreads: 64)
 
     private let name: String
     private let maxThreads: Int

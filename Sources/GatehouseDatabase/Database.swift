@@ -24,6 +24,13 @@ public protocol Database: AnyObject, Sendable {
     @discardableResult
     func writeBlocking<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T
 
+    /// Runs `body` in a read-write transaction off the calling thread and hands `completion`
+    /// what it returned or threw once that is settled. The default runs `writeBlocking` on a
+    /// database thread; a driver that queues writes (SQLite's group commit) takes the write
+    /// without holding a thread for it while it waits.
+    func write<T: Sendable>(
+        _ body: @escaping @Sendable (any DatabaseConnection) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void)
+
     /// Runs `body` in a read-only transaction on the calling thread if that cannot wait: a
     /// connection is idle now and a read on it waits for no network (SQLite's local file);
     /// nil, without running it, otherwise.
@@ -104,13 +111,17 @@ extension Database {
         }
     }
 
+    public func write<T: Sendable>(
+        _ body: @escaping @Sendable (any DatabaseConnection) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
+        BlockingThreadPool.database.run { completion(Result { try self.writeBlocking(body) }) }
+    }
+
     /// Runs `body` in a read-write transaction without blocking a concurrency thread.
     @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (any DatabaseConnection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            BlockingThreadPool.database.run {
-                continuation.resume(with: Result { try self.writeBlocking(body) })
-            }
+            write(body) { continuation.resume(with: $0) }
         }
     }
 }

@@ -91,6 +91,13 @@ public final class SQLiteDatabase: Database, @unchecked Sendable {
         try groupCommit.write(body)
     }
 
+    /// Queued for the next transaction; no thread waits for it unless it leads the batch.
+    public func write<T: Sendable>(
+        _ body: @escaping @Sendable (any DatabaseConnection) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
+        groupCommit.write(body, completion: completion)
+    }
+
     /// Write transactions committed so far; several writes may share one.
     public var commitCount: Int { groupCommit.commitCount }
     /// Writes waiting for the transaction after the open one (for tests and metrics).

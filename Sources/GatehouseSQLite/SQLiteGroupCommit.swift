@@ -15,9 +15,11 @@ import GatehouseDatabase
 /// then shared by the whole batch, which is where a busy writer's time goes.
 ///
 /// One of the waiting callers' threads runs the batch (the leader): no thread of its own,
-/// and a batch never waits for one that is not there yet. Each caller sleeps on a wake of
-/// its own, which the leader signals once its batch is done (or it is to lead the next),
-/// so a commit wakes the callers it finished and one more, not every thread that waits.
+/// and a batch never waits for one that is not there yet. Each blocked caller sleeps on a
+/// wake of its own, which the leader signals once its batch is done (or it is to lead the
+/// next), so a commit wakes the callers it finished and one more, not every thread that
+/// waits. An asynchronous caller (`write(_:completion:)`) holds no thread while it waits:
+/// it is told by its completion, and a batch it leads runs on a database thread.
 final class SQLiteGroupCommit: @unchecked Sendable {
     /// One caller's closure and, once its batch is done, what became of it.
     final class Job {
@@ -25,10 +27,20 @@ final class SQLiteGroupCommit: @unchecked Sendable {
         var failure: (any Error)?
         var isDone = false
         var isLeader = false
-        /// Signalled once: when the job's batch is done, or when the job is to lead a batch.
-        let wake = DispatchSemaphore(value: 0)
+        let waiter: Waiter
 
-        init(_ run: @escaping (any DatabaseConnection) throws -> Void) { self.run = run }
+        /// How the caller learns, once, that its batch is done or that it is to lead one.
+        enum Waiter {
+            /// Blocked in `write(_:)` on this semaphore.
+            case blocked(DispatchSemaphore)
+            /// Told of its batch's end with the job's failure, if any; leads on a database thread.
+            case completion(((any Error)?) -> Void)
+        }
+
+        init(_ waiter: Waiter, _ run: @escaping (any DatabaseConnection) throws -> Void) {
+            self.waiter = waiter
+            self.run = run
+        }
     }
 
     /// The most closures one transaction takes, so a flood cannot build one huge transaction.
@@ -54,15 +66,29 @@ final class SQLiteGroupCommit: @unchecked Sendable {
     func write<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T {
         try withoutActuallyEscaping(body) { body in
             var result: T?
-            let job = Job { connection in result = try body(connection) }
-            try submit(job)
+            let wake = DispatchSemaphore(value: 0)
+            let job = Job(.blocked(wake)) { connection in result = try body(connection) }
+            try submit(job, wake: wake)
             // A job that did not fail has run, so its result is set.
             return result!
         }
     }
 
-    private func submit(_ job: Job) throws {
-        let leads = lock.withLock { () -> Bool in
+    /// Queues `body` for the next transaction and calls `completion` with its result once that
+    /// is settled, on the thread that ran the batch.
+    func write<T>(_ body: @escaping (any DatabaseConnection) throws -> T, completion: @escaping (Result<T, any Error>) -> Void) {
+        let result = Box<T>()
+        let job = Job(.completion({ failure in
+            // A job that did not fail has run, so its result is set.
+            completion(failure.map { .failure($0) } ?? .success(result.value!))
+        })) { connection in result.value = try body(connection) }
+        let leads = enqueue(job)
+        if leads { BlockingThreadPool.database.run { [self] in lead(job).forEach { $0() } } }
+    }
+
+    /// Adds `job` to the queue; true when nobody leads, so that it leads the next batch.
+    private func enqueue(_ job: Job) -> Bool {
+        lock.withLock {
             queue.append(job)
             if !hasLeader {
                 hasLeader = true
@@ -70,18 +96,21 @@ final class SQLiteGroupCommit: @unchecked Sendable {
             }
             return job.isLeader
         }
-        if !leads { job.wake.wait() }
+    }
+
+    private func submit(_ job: Job, wake: DispatchSemaphore) throws {
+        if !enqueue(job) { wake.wait() }
         if !lock.withLock({ job.isDone }) {
-            // Signalled once the batch is let go: a woken caller returns at once, and its
-            // closure must not outlive `write` in the leader's hands.
-            for wake in lead(job) { wake.signal() }
+            // Told once the batch is let go: a woken caller returns at once, and its closure
+            // must not outlive `write` in the leader's hands.
+            lead(job).forEach { $0() }
         }
         if let failure = job.failure { throw failure }
     }
 
     /// Runs the next batch (the queue's first job is the leader's own, so it is in it) and
-    /// returns the wakes to signal: its other callers', and the next leader's.
-    private func lead(_ job: Job) -> [DispatchSemaphore] {
+    /// returns how to tell its callers (the leader too, if asynchronous) and the next leader.
+    private func lead(_ job: Job) -> [() -> Void] {
         let batch = lock.withLock { () -> [Job] in
             let batch = Array(queue.prefix(maxBatch))
             queue.removeFirst(batch.count)
@@ -91,16 +120,31 @@ final class SQLiteGroupCommit: @unchecked Sendable {
         return lock.withLock {
             if committed { commits += 1 }
             batch.forEach { $0.isDone = true }
-            var wakes = batch.filter { $0 !== job }.map(\.wake)
+            var tell: [() -> Void] = batch.compactMap { done in
+                switch done.waiter {
+                case .blocked(let wake): return done === job ? nil : { wake.signal() }
+                case .completion(let completion):
+                    let failure = done.failure
+                    return { completion(failure) }
+                }
+            }
             // Whoever waits first leads the next batch; the rest wait for it.
             if let next = queue.first {
                 next.isLeader = true
-                wakes.append(next.wake)
+                switch next.waiter {
+                case .blocked(let wake): tell.append { wake.signal() }
+                case .completion: tell.append { BlockingThreadPool.database.run { [self] in lead(next).forEach { $0() } } }
+                }
             } else {
                 hasLeader = false
             }
-            return wakes
+            return tell
         }
+    }
+
+    /// A result set by a job's closure and read by its completion, on the leader's thread.
+    private final class Box<T> {
+        var value: T?
     }
 
     /// Runs a batch in one transaction and reports whether it committed.

@@ -92,6 +92,51 @@ import Testing
         #expect(names == ["first", "holder", "last"])
     }
 
+    @Test func asynchronousAndBlockedWritersShareCommitsAndEachGetsItsOwnAnswer() async throws {
+        let db = try database()
+        defer { db.close() }
+        let before = db.commitCount
+        let (started, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        _ = holdWriter(db, untilQueued: 12, started: started, release: release)
+        started.wait()
+        // Ten writes that hold no thread while they wait, and two blocked ones, behind the
+        // open transaction; one of the asynchronous ones throws and alone is rolled back.
+        let blocked = DispatchGroup()
+        let blockedResults = ResultBox()
+        for index in 0..<2 {
+            blocked.enter()
+            Thread {
+                blockedResults.add(try? db.writeBlocking { try $0.execute("INSERT INTO items (name) VALUES (?)", "b\(index)") })
+                blocked.leave()
+            }.start()
+        }
+        let answers = try await withThrowingTaskGroup(of: String.self) { group in
+            for index in 0..<10 {
+                group.addTask {
+                    do {
+                        return try await db.write { conn -> String in
+                            try conn.execute("INSERT INTO items (name) VALUES (?)", "a\(index)")
+                            if index == 3 { throw Refused() }
+                            return "a\(index)"
+                        }
+                    } catch is Refused {
+                        return "refused"
+                    }
+                }
+            }
+            try await waitUntil { db.waitingWrites == 12 }
+            release.signal()
+            return try await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        blocked.wait()
+        #expect(answers.sorted() == (["refused"] + (0..<10).filter { $0 != 3 }.map { "a\($0)" }).sorted())
+        #expect(blockedResults.values.compactMap { $0 as? Int } == [1, 1])
+        // The holder's transaction, then one for the twelve that queued behind it.
+        #expect(db.commitCount - before == 2)
+        let names = try db.readBlocking { try $0.query("SELECT name FROM items", []).map { try $0.get("name", as: String.self) } }
+        #expect(names.count == 12 && !names.contains("a3"))
+    }
+
     @Test func whatCommittedSurvivesReopening() throws {
         let db = try SQLiteDatabase.temporary()
         try db.writeBlocking { try $0.executeScript("CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL)") }
