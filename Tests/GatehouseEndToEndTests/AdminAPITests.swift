@@ -10,12 +10,12 @@ import Testing
 
 @Suite struct AdminAPITests {
     func admin(_ live: LiveServer) -> APIClient {
-        APIClient(baseURL: live.baseURL).with(header: "Authorization", "Bearer \(live.credentials.adminToken)")
+        live.admin
     }
 
     @Test(arguments: TestDatabaseKind.available)
     func tenantApplicationAndKeyLifecycle(_ kind: TestDatabaseKind) async throws {
-        let live = try await LiveServer.start(kind)
+        let live = try await LiveServer.start(kind, inProcess: true)
         let client = admin(live)
         let tenant = try await client.send("POST", "/admin/v1/tenants", body: AdminWire.CreateTenant(name: "Acme"), as: AdminWire.Tenant.self)
         #expect(tenant.name == "Acme" && !tenant.disabled)
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func literalJSONShapes() async throws {
-        let live = try await LiveServer.start()
+        let live = try await LiveServer.start(inProcess: true)
         let client = admin(live)
         let data = try await client.sendRaw("POST", "/admin/v1/tenants", body: Data(#"{"name":"Shape"}"#.utf8))
         let object = try JSONSerialization.jsonObject(with: data) as! [String: Any]
@@ -99,7 +99,7 @@ import Testing
 
     @Test(arguments: TestDatabaseKind.available)
     func concurrentCreatesAllLand(_ kind: TestDatabaseKind) async throws {
-        let live = try await LiveServer.start(kind)
+        let live = try await LiveServer.start(kind, inProcess: true)
         let client = admin(live)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<40 {

@@ -29,7 +29,7 @@ import Testing
 
     @Test(arguments: TestDatabaseKind.available)
     func anotherTenantsSessionIsOneThatDoesNotExist(_ kind: TestDatabaseKind) async throws {
-        let live = try await LiveServer.start(kind)
+        let live = try await LiveServer.start(kind, inProcess: true)
         let other = try await OtherTenant(live)
         let mine = DatacoveClient(live)
         let theirs = DatacoveClient(live, apiKey: other.appKey)

@@ -80,7 +80,7 @@ func claims(_ token: Any?) throws -> [String: Any] {
 @Suite struct DatacoveSignInTests {
     @Test(arguments: TestDatabaseKind.available)
     func phoneSignInActivateAndProfile(_ kind: TestDatabaseKind) async throws {
-        let live = try await LiveServer.start(kind)
+        let live = try await LiveServer.start(kind, inProcess: true)
         let client = DatacoveClient(live)
         let pair = try await client.signIn(live, phone: "+1 416 555 0199")
         #expect(Set(pair.keys) == ["accessToken", "refreshToken", "expiresIn"])
@@ -144,7 +144,7 @@ func claims(_ token: Any?) throws -> [String: Any] {
         // Wrong codes are counted per clock hour: start on the hour so the test's 12 minutes
         // never cross into the next one.
         let clock = ManualClock(Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 3600).rounded(.down) * 3600 + 3600))
-        let live = try await LiveServer.start(kind, clock: clock)
+        let live = try await LiveServer.start(kind, clock: clock, inProcess: true)
         let client = DatacoveClient(live)
         func code(_ reply: (status: Int, json: [String: Any], headers: [String: String])) -> String? {
             (reply.json["error"] as? [String: Any])?["code"] as? String
@@ -185,7 +185,7 @@ func claims(_ token: Any?) throws -> [String: Any] {
     @Test(arguments: TestDatabaseKind.available)
     func refreshRotationEvictionSignOutAndDeletion(_ kind: TestDatabaseKind) async throws {
         let clock = ManualClock(Date())
-        let live = try await LiveServer.start(kind, clock: clock)
+        let live = try await LiveServer.start(kind, clock: clock, inProcess: true)
         let client = DatacoveClient(live)
         var devices: [[String: Any]] = []
         for index in 0..<6 {

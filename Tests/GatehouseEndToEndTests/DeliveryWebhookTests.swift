@@ -46,7 +46,7 @@ import Testing
     @Test func messagesArePostedSignedAndRefusalsFailTheVerification() async throws {
         let receiver = try Receiver(secret: "webhook-secret")
         defer { receiver.server.shutdown(grace: 1) }
-        let harness = try await VerificationHarness.start(settings: ["minimumAuth": "basic", "cooldownSeconds": 0]) {
+        let harness = try await VerificationHarness.start(settings: ["minimumAuth": "basic", "cooldownSeconds": 0], inProcess: true) {
             $0.deliveryWebhookURL = receiver.url
             $0.deliveryWebhookSecret = "webhook-secret"
         }
@@ -62,7 +62,7 @@ import Testing
         #expect((message.json["body"] as? String)?.range(of: #"\d{6}"#, options: .regularExpression) != nil)
         #expect(Set(message.json.keys) == ["id", "tenantId", "channel", "to", "body", "createdAt"])
         // Nothing went to the outbox: the provider took it.
-        let admin = APIClient(baseURL: harness.live.baseURL).with(header: "Authorization", "Bearer \(harness.live.credentials.adminToken)")
+        let admin = harness.live.admin
         #expect(try await admin.send("GET", "/admin/v1/outbox?to=447400123456", as: AdminWire.List<AdminWire.OutboxMessage>.self).data.isEmpty)
         #expect(message.json["id"] as? String != id)
 

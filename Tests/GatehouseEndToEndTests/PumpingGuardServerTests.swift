@@ -20,7 +20,7 @@ import FoundationNetworking
 
     @Test(arguments: TestDatabaseKind.available)
     func aSpentPrefixBudgetIsTheDialectsVolumeLimit(_ kind: TestDatabaseKind) async throws {
-        let harness = try await VerificationHarness.start(kind, settings: ["minimumAuth": "basic", "prefixHourlyLimit": 2, "autoBlockPrefixes": false])
+        let harness = try await VerificationHarness.start(kind, settings: ["minimumAuth": "basic", "prefixHourlyLimit": 2, "autoBlockPrefixes": false], inProcess: true)
         do {
             #expect(harness.app.prefixHourlyLimit == 2 && harness.app.prefixDailyLimit == nil && !harness.app.autoBlockPrefixes)
             #expect(try await start(harness, "447400123401").status == 201)
@@ -34,7 +34,7 @@ import FoundationNetworking
             #expect(errors[0]["detail"] as? String == "verification volume limit reached")
             #expect(try await start(harness, "447800123401").status == 201)
             // The settings read back as written; a budget that is not a positive number is refused.
-            let admin = APIClient(baseURL: harness.live.baseURL).with(header: "Authorization", "Bearer \(harness.live.credentials.adminToken)")
+            let admin = harness.live.admin
             let path = "/admin/v1/tenants/\(harness.live.credentials.tenantId)/otp-applications/\(harness.app.id)"
             let shown = String(decoding: try await admin.sendRaw("GET", path), as: UTF8.self)
             #expect(shown.contains(#""prefixHourlyLimit":2"#) && shown.contains(#""countryHourlyLimit":null"#) && shown.contains(#""autoBlockPrefixes":false"#))
@@ -49,7 +49,7 @@ import FoundationNetworking
     @Test(arguments: TestDatabaseKind.available)
     func aBurstIsBlockedLoggedCountedAndLifted(_ kind: TestDatabaseKind) async throws {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
-        let harness = try await VerificationHarness.start(kind, settings: ["minimumAuth": "basic"], clock: clock)
+        let harness = try await VerificationHarness.start(kind, settings: ["minimumAuth": "basic"], clock: clock, inProcess: true)
         do {
             // Ordinary traffic that converts, then codes to 447400 every 5 seconds that nobody enters:
             // the 33rd finds 20 of them past the judging delay (a minute, counted from the start of
@@ -75,10 +75,10 @@ import FoundationNetworking
 
             let line = try #require(harness.live.logs.lines.first { $0.contains("SMS pumping suspected") })
             #expect(line.contains(#""level":"warning""#) && line.contains(#""country":"GB""#) && line.contains(#""sent":"20""#) && line.contains(#""prefix":"+447400""#), "\(line)")
-            let metrics = String(decoding: try await URLSession.shared.data(from: harness.live.baseURL.appendingPathComponent("metrics")).0, as: UTF8.self)
+            let metrics = String(decoding: try await harness.live.transport.send(URLRequest(url: harness.live.baseURL.appendingPathComponent("metrics"))).0, as: UTF8.self)
             #expect(metrics.contains(#"gatehouse_verification_prefix_blocks_total{reason="conversion"} 1"#))
 
-            let admin = APIClient(baseURL: harness.live.baseURL).with(header: "Authorization", "Bearer \(harness.live.credentials.adminToken)")
+            let admin = harness.live.admin
             let base = "/admin/v1/tenants/\(harness.live.credentials.tenantId)/prefix-blocks"
             let listed = try JSONSerialization.jsonObject(with: try await admin.sendRaw("GET", base)) as? [String: Any]
             let block = try #require((listed?["data"] as? [[String: Any]])?.first)

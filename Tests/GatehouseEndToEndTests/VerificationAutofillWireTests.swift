@@ -24,7 +24,7 @@ import Testing
 
     @Test(arguments: TestDatabaseKind.available)
     func eachObjectFormAndTheStringFormAreAccepted(_ kind: TestDatabaseKind) async throws {
-        let harness = try await VerificationHarness.start(kind, settings: ["minimumAuth": "basic", "smsDomain": "shop.example"])
+        let harness = try await VerificationHarness.start(kind, settings: ["minimumAuth": "basic", "smsDomain": "shop.example"], inProcess: true)
         let hash = try await Self.start(harness, "+447400123501", sms: #"{"autofill":{"type":"app_hash","value":"A1b2C3d4E5f"}}"#)
         #expect(hash.status == 201)
         #expect(Self.autofill(hash) as? [String: String] == ["type": "app_hash", "value": "A1b2C3d4E5f"])
@@ -49,7 +49,7 @@ import Testing
 
     @Test(arguments: TestDatabaseKind.available)
     func badValuesGetTheirOwnErrors(_ kind: TestDatabaseKind) async throws {
-        let harness = try await VerificationHarness.start(kind, settings: ["minimumAuth": "basic"])
+        let harness = try await VerificationHarness.start(kind, settings: ["minimumAuth": "basic"], inProcess: true)
         let cases: [(String, [String])] = [
             (#"{"autofill":{"type":"app_hash","value":"short"}}"#, ["app_hash_invalid"]),
             (#"{"autofill":{"type":"app_hash"}}"#, ["app_hash_invalid"]),

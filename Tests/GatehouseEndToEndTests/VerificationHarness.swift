@@ -14,20 +14,22 @@ import FoundationNetworking
 #endif
 
 /// A live server with an OTP application created through the admin API, plus helpers to
-/// call the DIDWW dialect directly and read codes from the outbox.
+/// call the DIDWW dialect directly and read codes from the outbox. `inProcess`: the node
+/// answers through its router with nothing listening (route suites); the SDK suites and those
+/// about the transport keep the socket.
 struct VerificationHarness {
     let live: LiveServer
     let app: AdminWire.OTPApplication
     let secret: String
 
     static func start(
-        _ kind: TestDatabaseKind = .sqlite, settings: [String: Any] = [:], clock: (any GatehouseCore.Clock)? = nil, configure: (inout Settings) -> Void = { _ in }
+        _ kind: TestDatabaseKind = .sqlite, settings: [String: Any] = [:], clock: (any GatehouseCore.Clock)? = nil, inProcess: Bool = false,
+        configure: (inout Settings) -> Void = { _ in }
     ) async throws -> VerificationHarness {
-        let live = try await LiveServer.start(kind, clock: clock, configure: configure)
+        let live = try await LiveServer.start(kind, clock: clock, inProcess: inProcess, configure: configure)
         var body = settings
         if body["minimumAuth"] == nil { body["minimumAuth"] = "public" }
-        let admin = APIClient(baseURL: live.baseURL).with(header: "Authorization", "Bearer \(live.credentials.adminToken)")
-        let created = try await admin.send(
+        let created = try await live.admin.send(
             "POST", "/admin/v1/tenants/\(live.credentials.tenantId)/otp-applications",
             body: RawJSON(try JSONSerialization.data(withJSONObject: body)), as: AdminWire.CreatedOTPApplication.self)
         return VerificationHarness(live: live, app: created.application, secret: created.secret)
@@ -48,7 +50,7 @@ struct VerificationHarness {
         }
         if let authorization { request.setValue(authorization, forHTTPHeaderField: "Authorization") }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await URLSessionTransport().send(request)
+        let (data, response) = try await live.transport.send(request)
         let json = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
         var fields: [String: String] = [:]
         for (key, value) in response.allHeaderFields { fields[String(describing: key).lowercased()] = String(describing: value) }
@@ -59,8 +61,7 @@ struct VerificationHarness {
     /// delivered everything queued.
     func code(for digits: String, length: Int = 6) async throws -> String {
         try await live.app.deliveries.drain()
-        let admin = APIClient(baseURL: live.baseURL).with(header: "Authorization", "Bearer \(live.credentials.adminToken)")
-        let messages = try await admin.send("GET", "/admin/v1/outbox?to=\(digits)", as: AdminWire.List<AdminWire.OutboxMessage>.self)
+        let messages = try await live.admin.send("GET", "/admin/v1/outbox?to=\(digits)", as: AdminWire.List<AdminWire.OutboxMessage>.self)
         if let body = messages.data.first?.body {
             let digitsOnly = body.split(whereSeparator: { !$0.isNumber }).map(String.init).filter { $0.count == length }
             if let code = digitsOnly.last { return code }
@@ -69,8 +70,7 @@ struct VerificationHarness {
     }
 
     func patchApplication(_ settings: [String: Any]) async throws {
-        let admin = APIClient(baseURL: live.baseURL).with(header: "Authorization", "Bearer \(live.credentials.adminToken)")
-        try await admin.sendRaw(
+        try await live.admin.sendRaw(
             "PATCH", "/admin/v1/tenants/\(live.credentials.tenantId)/otp-applications/\(app.id)",
             body: try JSONSerialization.data(withJSONObject: settings))
     }

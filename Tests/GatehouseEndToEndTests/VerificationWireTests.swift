@@ -12,7 +12,7 @@ import Testing
 @Suite struct VerificationWireTests {
     @Test(arguments: TestDatabaseKind.available)
     func openAPIExamplesStartAndAnswerInTheDocumentedShape(_ kind: TestDatabaseKind) async throws {
-        let harness = try await VerificationHarness.start(kind, settings: ["minimumAuth": "basic"])
+        let harness = try await VerificationHarness.start(kind, settings: ["minimumAuth": "basic"], inProcess: true)
         // The spec's two request examples, byte for byte.
         let sms = try await harness.call(
             "POST", "/api/v1/verifications",
@@ -55,7 +55,7 @@ import Testing
     @Test func errorEnvelopesCarryTheFixedTexts() async throws {
         // A small body limit: a body that fits in one write is read before the 413 comes back
         // (a large one races the early answer and the client sees a broken pipe).
-        let harness = try await VerificationHarness.start(settings: ["minimumAuth": "basic", "cooldownSeconds": 60]) {
+        let harness = try await VerificationHarness.start(settings: ["minimumAuth": "basic", "cooldownSeconds": 60], inProcess: true) {
             $0.maxBodyBytes = 8192
         }
         func errors(_ reply: (status: Int, json: [String: Any], headers: [String: String])) -> [[String: String]] {
@@ -107,7 +107,7 @@ import Testing
     }
 
     @Test func signedApplicationModeAcceptsOnlyExactSignatures() async throws {
-        let harness = try await VerificationHarness.start(settings: ["minimumAuth": "application"])
+        let harness = try await VerificationHarness.start(settings: ["minimumAuth": "application"], inProcess: true)
         let key = try #require(RequestSigner.key(fromSecret: harness.secret))
         func signed(_ method: String, _ path: String, _ body: String?, timestamp: Int64 = Int64(Date().timeIntervalSince1970)) -> [String: String] {
             let stamp = String(timestamp)
@@ -140,7 +140,7 @@ import Testing
     @Test func requestCallbackDecidesPublicStarts() async throws {
         let receiver = try CallbackReceiver()
         defer { receiver.stop() }
-        let harness = try await VerificationHarness.start(settings: ["callbackUrl": receiver.url, "cooldownSeconds": 0]) {
+        let harness = try await VerificationHarness.start(settings: ["callbackUrl": receiver.url, "cooldownSeconds": 0], inProcess: true) {
             $0.verificationCallbackTimeout = 1
         }
         receiver.secret = harness.secret
