@@ -135,7 +135,9 @@ import Darwin
     @Test(.timeLimit(.minutes(3))) func cancellingTheCallingTaskThrowsCancellationError() async throws {
         let backend = try SilentBackend()
         defer { backend.stop() }
-        let harness = try await VerificationHarness.start(settings: ["callbackUrl": backend.url]) { $0.verificationCallbackTimeout = 5 }
+        // The server would wait 60 s for the silent callback: an answer well before that is the
+        // client's own timeout, with room for a loaded machine's late timers.
+        let harness = try await VerificationHarness.start(settings: ["callbackUrl": backend.url]) { $0.verificationCallbackTimeout = 60 }
         let client = harness.sdkClient(.public)
         let task = Task { try await client.start(destination: "+447400123511", method: .sms) }
         // The start is in flight once the server is waiting on the callback.
@@ -166,7 +168,7 @@ import Darwin
             return
         }
         #expect(urlError.code == .timedOut)
-        #expect(elapsed >= 0.9 && elapsed < 4.5, "\(elapsed) s: the client's timeout, not the server's")
+        #expect(elapsed >= 0.9 && elapsed < 30, "\(elapsed) s: the client's timeout, not the server's")
         backend.stop()
         await harness.stop()
     }
