@@ -13,16 +13,11 @@ import Testing
         let client = DatacoveClient(live)
         let admin = live.credentials.adminToken
         let base = "tenants/v1/\(live.credentials.tenantId)/service-entitlement-products"
-        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-            for index in 0..<16 {
-                group.addTask {
-                    try await client.call(
-                        "POST", base,
-                        ["displayName": "Plan \(index)", "interval": "annual",
-                         "platformProductIds": ["apple": "com.example.app.yearly"]], token: admin).status
-                }
-            }
-            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        let statuses = try await atOnce(Array(0..<16)) { index in
+            try await client.call(
+                "POST", base,
+                ["displayName": "Plan \(index)", "interval": "annual", "platformProductIds": ["apple": "com.example.app.yearly"]],
+                token: admin).status
         }
         #expect(statuses.filter { $0 == 201 }.count == 1, "\(statuses)")
         #expect(statuses.filter { $0 == 409 }.count == 15, "\(statuses)")
@@ -37,14 +32,8 @@ import Testing
         let admin = live.admin
         let path = "/admin/v1/tenants/\(live.credentials.tenantId)/verification-balance"
         let before = try await admin.send("GET", path, as: AdminWire.Balance.self).balance
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for index in 0..<24 {
-                let amount = index.isMultiple(of: 2) ? "1.25" : "-0.25"
-                group.addTask {
-                    _ = try await admin.send("POST", path, body: RawJSON(Data(#"{"amount":"\#(amount)"}"#.utf8)), as: AdminWire.Balance.self)
-                }
-            }
-            try await group.waitForAll()
+        _ = try await atOnce((0..<24).map { $0.isMultiple(of: 2) ? "1.25" : "-0.25" }) { amount in
+            try await admin.send("POST", path, body: RawJSON(Data(#"{"amount":"\#(amount)"}"#.utf8)), as: AdminWire.Balance.self)
         }
         let after = try await admin.send("GET", path, as: AdminWire.Balance.self).balance
         // Twelve credits of 1.25 and twelve debits of 0.25: 12.00 more than before.
@@ -58,13 +47,8 @@ import Testing
         let client = DatacoveClient(live)
         let admin = live.credentials.adminToken
         let path = "tenants/v1/\(live.credentials.tenantId)/trial-config"
-        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-            for days in 1...12 {
-                group.addTask {
-                    try await client.call("PATCH", path, ["ios": ["enabled": days.isMultiple(of: 2), "durationDays": days]], token: admin).status
-                }
-            }
-            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        let statuses = try await atOnce(Array(1...12)) { days in
+            try await client.call("PATCH", path, ["ios": ["enabled": days.isMultiple(of: 2), "durationDays": days]], token: admin).status
         }
         #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
         let ios = try #require(try await client.call("GET", path, token: admin).json["ios"] as? [String: Any])
@@ -83,12 +67,7 @@ import Testing
         let patches: [(String, String)] = [("bundleId", "com.example.app"), ("issuerId", "57246542-96fe-1a63-e053-0824d011072a"),
                                            ("keyId", "2X9R4HXF34")]
         for _ in 0..<3 {
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for (field, value) in patches {
-                    group.addTask { try await client.call("PATCH", path, [field: value], token: admin).status }
-                }
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
-            }
+            let statuses = try await atOnce(patches) { field, value in try await client.call("PATCH", path, [field: value], token: admin).status }
             #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
             let saved = try await client.call("GET", path, token: admin).json
             for (field, value) in patches { #expect(saved[field] as? String == value, "\(field) lost: \(saved)") }
@@ -105,13 +84,8 @@ import Testing
         for round in 1...3 {
             let patches = [#"{"maxConcurrentRuns":\#(round + 4)}"#, #"{"openaiModel":"model-\#(round)"}"#,
                            #"{"workerUrl":"https://worker.example/\#(round)"}"#]
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for patch in patches {
-                    group.addTask {
-                        _ = try await admin.send("PATCH", path, body: RawJSON(Data(patch.utf8)), as: AdminWire.WorkflowSettings.self)
-                    }
-                }
-                try await group.waitForAll()
+            _ = try await atOnce(patches) { patch in
+                try await admin.send("PATCH", path, body: RawJSON(Data(patch.utf8)), as: AdminWire.WorkflowSettings.self)
             }
             let saved = try await admin.send("GET", path, as: AdminWire.WorkflowSettings.self)
             #expect(saved.maxConcurrentRuns == round + 4 && saved.openaiModel == "model-\(round)"
@@ -127,17 +101,24 @@ import Testing
         let admin = live.credentials.adminToken
         let path = "tenants/v1/\(live.credentials.tenantId)/pricing-config"
         // Each replacement lists a shared product and two of its own.
-        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-            for set in 0..<8 {
-                let packages = ["shared", "own-\(set)-a", "own-\(set)-b"].map { ["platformProductId": "com.example.credits.\($0)", "credits": set + 1] }
-                group.addTask { try await client.call("PUT", path, ["iapCreditPackages": packages], token: admin).status }
-            }
-            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        let statuses = try await atOnce(Array(0..<8)) { set in
+            let packages = ["shared", "own-\(set)-a", "own-\(set)-b"].map { ["platformProductId": "com.example.credits.\($0)", "credits": set + 1] }
+            return try await client.call("PUT", path, ["iapCreditPackages": packages], token: admin).status
         }
         #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
         let packages = try #require(try await client.call("GET", path, token: admin).json["iapCreditPackages"] as? [[String: Any]])
         let credits = Set(packages.compactMap { $0["credits"] as? Int })
         #expect(packages.count == 3 && credits.count == 1, "a mix of replacements: \(packages)")
         await live.stop()
+    }
+
+    /// Sends one call per item, all at once, and returns their answers (in any order).
+    private func atOnce<Item: Sendable, Answer: Sendable>(
+        _ items: [Item], _ call: @escaping @Sendable (Item) async throws -> Answer
+    ) async throws -> [Answer] {
+        try await withThrowingTaskGroup(of: Answer.self) { group in
+            for item in items { group.addTask { try await call(item) } }
+            return try await group.reduce(into: [Answer]()) { $0.append($1) }
+        }
     }
 }
