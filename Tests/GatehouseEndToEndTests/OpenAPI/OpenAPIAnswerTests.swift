@@ -13,7 +13,7 @@ import GatehouseFormats
 @Suite struct OpenAPIAnswerTests {
     @Test(arguments: TestDatabaseKind.available)
     func adminAndStoreReadsMatchTheirSchemas(_ kind: TestDatabaseKind) async throws {
-        let live = try await LiveServer.start(kind)
+        let live = try await LiveServer.start(kind, inProcess: true)
         let admin = live.credentials.adminToken
         let tenant = live.credentials.tenantId
         let apps = try JSONDecoder().decode(JSONValue.self, from: try await send(live, "/admin/v1/tenants/\(tenant)/otp-applications", token: admin).body)
@@ -52,7 +52,7 @@ import GatehouseFormats
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        let (data, response) = try await URLSessionTransport().send(request)
+        let (data, response) = try await live.transport.send(request)
         return (response.statusCode, data)
     }
 }

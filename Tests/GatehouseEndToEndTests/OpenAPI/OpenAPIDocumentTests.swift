@@ -12,7 +12,7 @@ import GatehouseFormats
 /// example, as served, validates against its schema.
 @Suite struct OpenAPIDocumentTests {
     @Test func everyRouteIsDocumentedAndEveryOperationIsARoute() async throws {
-        let live = try await LiveServer.start()
+        let live = try await LiveServer.start(inProcess: true)
         let routes = Set(live.app.router.routes.map { "\($0.method.rawValue) \(Operation.openAPIPath($0.template))" })
         await live.stop()
         var documented: [String: String] = [:]
@@ -45,7 +45,7 @@ import GatehouseFormats
 
     @Test(arguments: TestDatabaseKind.available)
     func servedExamplesValidateAgainstTheirSchemas(_ kind: TestDatabaseKind) async throws {
-        let live = try await LiveServer.start(kind)
+        let live = try await LiveServer.start(kind, inProcess: true)
         let index = try JSONDecoder().decode(OpenAPIRoutes.Index.self, from: try await get(live, "/openapi").body)
         #expect(index.documents.map(\.name) == OpenAPIDocuments.all.map(\.name))
         var checked = 0
@@ -79,7 +79,7 @@ import GatehouseFormats
 
     /// The served bytes, literally: the list, and one example as every client reads it.
     @Test func theListAndAVerificationExampleAreLiteralJSON() async throws {
-        let live = try await LiveServer.start()
+        let live = try await LiveServer.start(inProcess: true)
         let list = String(decoding: try await get(live, "/openapi").body, as: UTF8.self)
         #expect(list.hasPrefix(#"{"documents":[{"name":"verification","title":"Gatehouse verification (DIDWW dialect)","url":"/openapi/verification.json"}"#))
         let document = try JSONDecoder().decode(JSONValue.self, from: try await get(live, "/openapi/verification.json").body)
