@@ -30,6 +30,18 @@ import Testing
         ConnectionPool(capacity: capacity, open: opener.open, isUsable: { $0.usable }, discard: { $0.closed = true })
     }
 
+    /// A checkout on a thread of its own: `got` is signalled once it has returned, with the
+    /// connection in `borrowed`.
+    private func borrowOnAnotherThread(_ pool: ConnectionPool<FakeConnection>) -> (got: DispatchSemaphore, borrowed: LockedBox<FakeConnection?>) {
+        let got = DispatchSemaphore(value: 0)
+        let borrowed = LockedBox<FakeConnection?>(nil)
+        Thread {
+            borrowed.set(try? pool.checkout())
+            got.signal()
+        }.start()
+        return (got, borrowed)
+    }
+
     @Test func opensLazilyAndReusesIdleConnections() throws {
         let opener = Opener()
         let pool = makePool(opener, capacity: 3)
@@ -46,12 +58,7 @@ import Testing
         let pool = makePool(opener, capacity: 2)
         let a = try pool.checkout()
         _ = try pool.checkout()
-        let got = DispatchSemaphore(value: 0)
-        let borrowed = LockedBox<FakeConnection?>(nil)
-        Thread {
-            borrowed.set(try? pool.checkout())
-            got.signal()
-        }.start()
+        let (got, borrowed) = borrowOnAnotherThread(pool)
         #expect(got.wait(timeout: .now() + 0.2) == .timedOut)
         pool.checkin(a)
         #expect(got.wait(timeout: .now() + 5) == .success)
@@ -64,12 +71,7 @@ import Testing
         let pool = makePool(opener, capacity: 1)
         let a = try pool.checkout()
         #expect(try pool.withIdleConnection { _ in true } == nil)
-        let got = DispatchSemaphore(value: 0)
-        let borrowed = LockedBox<FakeConnection?>(nil)
-        Thread {
-            borrowed.set(try? pool.checkout())
-            got.signal()
-        }.start()
+        let (got, borrowed) = borrowOnAnotherThread(pool)
         #expect(got.wait(timeout: .now() + 0.2) == .timedOut)
         pool.checkin(a)
         // Whether or not the waiter has woken yet, the connection is its.
