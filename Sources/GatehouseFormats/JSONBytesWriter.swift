@@ -1,6 +1,7 @@
 /// Writes an encoded tree as compact JSON: members sorted by their keys' UTF-8 bytes (a key
 /// written twice keeps its last value), strings escaped as Foundation's `JSONEncoder` escapes
-/// them without escaping slashes.
+/// them without escaping slashes. A tree is written once: its objects' members are moved out
+/// as they are sorted.
 enum JSONBytesWriter {
     static func write(_ value: EncodedJSON, to out: inout [UInt8]) {
         switch value {
@@ -16,36 +17,43 @@ enum JSONBytesWriter {
             }
             out.append(UInt8(ascii: "]"))
         case .object(let object):
+            // The tree is written once: its members are moved out, so sorting copies nothing.
+            var members = object.members
+            object.members = []
+            sortStably(&members)
             out.append(UInt8(ascii: "{"))
             var first = true
-            let members = sorted(object.members)
-            for (index, member) in members.enumerated() {
+            for index in members.indices {
                 // Of equal keys (sorted stably, in the order written) only the last is kept.
-                if index + 1 < members.count, members[index + 1].key == member.key { continue }
+                if index + 1 < members.count, !precedes(members[index], members[index + 1]) { continue }
                 if !first { out.append(UInt8(ascii: ",")) }
                 first = false
-                writeString(member.key, to: &out)
+                writeString(members[index].key, to: &out)
                 out.append(UInt8(ascii: ":"))
-                write(member.value, to: &out)
+                write(members[index].value, to: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
     }
 
-    /// Stable: members of one key keep the order they were written in.
-    private static func sorted(_ members: [(key: String, value: EncodedJSON)]) -> [(key: String, value: EncodedJSON)] {
-        var inOrder = true
-        for index in members.indices.dropFirst() where !precedes(members[index - 1].key, members[index].key) {
-            inOrder = false
-            break
+    /// Sorts by the keys' UTF-8 bytes, stably: members of one key keep the order they were
+    /// written in. An insertion sort: a reply's objects are small, and most arrive nearly in order.
+    private static func sortStably(_ members: inout [EncodedMember]) {
+        for end in members.indices.dropFirst() {
+            var slot = end
+            while slot > 0, precedes(members[slot], members[slot - 1]) {
+                members.swapAt(slot - 1, slot)
+                slot -= 1
+            }
         }
-        if inOrder { return members }
-        return members.enumerated().sorted { a, b in
-            a.element.key == b.element.key ? a.offset < b.offset : precedes(a.element.key, b.element.key)
-        }.map(\.element)
     }
 
-    private static func precedes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+    /// By the keys' first eight bytes, then (a key shorter than eight pads with zeros, as a
+    /// shorter key sorts first) by the whole keys.
+    private static func precedes(_ a: EncodedMember, _ b: EncodedMember) -> Bool {
+        if a.keyPrefix != b.keyPrefix { return a.keyPrefix < b.keyPrefix }
+        return a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
+    }
 
     private static let trueBytes = Array("true".utf8)
     private static let falseBytes = Array("false".utf8)
@@ -53,23 +61,34 @@ enum JSONBytesWriter {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     static func writeString(_ string: String, to out: inout [UInt8]) {
+        var string = string
         out.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0x00..<0x20:
-                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 0x0F)])
-            default: out.append(byte)
+        string.withUTF8 { bytes in
+            // Runs that need no escape are copied whole; most strings are one such run.
+            var runStart = 0
+            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                writeEscaped(byte, to: &out)
+                runStart = index + 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    private static func writeEscaped(_ byte: UInt8, to out: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+        case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+        case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+        case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+        case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+        case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+        case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+        default:
+            out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+            out.append(hexDigits[Int(byte >> 4)])
+            out.append(hexDigits[Int(byte & 0x0F)])
+        }
     }
 }

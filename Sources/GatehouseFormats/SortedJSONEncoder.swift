@@ -15,7 +15,7 @@ import Foundation
 /// non-finite float is an `EncodingError`.
 public enum SortedJSONEncoder {
     public static func encode<T: Encodable>(_ value: T) throws -> Data {
-        guard let tree = try SortedTreeEncoder.boxed(value, path: []) else {
+        guard let tree = try SortedTreeEncoder.boxed(value, in: [], at: nil) else {
             throw EncodingError.invalidValue(
                 value, EncodingError.Context(codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
         }
@@ -38,7 +38,30 @@ enum EncodedJSON {
 }
 
 final class EncodedObject {
-    var members: [(key: String, value: EncodedJSON)] = []
+    var members: [EncodedMember] = []
+
+    /// Room for a reply object's usual members, so that appending does not regrow four times.
+    init() { members.reserveCapacity(8) }
+}
+
+/// A member, with the first eight bytes of its key as one number: the writer sorts by it, and
+/// compares the keys themselves only where two share those bytes.
+struct EncodedMember {
+    let key: String
+    let keyPrefix: UInt64
+    var value: EncodedJSON
+
+    init(_ key: String, _ value: EncodedJSON) {
+        self.key = key
+        self.value = value
+        var prefix: UInt64 = 0
+        var shift: UInt64 = 56
+        for byte in key.utf8.prefix(8) {
+            prefix |= UInt64(byte) << shift
+            shift &-= 8
+        }
+        keyPrefix = prefix
+    }
 }
 
 final class EncodedArray {
@@ -47,14 +70,19 @@ final class EncodedArray {
 
 /// The `Encoder` one value writes itself to; `value` is what it wrote.
 final class SortedTreeEncoder: Encoder {
-    let codingPath: [any CodingKey]
+    /// The path is kept as its parent's and a key, and joined only when asked for (by a
+    /// container of this value, or an error): most values write a scalar and never ask.
+    private let parentPath: [any CodingKey]
+    private let key: (any CodingKey)?
+    var codingPath: [any CodingKey] { key.map { parentPath + [$0] } ?? parentPath }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
     var value: EncodedJSON?
     /// Where a super encoder's value goes once it is done with (`superEncoder()`).
     private let finish: ((EncodedJSON) -> Void)?
 
-    init(path: [any CodingKey], finish: ((EncodedJSON) -> Void)? = nil) {
-        self.codingPath = path
+    init(in parentPath: [any CodingKey], at key: (any CodingKey)?, finish: ((EncodedJSON) -> Void)? = nil) {
+        self.parentPath = parentPath
+        self.key = key
         self.finish = finish
     }
 
@@ -86,21 +114,25 @@ final class SortedTreeEncoder: Encoder {
 
     /// The tree of one value: the common scalars directly, the types Foundation's encoder
     /// treats as its own as it does, anything else through its `encode(to:)`.
-    static func box<T: Encodable>(_ value: T, path: [any CodingKey]) throws -> EncodedJSON {
-        try boxed(value, path: path) ?? .object(EncodedObject())
+    static func box<T: Encodable>(_ value: T, in parentPath: [any CodingKey], at key: (any CodingKey)?) throws -> EncodedJSON {
+        try boxed(value, in: parentPath, at: key) ?? .object(EncodedObject())
     }
 
     /// `box`, but nil for a value that wrote nothing.
-    static func boxed<T: Encodable>(_ value: T, path: [any CodingKey]) throws -> EncodedJSON? {
+    static func boxed<T: Encodable>(_ value: T, in parentPath: [any CodingKey], at key: (any CodingKey)?) throws -> EncodedJSON? {
         // Type identity, not `as?`: a metadata comparison where a dynamic cast walks the runtime.
         if T.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
         if T.self == Int.self { return .number(String(unsafeBitCast(value, to: Int.self))) }
         if T.self == Bool.self { return .bool(unsafeBitCast(value, to: Bool.self)) }
-        if T.self == Double.self { return try number(unsafeBitCast(value, to: Double.self), path: path) }
+        if T.self == Double.self { return try number(unsafeBitCast(value, to: Double.self), path: key.map { parentPath + [$0] } ?? parentPath) }
+        // The optionals a reply's fields mostly are, without an encoder of their own.
+        if T.self == String?.self { return unsafeBitCast(value, to: String?.self).map { .string($0) } ?? .null }
+        if T.self == Int?.self { return unsafeBitCast(value, to: Int?.self).map { .number(String($0)) } ?? .null }
+        if T.self == Bool?.self { return unsafeBitCast(value, to: Bool?.self).map { .bool($0) } ?? .null }
         if T.self == Data.self, let data = value as? Data { return .string(data.base64EncodedString()) }
         if T.self == URL.self, let url = value as? URL { return .string(url.absoluteString) }
         if T.self == Decimal.self, let decimal = value as? Decimal { return .number(decimal.description) }
-        let encoder = SortedTreeEncoder(path: path)
+        let encoder = SortedTreeEncoder(in: parentPath, at: key)
         try value.encode(to: encoder)
         return encoder.value
     }
@@ -121,7 +153,7 @@ struct SortedKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let object: EncodedObject
     let codingPath: [any CodingKey]
 
-    private func put(_ value: EncodedJSON, _ key: Key) { object.members.append((key.stringValue, value)) }
+    private func put(_ value: EncodedJSON, _ key: Key) { object.members.append(EncodedMember(key.stringValue, value)) }
 
     mutating func encodeNil(forKey key: Key) throws { put(.null, key) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { put(.bool(value), key) }
@@ -138,7 +170,7 @@ struct SortedKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt16, forKey key: Key) throws { put(.number(String(value)), key) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { put(.number(String(value)), key) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { put(.number(String(value)), key) }
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { put(try SortedTreeEncoder.box(value, path: codingPath + [key]), key) }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { put(try SortedTreeEncoder.box(value, in: codingPath, at: key), key) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         let nested = EncodedObject()
@@ -158,8 +190,8 @@ struct SortedKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// An encoder whose value takes its member's place once the caller lets it go.
     private func superEncoder(named name: String, path: [any CodingKey]) -> any Encoder {
         let (object, index) = (self.object, object.members.count)
-        object.members.append((name, .object(EncodedObject())))
-        return SortedTreeEncoder(path: path) { object.members[index].value = $0 }
+        object.members.append(EncodedMember(name, .object(EncodedObject())))
+        return SortedTreeEncoder(in: path, at: nil) { object.members[index].value = $0 }
     }
 }
 
@@ -185,7 +217,9 @@ struct SortedUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt16) throws { array.items.append(.number(String(value))) }
     mutating func encode(_ value: UInt32) throws { array.items.append(.number(String(value))) }
     mutating func encode(_ value: UInt64) throws { array.items.append(.number(String(value))) }
-    mutating func encode<T: Encodable>(_ value: T) throws { array.items.append(try SortedTreeEncoder.box(value, path: nextPath)) }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        array.items.append(try SortedTreeEncoder.box(value, in: codingPath, at: SortedIndexKey(intValue: array.items.count)))
+    }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let (nested, path) = (EncodedObject(), nextPath)
@@ -202,7 +236,7 @@ struct SortedUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func superEncoder() -> any Encoder {
         let (array, index, path) = (self.array, array.items.count, nextPath)
         array.items.append(.object(EncodedObject()))
-        return SortedTreeEncoder(path: path) { array.items[index] = $0 }
+        return SortedTreeEncoder(in: path, at: nil) { array.items[index] = $0 }
     }
 }
 
@@ -227,7 +261,7 @@ struct SortedSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt16) throws { set(.number(String(value))) }
     mutating func encode(_ value: UInt32) throws { set(.number(String(value))) }
     mutating func encode(_ value: UInt64) throws { set(.number(String(value))) }
-    mutating func encode<T: Encodable>(_ value: T) throws { set(try SortedTreeEncoder.box(value, path: codingPath)) }
+    mutating func encode<T: Encodable>(_ value: T) throws { set(try SortedTreeEncoder.box(value, in: codingPath, at: nil)) }
 }
 
 private enum SortedSuperKey: String, CodingKey { case `super` }

@@ -120,6 +120,48 @@ import Testing
         try expectSame(Parts())
     }
 
+    @Test func keysSortByTheirBytesPastTheirFirstEight() throws {
+        let keys = [
+            "abcdefghij", "abcdefgh", "abcdefghi", "abcdefgg", "abcdefgh\u{0}", "a\u{0}", "a", "ab", "", "\u{0}",
+            "é", "z", "Z", "error_detail", "error_code", "error_codes", "\u{7F}", "\u{10FFFF}",
+        ]
+        try expectSame(Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) }))
+    }
+
+    @Test func optionalScalarsAreWrittenAlike() throws {
+        struct Optionals: Encodable {
+            var text: String? = "t", noText: String? = nil, number: Int? = -3, noNumber: Int? = nil
+            var flag: Bool? = false, noFlag: Bool? = nil, nested: [String?] = ["x", nil]
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(text, forKey: .text)
+                try container.encode(noText, forKey: .noText)
+                try container.encode(number, forKey: .number)
+                try container.encode(noNumber, forKey: .noNumber)
+                try container.encode(flag, forKey: .flag)
+                try container.encode(noFlag, forKey: .noFlag)
+                try container.encode(nested, forKey: .nested)
+            }
+            enum CodingKeys: String, CodingKey { case text, noText, number, noNumber, flag, noFlag, nested }
+        }
+        try expectSame(Optionals())
+    }
+
+    @Test func aRefusedNumberNamesItsPathAsFoundationDoes() {
+        struct Holder: Encodable { var rows: [[String: Double]] = [["ok": 1, "bad": .nan]] }
+        func path(_ encode: () throws -> Data) -> [String] {
+            do {
+                _ = try encode()
+                return []
+            } catch EncodingError.invalidValue(_, let context) {
+                return context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+            } catch { return ["other error"] }
+        }
+        let ours = path { try SortedJSONEncoder.encode(Holder()) }
+        #expect(ours == ["rows", "0", "bad"])
+        #expect(ours == path { try Self.foundation.encode(Holder()) })
+    }
+
     @Test func nonFiniteNumbersAreRefusedAlike() {
         for value in [Double.nan, .infinity, -.infinity] {
             #expect(throws: EncodingError.self) { try SortedJSONEncoder.encode(["x": value]) }
