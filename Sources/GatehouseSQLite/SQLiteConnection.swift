@@ -83,12 +83,18 @@ final class SQLiteConnection: DatabaseConnection {
     /// Whether a transaction is open (SQLite ends one by itself after some errors).
     var isInTransaction: Bool { sqlite3_get_autocommit(db) == 0 }
 
+    /// One transaction-control statement (`BEGIN`, `COMMIT`, `SAVEPOINT` …) from the statement
+    /// cache: `sqlite3_exec` would parse and plan it again on every transaction.
+    func control(_ sql: String) throws {
+        _ = try statement(sql).run([])
+    }
+
     /// Runs `body` between `begin` and `COMMIT`, rolling back when it or the commit throws.
     func transaction<T>(begin: String, _ body: (any DatabaseConnection) throws -> T) throws -> T {
-        try executeScript(begin)
+        try control(begin)
         do {
             let result = try body(self)
-            try executeScript("COMMIT")
+            try control("COMMIT")
             return result
         } catch {
             // An error such as a full disk may already have rolled back; ROLLBACK would

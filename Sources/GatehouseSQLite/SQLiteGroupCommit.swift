@@ -160,16 +160,16 @@ final class SQLiteGroupCommit: @unchecked Sendable {
 
     private func transaction(_ batch: [Job], on connection: SQLiteConnection) throws -> Bool {
         do {
-            try connection.executeScript("BEGIN IMMEDIATE")
+            try connection.control("BEGIN IMMEDIATE")
         } catch {
             batch.forEach { $0.failure = error }
             return false
         }
         for job in batch {
             do {
-                try connection.executeScript("SAVEPOINT batch_member")
+                try connection.control("SAVEPOINT batch_member")
                 try job.run(connection)
-                try connection.executeScript("RELEASE batch_member")
+                try connection.control("RELEASE batch_member")
             } catch {
                 job.failure = error
                 guard connection.isInTransaction else {
@@ -182,7 +182,7 @@ final class SQLiteGroupCommit: @unchecked Sendable {
             }
         }
         do {
-            try connection.executeScript("COMMIT")
+            try connection.control("COMMIT")
             return true
         } catch {
             if connection.isInTransaction { try? connection.executeScript("ROLLBACK") }
