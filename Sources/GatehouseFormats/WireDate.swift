@@ -37,18 +37,9 @@ public enum WireDate {
 
     /// `YYYY-MM-DDTHH:MM:SS` of a count of seconds since 1970 (proleptic Gregorian, UTC).
     private static func civil(_ seconds: Int64) -> String {
-        let (days, secondOfDay) = floorDivision(seconds, 86_400)
-        // Days to year, month, day: H. Hinnant's civil_from_days.
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2) + "T" + padded(secondOfDay / 3600, 2) + ":"
+        let time = CivilTime(secondsSince1970: seconds)
+        let secondOfDay = time.secondOfDay
+        return padded(time.year, 4) + "-" + padded(time.month, 2) + "-" + padded(time.day, 2) + "T" + padded(secondOfDay / 3600, 2) + ":"
             + padded(secondOfDay / 60 % 60, 2) + ":" + padded(secondOfDay % 60, 2)
     }
 
@@ -58,12 +49,8 @@ public enum WireDate {
     }
 
     private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
-        let quotient = value >= 0 ? value / divisor : (value - divisor + 1) / divisor
-        return (quotient, value - quotient * divisor)
+        CivilTime.floorDivision(value, divisor)
     }
 
-    private static func padded(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-    }
+    private static func padded(_ value: Int64, _ width: Int) -> String { CivilTime.padded(value, width) }
 }

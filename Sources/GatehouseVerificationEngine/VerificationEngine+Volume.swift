@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehouseDatabase
+import GatehouseFormats
 
 // Daily and monthly volume limits per application, in UTC calendar days and months, and
 // the pumping budgets: codes to one prefix or one country per UTC hour and day.
@@ -110,17 +111,15 @@ struct VolumePeriods {
     let now: Date
 
     init(_ now: Date) {
-        let calendar = Self.calendar
-        let parts = calendar.dateComponents([.year, .month, .day, .hour], from: now)
-        let hourStart = calendar.date(from: parts)!
-        hourEnd = calendar.date(byAdding: .hour, value: 1, to: hourStart)!
-        hour = String(format: "%04d%02d%02d%02d", parts.year!, parts.month!, parts.day!, parts.hour!)
-        let dayStart = calendar.date(from: DateComponents(year: parts.year, month: parts.month, day: parts.day))!
-        let monthStart = calendar.date(from: DateComponents(year: parts.year, month: parts.month, day: 1))!
-        dayEnd = calendar.date(byAdding: .day, value: 1, to: dayStart)!
-        monthEnd = calendar.date(byAdding: .month, value: 1, to: monthStart)!
-        day = String(format: "%04d%02d%02d", parts.year!, parts.month!, parts.day!)
-        month = String(format: "%04d%02d", parts.year!, parts.month!)
+        let time = CivilTime(secondsSince1970: Int64(now.timeIntervalSince1970.rounded(.down)))
+        let (year, month, day) = (CivilTime.padded(time.year, 4), CivilTime.padded(time.month, 2), CivilTime.padded(time.day, 2))
+        hour = year + month + day + CivilTime.padded(time.hour, 2)
+        self.day = year + month + day
+        self.month = year + month
+        let dayStart = time.daysSince1970 * 86_400
+        hourEnd = Date(timeIntervalSince1970: Double(dayStart + (time.hour + 1) * 3600))
+        dayEnd = Date(timeIntervalSince1970: Double(dayStart + 86_400))
+        monthEnd = Date(timeIntervalSince1970: Double(time.nextMonthDays * 86_400))
         self.now = now
     }
 
