@@ -1,4 +1,6 @@
+import Foundation
 import GatehouseCore
+
 /// What a client asked for when starting a verification, already decoded from its dialect
 /// but not yet validated.
 public struct StartRequest: Sendable, Equatable {
@@ -64,11 +66,17 @@ struct ValidStart {
         number = channel == .email ? nil : try? PhoneNumber.parseDigits(destination)
     }
 
+    /// Nothing but `CharacterSet.whitespaces`, without trimming a copy: the first other
+    /// character ends the look.
+    private static func isBlank(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy(CharacterSet.whitespaces.contains)
+    }
+
     /// Every failing field is reported together, as the vendor's API does.
     static func validate(_ request: StartRequest) throws -> ValidStart {
         var errors: [VerificationErrorCode] = []
         var destination: String?
-        if let raw = request.destination, !raw.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let raw = request.destination, !isBlank(raw) {
             destination = Destination.normalize(raw)
             if destination == nil { errors.append(.destinationInvalid) }
         } else {

@@ -33,7 +33,7 @@ extension VerificationEngine {
     /// try, so a provider bridge or mail server can drop the copy. Derived, not the
     /// verification id itself, which the provider has no need to learn.
     static func messageID(of verificationID: String) -> String {
-        let hex = SHA256.hash(Data("delivery:\(verificationID)".utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        let hex = Array(SHA256.hash(Data("delivery:\(verificationID)".utf8)).prefix(16)).hexString
         let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
             String(hex[hex.index(hex.startIndex, offsetBy: range.lowerBound)..<hex.index(hex.startIndex, offsetBy: range.upperBound)])
         }
