@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseFormats
 
 /// A phone number or email address in the one form accounts are keyed by.
 struct Identifier {
@@ -13,13 +14,13 @@ struct Identifier {
         switch channel {
         case .phone:
             // Possible, not necessarily assigned: apps and tests use fictional 555 numbers.
-            guard let number = try? PhoneNumber.parse(raw.trimmingCharacters(in: .whitespaces)), number.isPossible else {
+            guard let number = try? PhoneNumber.parse(raw.trimmingWhitespace), number.isPossible else {
                 throw AccountsError(.phoneNumberInvalid)
             }
             value = String(number.e164.dropFirst())
             country = number.region
         case .email:
-            let email = raw.trimmingCharacters(in: .whitespaces).lowercased()
+            let email = raw.trimmingWhitespace.lowercased()
             let parts = email.split(separator: "@", omittingEmptySubsequences: false)
             guard email.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
                 !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),

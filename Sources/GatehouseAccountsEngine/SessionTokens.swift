@@ -41,9 +41,6 @@ enum SessionTokens {
     }
 
     static func access(_ claims: Claims, key: SigningKeys.Key) throws -> String {
-        struct Header: Encodable { let alg = "HS256"; let kid: String; let typ = "JWT" }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return try JWT.signHS256(headerJSON: encoder.encode(Header(kid: key.id)), payloadJSON: encoder.encode(claims), key: key.secret)
+        try JWT.signHS256(payloadJSON: SortedJSONEncoder.encode(claims), key: key.secret, keyID: key.id)
     }
 }

@@ -45,9 +45,14 @@ public struct CompactJWS: Sendable {
         return object
     }
 
-    /// Decodes the payload JSON into `type`; throws `.malformed` first if it names a member twice.
-    public func decodePayload<T: Decodable>(_ type: T.Type, using decoder: JSONDecoder = JSONDecoder()) throws -> T {
-        try decoder.decode(type, from: checkedPayloadJSON())
+    /// Decodes the payload JSON into `type` (members it does not name are ignored); throws
+    /// `.malformed` if the payload is not JSON, names a member twice, or does not fit `type`.
+    /// One read by the linear-time reader, then Gatehouse's one decoder, not Foundation's.
+    public func decodePayload<T: Decodable>(_ type: T.Type) throws -> T {
+        guard let tree = try? JSONReader.parse(Data(payload)),
+            let value = try? JSONBodyDecoder(unknownKeys: .ignore).decode(T.self, from: tree)
+        else { throw JWTError.malformed }
+        return value
     }
 
     /// The payload, once it is known to be JSON without repeated member names. Every reading of

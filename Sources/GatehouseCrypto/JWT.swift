@@ -15,27 +15,38 @@ public enum JWT {
         let payload = try JSONSerialization.data(
             withJSONObject: claims, options: [.sortedKeys, .withoutEscapingSlashes]
         )
-        return try signHS256(headerJSON: defaultHeaderJSON, payloadJSON: payload, key: key)
+        return try signed(headerJSON: defaultHeaderJSON, payloadJSON: payload, key: key)
     }
 
     /// Signs an `Encodable` claims value, encoded with `encoder` (sorted keys by default).
     public static func signHS256(
         encoding claims: some Encodable, key: some DataProtocol, encoder: JSONEncoder = JWT.claimsEncoder()
     ) throws -> String {
-        try signHS256(headerJSON: defaultHeaderJSON, payloadJSON: encoder.encode(claims), key: key)
+        try signed(headerJSON: defaultHeaderJSON, payloadJSON: encoder.encode(claims), key: key)
     }
 
     /// Signs raw payload JSON bytes under the default `{"alg":"HS256","typ":"JWT"}` header.
     public static func signHS256(payloadJSON: some DataProtocol, key: some DataProtocol) throws -> String {
-        try signHS256(headerJSON: defaultHeaderJSON, payloadJSON: payloadJSON, key: key)
+        try signed(headerJSON: defaultHeaderJSON, payloadJSON: payloadJSON, key: key)
+    }
+
+    /// Signs payload bytes under `{"alg":"HS256","kid":keyID,"typ":"JWT"}`, a header built
+    /// here and so not read back.
+    public static func signHS256(payloadJSON: some DataProtocol, key: some DataProtocol, keyID: String) throws -> String {
+        try signed(headerJSON: SortedJSONEncoder.encode(KeyedHeader(kid: keyID)), payloadJSON: payloadJSON, key: key)
     }
 
     /// Signs exactly the given header and payload bytes; the header's `alg` must be `HS256`.
     public static func signHS256(
         headerJSON: some DataProtocol, payloadJSON: some DataProtocol, key: some DataProtocol
     ) throws -> String {
-        try requireStrongKey(key)
         try JWS.requireAlgorithm("HS256", inHeader: headerJSON)
+        return try signed(headerJSON: headerJSON, payloadJSON: payloadJSON, key: key)
+    }
+
+    /// Signs a header already known to say HS256 (the default one needs no reading).
+    private static func signed(headerJSON: some DataProtocol, payloadJSON: some DataProtocol, key: some DataProtocol) throws -> String {
+        try requireStrongKey(key)
         let signingInput = Base64URL.encode(headerJSON) + "." + Base64URL.encode(payloadJSON)
         return signingInput + "." + Base64URL.encode(HMAC.sha256(key: key, message: Array(signingInput.utf8)))
     }
@@ -96,4 +107,11 @@ public enum JWT {
             throw CryptoError.invalidKey("HS256 keys need at least \(minimumKeyLength) bytes, got \(key.count)")
         }
     }
+}
+
+/// The HS256 header that names its key.
+private struct KeyedHeader: Encodable {
+    let alg = "HS256"
+    let kid: String
+    let typ = "JWT"
 }

@@ -110,8 +110,7 @@ public enum RequestSigner {
     public static func credential(
         authorization: String?, timestamp: String?, method: String, body: [UInt8], contentType: String?, path: String
     ) -> VerificationCredential? {
-        // Bridging to NSString to trim was a twentieth of a status read: trim only when there is something to.
-        guard let header = authorization.map({ Self.hasEdgeWhitespace($0) ? $0.trimmingCharacters(in: .whitespaces) : $0 }) else {
+        guard let header = authorization?.trimmingWhitespace else {
             return nil
         }
         if header.hasPrefix("Basic ") {
@@ -179,12 +178,6 @@ public enum RequestSigner {
         !text.isEmpty && text.utf8.allSatisfy { byte in
             (0x21...0x7E).contains(byte) && (allowingColon || byte != UInt8(ascii: ":"))
         }
-    }
-
-    /// Whether `text` starts or ends with what `CharacterSet.whitespaces` trims.
-    private static func hasEdgeWhitespace(_ text: String) -> Bool {
-        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return false }
-        return CharacterSet.whitespaces.contains(first) || CharacterSet.whitespaces.contains(last)
     }
 
     /// Upper-cases ASCII letters only, so the result never depends on the process locale.

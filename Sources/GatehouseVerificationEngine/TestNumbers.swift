@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehouseDatabase
+import GatehouseFormats
 
 /// A tenant's test numbers and emails (Apple's App Review, CI): a start to one sends nothing
 /// and costs nothing, and its fixed code verifies it; attempts, expiry, supersede and sign-in
@@ -78,7 +79,7 @@ extension VerificationEngine {
     }
 
     static func testDestination(_ raw: String) throws -> String {
-        let text = raw.trimmingCharacters(in: .whitespaces)
+        let text = raw.trimmingWhitespace
         if text.contains("@") {
             guard text.utf8.count <= 254, !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7f }),
                 text.split(separator: "@", omittingEmptySubsequences: false).count == 2

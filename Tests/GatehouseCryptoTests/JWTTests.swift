@@ -34,6 +34,14 @@ struct JWTTests {
         #expect(token == Self.rfcToken)
     }
 
+    @Test func aTokenThatNamesItsKeyCarriesExactlyThatHeader() throws {
+        let token = try JWT.signHS256(payloadJSON: Array(#"{"exp":1700000100}"#.utf8), key: Self.key, keyID: "k/1")
+        let jws = try JWT.verifyHS256(token, key: Self.key, now: Self.now)
+        #expect(String(decoding: jws.headerJSON, as: UTF8.self) == #"{"alg":"HS256","kid":"k/1","typ":"JWT"}"#)
+        #expect(jws.header.kid == "k/1")
+        #expect(throws: JWTError.expired) { try JWT.verifyHS256(token, key: Self.key, now: Self.now + 100) }
+    }
+
     @Test func rfc7519ExampleClaims() throws {
         let jws = try JWT.verifyHS256(Self.rfcToken, key: Data(Self.rfcKey), now: Self.rfcExpiry - 3600)
         let claims = try jws.claims()

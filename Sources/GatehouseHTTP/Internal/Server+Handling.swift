@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import GatehouseFormats
 
 // The request lifecycle on an MHD connection:
 // head arrives (first call) -> body chunks -> final call -> response queued,
@@ -68,7 +69,7 @@ extension Server {
         let limits = ExchangeState.Limits(
             body: bodyLimit, drain: max(bodyLimit, configuration.minDrainBytes),
             held: configuration.maxHeaderSize * 4, lingerNanoseconds: Self.lingerNanoseconds)
-        let length = headers["Content-Length"].flatMap { Int($0.trimmingCharacters(in: CharacterSet.whitespaces)) }
+        let length = headers["Content-Length"].flatMap { Int($0.trimmingWhitespace) }
         let exchange = Exchange(
             connection: connection, started: started, routed: routed, request: request,
             state: ExchangeState(limits: limits, announcedLength: length))

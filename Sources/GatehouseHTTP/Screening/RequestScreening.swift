@@ -41,7 +41,7 @@ enum RequestScreening {
     /// The media type a route of `kind` accepts; `nil` when it accepts this one.
     static func mediaType(_ contentType: String?, kind: RequestBodyKind) -> HTTPError? {
         guard kind == .json, let contentType else { return nil }
-        let media = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let media = contentType.split(separator: ";", maxSplits: 1).first.map { String($0).trimmingWhitespace.lowercased() } ?? ""
         return media == "application/json" || (media.hasPrefix("application/") && media.hasSuffix("+json")) ? nil : .unsupportedMediaType
     }
 
