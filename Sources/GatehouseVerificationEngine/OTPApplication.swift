@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCrypto
 import GatehouseDatabase
 
 /// How a request proved which application it speaks for, weakest first.
@@ -17,6 +18,10 @@ public struct OTPApplication: Sendable, Equatable {
     public let appKey: String
     /// URL-safe base64; kept (not hashed) because HMAC signatures are checked and made with it.
     let secret: String
+    /// What a request's proof is checked against, derived once when the row is read (a hot
+    /// application is cached): the secret's SHA-256, and the signing key it decodes to.
+    let secretDigest: [UInt8]
+    let signingKey: [UInt8]?
     public var minimumAuth: AuthMode
     public var callbackURL: String?
     public var smsDomain: String?
@@ -47,6 +52,8 @@ public struct OTPApplication: Sendable, Equatable {
         name = try row.get("name")
         appKey = try row.get("app_key")
         secret = try row.get("secret")
+        secretDigest = SHA256.hash(Data(secret.utf8))
+        signingKey = RequestSigner.key(fromSecret: secret)
         minimumAuth = AuthMode(rawValue: try row.get("min_auth")) ?? .application
         callbackURL = try row.get("callback_url")
         smsDomain = try row.get("sms_domain")

@@ -108,9 +108,9 @@ extension VerificationEngine {
         case .none:
             break
         case .secret(let secret):
-            guard constantTimeEquals(SHA256.hash(Data(secret.utf8)), SHA256.hash(Data(app.secret.utf8))) else { return nil }
+            guard constantTimeEquals(SHA256.hash(Data(secret.utf8)), app.secretDigest) else { return nil }
         case .signature(let signature, let message, let timestamp):
-            guard RequestSigner.isFresh(timestamp: timestamp, now: now), let key = RequestSigner.key(fromSecret: app.secret),
+            guard RequestSigner.isFresh(timestamp: timestamp, now: now), let key = app.signingKey,
                 constantTimeEquals(Array(Base64.encode(HMAC.sha256(key: key, message: message)).utf8), Array(signature.utf8))
             else { return nil }
         }
