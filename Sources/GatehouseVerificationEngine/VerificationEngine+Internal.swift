@@ -26,14 +26,16 @@ public struct InternalCodePolicy: Sendable, Equatable {
 // on one internal application per tenant and purpose.
 extension VerificationEngine {
     /// The tenant's internal application for `purpose`, inside a transaction the caller
-    /// holds. Only the first use writes; after that the row is read, never locked, so
-    /// sign-ins of one tenant do not queue on it.
+    /// holds. Only the first use writes; after that the row is read (and kept a few seconds
+    /// on this node), never locked, so sign-ins of one tenant do not queue on it.
     public func internalApplication(_ db: any DatabaseConnection, tenantID: String, purpose: String, policy: InternalCodePolicy, now: Date)
         throws -> OTPApplication
     {
         let appKey = "internal:\(purpose):\(tenantID)"
         let select = "SELECT * FROM otp_applications WHERE app_key = ?"
-        if let existing = try db.queryOne(select, appKey) { return try OTPApplication(row: existing) }
+        if let existing = try internalApplications.value(for: appKey, load: { try db.queryOne(select, appKey).map(OTPApplication.init) }) {
+            return existing
+        }
         var settings = OTPApplicationSettings()
         settings.name = "Gatehouse \(purpose)"
         settings.minimumAuth = .application

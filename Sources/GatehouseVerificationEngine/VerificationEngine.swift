@@ -13,6 +13,10 @@ public final class VerificationEngine: Sendable {
     public static let applicationCacheName = "otp-applications"
     /// Applications by app key, so authenticating a request is no query while its key is hot.
     let applicationCache: NodeCache<OTPApplication>
+    /// The internal applications of Gatehouse's own sign-in codes, by app key: read inside a
+    /// sign-in's write transaction, and never changed once created. Apart from
+    /// `applicationCache`, which serves only applications a client may present.
+    let internalApplications: NodeCache<OTPApplication>
     /// Failed authentications per address in the current window, as last read or written
     /// here; the database row stays the truth that survives a restart.
     let failedAuthCache: NodeCache<WindowCount>
@@ -36,6 +40,7 @@ public final class VerificationEngine: Sendable {
         self.settings = settings
         applicationCache = NodeCache(name: Self.applicationCacheName, clock: environment.clock)
         environment.invalidations.register(applicationCache)
+        internalApplications = NodeCache(name: "otp-internal-applications", clock: environment.clock)
         failedAuthCache = NodeCache(name: "verify-failed-auth", clock: environment.clock)
         baselines = NodeCache(name: "verify-conversion-baselines", clock: environment.clock, lifetime: 600)
         prefixHistories = NodeCache(name: "verify-prefix-histories", clock: environment.clock, lifetime: 600)
