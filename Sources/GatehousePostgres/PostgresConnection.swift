@@ -17,8 +17,9 @@ final class PostgresConnection: DatabaseConnection {
     private var statements: [String: String] = [:]
     private var statementCounter = 0
 
-    /// Connects to `url` (a `postgres://` URI or a `key=value` string).
-    init(url: String, schema: PostgresSchemaVersion) throws {
+    /// Connects to `url` (a `postgres://` URI or a `key=value` string). A `readOnly` session
+    /// refuses every write but in a transaction that begins `READ WRITE`.
+    init(url: String, schema: PostgresSchemaVersion, readOnly: Bool = false) throws {
         guard let connection = PQconnectdb(url) else {
             throw DatabaseError(kind: .connection, code: "08001", message: "cannot allocate a libpq connection")
         }
@@ -36,6 +37,7 @@ final class PostgresConnection: DatabaseConnection {
             // the server's default.
             try command("SET client_min_messages = warning")
             try command("SET bytea_output = hex")
+            if readOnly { try command("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY") }
         } catch {
             PQfinish(connection)
             throw error
@@ -80,11 +82,28 @@ final class PostgresConnection: DatabaseConnection {
     /// change may have made stale. Fails with `.connection` before any work is done when
     /// the server has gone away, which is when a retry on a fresh connection is safe.
     func begin(_ begin: String) throws {
+        try refreshStatements()
+        try command(begin)
+    }
+
+    /// Runs a read's `body` outside a transaction block, each statement in its own (see
+    /// `PostgresDatabase.readBlocking`). `answered` tells afterwards whether any statement got
+    /// an answer, so a read that failed on a connection dead before it started can move on.
+    func read<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T {
+        answered = false
+        try refreshStatements()
+        return try body(self)
+    }
+
+    /// Whether a statement of the current read was answered by the server.
+    private(set) var answered = false
+
+    /// Drops prepared statements that a schema change may have made stale.
+    private func refreshStatements() throws {
         if schemaSeen != schema.current {
             try deallocateStatements()
             schemaSeen = schema.current
         }
-        try command(begin)
     }
 
     /// Runs `body` in the transaction `begin` opened: commits when it returns, rolls back
@@ -138,6 +157,7 @@ final class PostgresConnection: DatabaseConnection {
         }
         defer { PQclear(result) }
         try PostgresSQLState.check(result, connection: connection, sql: sql, arguments: arguments)
+        answered = true
         if changesSchema { try schemaChanged() }
         return read(result!)
     }

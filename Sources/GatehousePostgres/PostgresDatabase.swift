@@ -9,13 +9,16 @@ import GatehouseDatabase
 /// }
 /// ```
 ///
-/// Writes run in `BEGIN` (READ COMMITTED) … `COMMIT` transactions, reads in
-/// `BEGIN READ ONLY`; either rolls back when its closure throws. When every connection is
-/// lent out, callers block until one comes back. A connection the server dropped (restart,
-/// `pg_terminate_backend`, network cut) is noticed at `BEGIN`, before any work, and the
-/// transaction moves to a fresh connection once, so a dead idle connection costs the caller
-/// nothing. A failure later in a transaction is reported, since the work may need a retry
-/// that only the caller can judge.
+/// Writes run in `BEGIN` (READ COMMITTED) … `COMMIT` transactions, which roll back when their
+/// closure throws. Reads run their statements outside a transaction block: under READ
+/// COMMITTED every statement takes its own snapshot inside a transaction too, so `BEGIN READ
+/// ONLY` and `COMMIT` bought two round trips and nothing a read relies on. Every session is
+/// read-only by default and a write's `BEGIN` says `READ WRITE`, so a read still cannot write.
+/// When every connection is lent out, callers block until one comes back. A connection the
+/// server dropped (restart, `pg_terminate_backend`, network cut) is noticed at a write's `BEGIN`, or at a
+/// read's first statement, before any work, and the work moves to a fresh connection once, so
+/// a dead idle connection costs the caller nothing. A failure later is reported, since the
+/// work may need a retry that only the caller can judge.
 ///
 /// Arguments are typed (integers as `bigint`, doubles as `double precision`, text as
 /// `text`…), which PostgreSQL, unlike SQLite, checks: a function whose parameter is
@@ -24,6 +27,7 @@ import GatehouseDatabase
 /// See https://www.postgresql.org/docs/current/libpq-connect.html for the URL format.
 public final class PostgresDatabase: Database, Sendable {
     public let dialect = SQLDialect.postgres
+    /// Read-only sessions: a write's transaction is `READ WRITE`, a read's statements are not.
     private let pool: ConnectionPool<PostgresConnection>
 
     /// Connects once to check `url`, then opens more connections as load requires.
@@ -35,10 +39,10 @@ public final class PostgresDatabase: Database, Sendable {
     public init(url: String, poolSize: Int = 8) throws {
         precondition(poolSize >= 1, "PostgresDatabase needs at least one connection")
         let schema = PostgresSchemaVersion()
-        let first = try PostgresConnection(url: url, schema: schema)
+        let first = try PostgresConnection(url: url, schema: schema, readOnly: true)
         pool = ConnectionPool(
             capacity: poolSize, initial: [first],
-            open: { try PostgresConnection(url: url, schema: schema) },
+            open: { try PostgresConnection(url: url, schema: schema, readOnly: true) },
             isUsable: { $0.isUsable },
             discard: { $0.close() }
         )
@@ -50,12 +54,25 @@ public final class PostgresDatabase: Database, Sendable {
 
     @discardableResult
     public func readBlocking<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T {
-        try transaction(begin: "BEGIN READ ONLY", body)
+        let connection = try pool.checkout()
+        do {
+            let value = try connection.read(body)
+            pool.checkin(connection, keep: connection.isUsable)
+            return value
+        } catch let error as DatabaseError where error.kind == .connection && !connection.answered {
+            // Dead before the read began: nothing ran, so the read moves once to a fresh connection.
+            let fresh = try pool.replace(connection)
+            defer { pool.checkin(fresh, keep: fresh.isUsable) }
+            return try fresh.read(body)
+        } catch {
+            pool.checkin(connection, keep: connection.isUsable)
+            throw error
+        }
     }
 
     @discardableResult
     public func writeBlocking<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T {
-        try transaction(begin: "BEGIN ISOLATION LEVEL READ COMMITTED", body)
+        try transaction(begin: "BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE", body)
     }
 
     public func ping() throws {

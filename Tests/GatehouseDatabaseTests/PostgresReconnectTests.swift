@@ -46,7 +46,8 @@ import Testing
         try terminate(before, admin: admin)
 
         // One at a time, then all four slots at once: every pooled connection is dead and
-        // each must be swapped for a fresh one at BEGIN, with no error reaching the caller.
+        // each must be swapped for a fresh one (a write's at BEGIN, a read's at its first
+        // statement), with no error reaching the caller.
         for n in 1...4 {
             try db.writeBlocking { try $0.execute("INSERT INTO hit (n) VALUES (?)", n) }
         }
@@ -55,6 +56,27 @@ import Testing
         #expect(after.isDisjoint(with: before))
         let hits = try db.readBlocking { try $0.queryOne("SELECT COUNT(*) AS c FROM hit")!.get("c", as: Int.self) }
         #expect(hits == 4)
+    }
+
+    /// A read runs outside a transaction block, so it meets a dead connection at its first
+    /// statement rather than at BEGIN: it too moves to a fresh one, and a read of several
+    /// statements sees each statement's own snapshot, as it did in a READ COMMITTED transaction.
+    @Test(arguments: TestBackend.postgresOnly)
+    func readsOnTerminatedIdleConnectionsAreReplacedTransparently(_ backend: TestBackend) async throws {
+        let store = try backend.makeStore(poolSize: 4)
+        defer { store.close() }
+        let admin = try #require(store.admin)
+        let db = store.db
+        let before = try await backendPIDs(db, concurrently: 4)
+        try terminate(before, admin: admin)
+        let after = try await backendPIDs(db, concurrently: 4)
+        #expect(after.count == 4)
+        #expect(after.isDisjoint(with: before))
+        let (first, second) = try db.readBlocking { conn in
+            (try conn.queryOne("SELECT pg_backend_pid() AS pid")!.get("pid", as: Int64.self),
+             try conn.queryOne("SELECT pg_backend_pid() AS pid")!.get("pid", as: Int64.self))
+        }
+        #expect(first == second)
     }
 
     @Test(arguments: TestBackend.postgresOnly)
