@@ -63,6 +63,6 @@ final class Arrivals: @unchecked Sendable {
             return arrived == expected
         }
         if last { all.signal() }
-        _ = await all.wait(timeout: .seconds(5))
+        _ = await all.wait(timeout: .seconds(60))
     }
 }

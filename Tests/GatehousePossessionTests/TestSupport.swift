@@ -284,7 +284,7 @@ final class Events: @unchecked Sendable {
     }
 
     /// Whether `name` happened `count` times within the latch's timeout.
-    func wait(_ name: String, _ count: Int = 1) async -> Bool { await latch("\(name)#\(count)").wait(timeout: .seconds(5)) }
+    func wait(_ name: String, _ count: Int = 1) async -> Bool { await latch("\(name)#\(count)").wait(timeout: .seconds(60)) }
 
     func count(_ name: String) -> Int { lock.withLock { counts[name, default: 0] } }
 

@@ -24,7 +24,9 @@ public final class Latch: @unchecked Sendable {
     }
 
     /// Whether the signal came; `false` after `timeout`, so a regression fails the test instead of hanging the suite.
-    public func wait(timeout: Duration = .seconds(5)) async -> Bool {
+    /// The default is long: it costs nothing when the signal comes, and a suite on two loaded
+    /// cores can leave a waiting task unscheduled for many seconds.
+    public func wait(timeout: Duration = .seconds(60)) async -> Bool {
         let id = lock.withLock { () -> Int in
             lastID += 1
             return lastID

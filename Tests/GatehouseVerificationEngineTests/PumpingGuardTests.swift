@@ -266,7 +266,7 @@ import Testing
                 release.wait()  // the first start's transaction stays open, its rows written
             }
         }
-        #expect(await counted.wait(timeout: .seconds(5)))
+        #expect(await counted.wait(timeout: .seconds(60)))
         let other = Task {
             try await database.write { db in
                 try engine.countVolume(db, app: app, range: range, now: now)
@@ -274,7 +274,7 @@ import Testing
             }
             second.signal()
         }
-        let finishedWhileHeld = await second.wait(timeout: .seconds(5))
+        let finishedWhileHeld = await second.wait(timeout: .seconds(60))
         release.signal()
         try await holding.value
         try await other.value

@@ -79,9 +79,9 @@ final class SuspendingTransport: Transport, @unchecked Sendable {
         throw APIError.unexpectedResponse("SuspendingTransport was never cancelled")
     }
 
-    /// Waits (up to five seconds) until a request is in flight.
+    /// Waits (up to a minute) until a request is in flight.
     func waitUntilSuspended() async {
-        _ = await suspended.wait(timeout: .seconds(5))
+        _ = await suspended.wait(timeout: .seconds(60))
     }
 }
 
