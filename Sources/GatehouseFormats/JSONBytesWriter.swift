@@ -37,15 +37,23 @@ enum JSONBytesWriter {
     }
 
     /// Sorts by the keys' UTF-8 bytes, stably: members of one key keep the order they were
-    /// written in. An insertion sort: a reply's objects are small, and most arrive nearly in order.
+    /// written in. A reply's objects are small and most arrive nearly in order: an insertion
+    /// sort in place. A wide object (a dictionary, in hash order) is sorted in n log n.
     private static func sortStably(_ members: inout [EncodedMember]) {
-        for end in members.indices.dropFirst() {
-            var slot = end
-            while slot > 0, precedes(members[slot], members[slot - 1]) {
-                members.swapAt(slot - 1, slot)
-                slot -= 1
+        guard members.count > 16 else {
+            for end in members.indices.dropFirst() {
+                var slot = end
+                while slot > 0, precedes(members[slot], members[slot - 1]) {
+                    members.swapAt(slot - 1, slot)
+                    slot -= 1
+                }
             }
+            return
         }
+        if zip(members, members.dropFirst()).allSatisfy({ !precedes($1, $0) }) { return }
+        members = members.enumerated().sorted { a, b in
+            precedes(a.element, b.element) || (!precedes(b.element, a.element) && a.offset < b.offset)
+        }.map(\.element)
     }
 
     /// By the keys' first eight bytes, then (a key shorter than eight pads with zeros, as a

@@ -33,7 +33,11 @@ extension VerificationEngine {
     {
         let appKey = "internal:\(purpose):\(tenantID)"
         let select = "SELECT * FROM otp_applications WHERE app_key = ?"
-        if let existing = try internalApplications.value(for: appKey, load: { try db.queryOne(select, appKey).map(OTPApplication.init) }) {
+        if let cached = internalApplications.cached(appKey, now: now) { return cached }
+        let generation = internalApplications.currentGeneration
+        if let existing = try db.queryOne(select, appKey).map(OTPApplication.init) {
+            // A row this young may be another batch member's insert, not yet committed.
+            if existing.createdAt < now - 60 { internalApplications.store(existing, for: appKey, loadedIn: generation, now: now) }
             return existing
         }
         var settings = OTPApplicationSettings()

@@ -128,6 +128,12 @@ import Testing
         try expectSame(Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) }))
     }
 
+    /// A wide object (a dictionary in hash order) is sorted in n log n, not by insertion.
+    @Test func wideObjectsSortAlike() throws {
+        let keys = (0..<5000).map { "item" + String(repeating: "0", count: 5 - String($0).count) + String($0) } + (0..<50).map { "k\($0)" }
+        try expectSame(Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) }))
+    }
+
     @Test func optionalScalarsAreWrittenAlike() throws {
         struct Optionals: Encodable {
             var text: String? = "t", noText: String? = nil, number: Int? = -3, noNumber: Int? = nil
