@@ -5,7 +5,10 @@
 # The server's rows run twice: on SQLite, then on a throwaway PostgreSQL that this script
 # starts and stops with scripts/test-postgres.sh (fsync off: it measures the server's work,
 # not a disk). Env: BENCH_DURATION (10s), BENCH_CONNECTIONS (64), BENCH_POSTGRES (1; 0 skips
-# the PostgreSQL rows).
+# the PostgreSQL rows), BENCH_SQLITE (1; 0 skips the SQLite rows), BENCH_ONLY (an extended
+# regular expression: only the rows whose name matches it run, beside the baselines, for
+# back-to-back comparisons while working; the full table needs every row), BENCH_PROFILE (a
+# folder: each server row is recorded there by `perf record -g`, as row-N.perf.data).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -133,17 +136,30 @@ names=()
 rates=()
 notes=()
 
+# wants NAME: whether the row NAME runs (BENCH_ONLY; the baselines always do).
+wants() {
+    [[ -z "${BENCH_ONLY:-}" || "$1" =~ baseline || "$1" =~ $BENCH_ONLY ]]
+}
+
 # measure NAME URL [LUA_SCRIPT] [CONNECTIONS]: one wrk run, parsed into a table row.
 measure() {
     local name=$1 url=$2 script=${3:-} clients=${4:-$connections} out="$work/wrk-$(( ${#rows[@]} + 1 )).txt"
+    wants "$name" || return 0
     local args=(-t2 "-c$clients" "-d$duration" --latency)
     [[ -n "$script" ]] && args+=(-s "$script")
     echo "bench: $name ($url, $duration, $clients connections)" >&2
     # In the background so that an interrupted run can stop it too.
+    local perf_pid=""
+    if [[ -n "${BENCH_PROFILE:-}" && -n "$server_pid" && ! "$name" =~ baseline|directly ]]; then
+        mkdir -p "$BENCH_PROFILE"
+        perf record -g -o "$BENCH_PROFILE/row-$(( ${#rows[@]} + 1 )).perf.data" -p "$server_pid" >/dev/null 2>&1 &
+        perf_pid=$!
+    fi
     wrk "${args[@]}" "$url" >"$out" &
     wrk_pid=$!
     wait "$wrk_pid"
     wrk_pid=""
+    if [[ -n "$perf_pid" ]]; then kill -INT "$perf_pid" 2>/dev/null || true; wait "$perf_pid" 2>/dev/null || true; fi
     local rps p50 p99 requests non2xx errors ratio
     rps=$(awk '/^Requests\/sec:/ {print $2}' "$out")
     p50=$(awk '$1 == "50%" {print $2}' "$out")
@@ -285,6 +301,7 @@ measure "sync workflow execute \`POST /api/workflows/v1/execute\` ($database)" "
 # Managed APIs: a proxied call (session, definition, destination check, credential, upstream
 # round trip, streamed answer) against a bare libmicrohttpd upstream, and that upstream called
 # directly, on the same machine at the same time.
+if wants "managed API"; then
 upstream_port=$(free_port)
 "$bin/gatehouse-bench" baseline --port "$upstream_port" --threads 1 >"$work/upstream.log" 2>&1 &
 upstream_pid=$!
@@ -304,9 +321,11 @@ notes+=("- proxied managed API call ($database): $(awk -v a="${rates[-1]}" -v b=
 kill "$upstream_pid" 2>/dev/null || true
 wait "$upstream_pid" 2>/dev/null || true
 upstream_pid=""
+fi
 
 # OTP verification cannot be replayed: gatehouse-bench prepares fresh codes for distinct
 # numbers, then times only the verify-otp calls at the same concurrency.
+if wants "verify-otp"; then
 echo "bench: sign-in verify-otp (${SIGNIN_COUNT:-3000} fresh codes, $connections at a time)" >&2
 line=$("$bin/gatehouse-bench" signin --base "$base_url" --admin-token "$admin_token" --api-key "$ios_key" \
     --count "${SIGNIN_COUNT:-3000}" --connections "$connections" | grep '^SIGNIN')
@@ -315,6 +334,7 @@ names+=("sign-in verify-otp")
 rates+=("$(field rps)")
 rows+=("| sign-in \`POST /api/auth/v1/mobile/verify-otp\` ($database) | $(field rps) | $(field p50_ms)ms | $(field p99_ms)ms | RATIO | $(field non2xx) |")
 (( $(field non2xx) * 2 <= $(field requests) )) || die_with_log "sign-in verify mostly failed: $line" "$work/gatehouse.log"
+fi
 
 measure "verification status \`GET /api/v1/verifications/{id}\` ($database)" "$base_url/api/v1/verifications/$verification_id" "$work/status.lua"
 measure "verification report \`PUT /api/v1/verifications/{id}\` ($database)" "$base_url/api/v1/verifications/$verification_id" "$work/report.lua"
@@ -329,7 +349,7 @@ measure "verification start, 100 prefixes ($database)" "$base_url/api/v1/verific
 stop_server
 }
 
-gatehouse_rows SQLite
+if [[ ${BENCH_SQLITE:-1} != 0 ]]; then gatehouse_rows SQLite; fi
 if [[ ${BENCH_POSTGRES:-1} != 0 ]]; then
     scripts/test-postgres.sh start
     postgres_started=1
