@@ -31,6 +31,11 @@ public protocol Database: AnyObject, Sendable {
     func write<T: Sendable>(
         _ body: @escaping @Sendable (any DatabaseConnection) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void)
 
+    /// Runs `body` in a read-only transaction off the calling thread and hands `completion`
+    /// what it returned or threw. The default runs `readBlocking` on a database thread.
+    func read<T: Sendable>(
+        _ body: @escaping @Sendable (any DatabaseConnection) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void)
+
     /// Runs `body` in a read-only transaction on the calling thread if that cannot wait: a
     /// connection is idle now and a read on it waits for no network (SQLite's local file);
     /// nil, without running it, otherwise.
@@ -54,6 +59,17 @@ public protocol DatabaseConnection: AnyObject {
     /// Runs a query and returns every row.
     func query(_ sql: String, _ arguments: [SQLValue]) throws -> [Row]
 
+    /// Sends a statement without waiting for its answer, which is read when the returned
+    /// statement is asked for it, or when a later statement waits for its own, or at the end
+    /// of the transaction. PostgreSQL sends the statements of one transaction that wait for
+    /// nothing together with the next one that waits, in one round trip; SQLite runs a
+    /// statement as it is sent. Statements run in the order they were sent either way. An
+    /// error is thrown by the statement's `rows()` or `changes()`, and by the next
+    /// statement that waits (which then fails too, as the transaction does): send only what
+    /// the transaction would not go on without, never a statement whose error is caught.
+    @discardableResult
+    func send(_ sql: String, _ arguments: [SQLValue]) throws -> SentStatement
+
     /// Runs several `;`-separated statements with no arguments (migrations).
     func executeScript(_ sql: String) throws
 }
@@ -68,6 +84,12 @@ extension DatabaseConnection {
     /// Runs a query with typed arguments.
     public func query(_ sql: String, _ arguments: any SQLValueConvertible...) throws -> [Row] {
         try query(sql, arguments.map(\.sqlValue))
+    }
+
+    /// Sends a statement with typed arguments (see ``send(_:_:)-(String,[SQLValue])``).
+    @discardableResult
+    public func send(_ sql: String, _ arguments: any SQLValueConvertible...) throws -> SentStatement {
+        try send(sql, arguments.map(\.sqlValue))
     }
 
     /// Runs a query that returns at most one row.
@@ -88,7 +110,8 @@ extension DatabaseConnection {
     /// SQLite, whose write transaction already holds the only write lock.
     public func takeTurn(_ name: String) throws {
         guard let lock = dialect.transactionLockByName else { return }
-        _ = try query(lock, [.text(name)])
+        // Its answer says nothing: the statements after it wait behind it on the server.
+        try send(lock, [.text(name)])
     }
 }
 
@@ -103,12 +126,16 @@ extension Database {
     public func read<T: Sendable>(_ body: @escaping @Sendable (any DatabaseConnection) throws -> T) async throws -> T {
         if let value = try readIfImmediate(body) { return value }
         return try await withCheckedThrowingContinuation { continuation in
-            // Blocking work stays off the Swift concurrency pool, whose few threads must
-            // never wait on a socket or a connection checkout.
-            BlockingThreadPool.database.run {
-                continuation.resume(with: Result { try self.readBlocking(body) })
-            }
+            read(body) { continuation.resume(with: $0) }
         }
+    }
+
+    public func read<T: Sendable>(
+        _ body: @escaping @Sendable (any DatabaseConnection) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
+        // Blocking work stays off the Swift concurrency pool, whose few threads must never
+        // wait on a socket or a connection checkout.
+        BlockingThreadPool.database.run { completion(Result { try self.readBlocking(body) }) }
     }
 
     public func write<T: Sendable>(

@@ -3,6 +3,11 @@ import GatehouseDatabase
 
 /// One libpq connection with its prepared-statement cache.
 ///
+/// Statements go to the server in pipeline mode (see `PostgresConnection+Pipeline.swift`):
+/// what a transaction sends without waiting (its `BEGIN`, the statements it ``send(_:_:)``s)
+/// travels with the next statement that waits for its answer, so a transaction costs a
+/// round trip per statement it waits on, plus its `COMMIT`.
+///
 /// It is not thread-safe: ``PostgresDatabase`` lends it to one transaction at a time.
 final class PostgresConnection: DatabaseConnection {
     /// Past this many distinct statements the cache starts over, so SQL built at run time
@@ -10,16 +15,27 @@ final class PostgresConnection: DatabaseConnection {
     static let statementCacheLimit = 256
 
     let dialect = SQLDialect.postgres
-    private let connection: OpaquePointer
+    let connection: OpaquePointer
     private let schema: PostgresSchemaVersion
+    let roundTrips: PostgresRoundTrips
     private var schemaSeen: Int
     /// Server-side statement names keyed by SQL text and parameter types.
-    private var statements: [String: String] = [:]
+    var statements: [String: String] = [:]
     private var statementCounter = 0
+    /// What was sent in the open pipeline and not yet answered, in order.
+    var unread: [Unread] = []
+    /// The command tag of the last transaction-control statement answered (`COMMIT` answers
+    /// `ROLLBACK` when an earlier error had aborted the transaction).
+    var controlTag = ""
+    /// Set when the conversation with the server lost its thread (an answer missing or out of
+    /// order): the pool must not lend the connection again.
+    var broken = false
+    /// Whether a statement of the current read or transaction was answered by the server.
+    var answered = false
 
     /// Connects to `url` (a `postgres://` URI or a `key=value` string). A `readOnly` session
     /// refuses every write but in a transaction that begins `READ WRITE`.
-    init(url: String, schema: PostgresSchemaVersion, readOnly: Bool = false) throws {
+    init(url: String, schema: PostgresSchemaVersion, roundTrips: PostgresRoundTrips = PostgresRoundTrips(), readOnly: Bool = false) throws {
         guard let connection = PQconnectdb(url) else {
             throw DatabaseError(kind: .connection, code: "08001", message: "cannot allocate a libpq connection")
         }
@@ -30,6 +46,7 @@ final class PostgresConnection: DatabaseConnection {
         }
         self.connection = connection
         self.schema = schema
+        self.roundTrips = roundTrips
         self.schemaSeen = schema.current
         do {
             // Notices (such as "table already exists, skipping") would go to stderr on
@@ -38,16 +55,21 @@ final class PostgresConnection: DatabaseConnection {
             try command("SET client_min_messages = warning")
             try command("SET bytea_output = hex")
             if readOnly { try command("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY") }
+            // A pipeline's statements are sent without blocking, so a large batch can never
+            // wait on a server that waits for it to read (PQexec still blocks as before).
+            guard PQsetnonblocking(connection, 1) == 0 else {
+                throw DatabaseError(kind: .connection, code: "08000", message: PostgresSQLState.lastError(connection))
+            }
         } catch {
             PQfinish(connection)
             throw error
         }
     }
 
-    /// Whether the pool may lend this connection again: still connected, and not left in a
-    /// transaction by a COMMIT or ROLLBACK that failed.
+    /// Whether the pool may lend this connection again: still connected, not left in a
+    /// transaction by a COMMIT or ROLLBACK that failed, and nothing left unanswered.
     var isUsable: Bool {
-        PQstatus(connection) == CONNECTION_OK && PQtransactionStatus(connection) == PQTRANS_IDLE
+        !broken && unread.isEmpty && PQstatus(connection) == CONNECTION_OK && PQtransactionStatus(connection) == PQTRANS_IDLE
     }
 
     func close() {
@@ -56,47 +78,69 @@ final class PostgresConnection: DatabaseConnection {
 
     @discardableResult
     func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
-        try run(sql, arguments) { result in Int(String(cString: PQcmdTuples(result))) ?? 0 }
+        try send(sql, arguments).changes()
     }
 
     func query(_ sql: String, _ arguments: [SQLValue]) throws -> [Row] {
-        try run(sql, arguments) { result in
-            let columnCount = PQnfields(result)
-            let columns = (0..<columnCount).map { String(cString: PQfname(result, $0)) }
-            return (0..<PQntuples(result)).map { row in
-                Row(columns: columns, values: (0..<columnCount).map {
-                    PostgresValueDecoder.decode(result, row: row, column: $0)
-                })
-            }
-        }
+        try send(sql, arguments).rows()
     }
 
     /// Runs `sql` with the simple query protocol, which accepts several statements at once.
     /// Scripts are how migrations change the schema, so every script counts as a change.
     func executeScript(_ sql: String) throws {
+        // The simple protocol has no place in a pipeline: what was sent goes first.
+        try settle()
         try command(sql)
         try schemaChanged()
     }
 
-    /// Starts a transaction with `begin`, first dropping prepared statements that a schema
-    /// change may have made stale. Fails with `.connection` before any work is done when
-    /// the server has gone away, which is when a retry on a fresh connection is safe.
-    func begin(_ begin: String) throws {
-        try refreshStatements()
-        try command(begin)
+    /// Runs `body` in a transaction opened by `begin`: commits when it returns, rolls back when
+    /// it or the commit throws. `BEGIN` goes with the first statement, first dropping prepared
+    /// statements that a schema change may have made stale. `answered` tells afterwards
+    /// whether the server answered anything, so that a transaction that failed on a
+    /// connection dead before it started can move on.
+    func transaction<T>(begin: String, _ body: (any DatabaseConnection) throws -> T) throws -> T {
+        answered = false
+        do {
+            try refreshStatements()
+            try sendControl(begin)
+            let value = try body(self)
+            try sendControl("COMMIT")
+            try settle()
+            // PostgreSQL answers COMMIT of a transaction that an earlier error aborted with a
+            // successful ROLLBACK; a caller that swallowed that error must still learn that
+            // nothing was saved.
+            if controlTag == "ROLLBACK" {
+                throw DatabaseError(
+                    kind: .other, code: "25P02",
+                    message: "transaction was aborted by an earlier error and has been rolled back", sql: "COMMIT"
+                )
+            }
+            return value
+        } catch {
+            abandon()
+            if !broken, PQstatus(connection) == CONNECTION_OK, PQtransactionStatus(connection) != PQTRANS_IDLE {
+                _ = try? command("ROLLBACK")
+            }
+            throw error
+        }
     }
 
     /// Runs a read's `body` outside a transaction block, each statement in its own (see
-    /// `PostgresDatabase.readBlocking`). `answered` tells afterwards whether any statement got
-    /// an answer, so a read that failed on a connection dead before it started can move on.
+    /// `PostgresDatabase.readBlocking`); statements sent together share the implicit
+    /// transaction of their round trip. `answered` as for ``transaction(begin:_:)``.
     func read<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T {
         answered = false
-        try refreshStatements()
-        return try body(self)
+        do {
+            try refreshStatements()
+            let value = try body(self)
+            try settle()
+            return value
+        } catch {
+            abandon()
+            throw error
+        }
     }
-
-    /// Whether a statement of the current read was answered by the server.
-    private(set) var answered = false
 
     /// Drops prepared statements that a schema change may have made stale.
     private func refreshStatements() throws {
@@ -106,77 +150,20 @@ final class PostgresConnection: DatabaseConnection {
         }
     }
 
-    /// Runs `body` in the transaction `begin` opened: commits when it returns, rolls back
-    /// when it or the commit throws.
-    func finishTransaction<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T {
-        do {
-            let value = try body(self)
-            try commit()
-            return value
-        } catch {
-            if PQstatus(connection) == CONNECTION_OK && PQtransactionStatus(connection) != PQTRANS_IDLE {
-                _ = try? command("ROLLBACK")
-            }
-            throw error
-        }
-    }
-
-    /// PostgreSQL answers COMMIT of a transaction that an earlier error aborted with a
-    /// successful ROLLBACK; a caller that swallowed that error must still learn that
-    /// nothing was saved.
-    private func commit() throws {
-        if try command("COMMIT") == "ROLLBACK" {
-            throw DatabaseError(
-                kind: .other, code: "25P02",
-                message: "transaction was aborted by an earlier error and has been rolled back", sql: "COMMIT"
-            )
-        }
-    }
-
-    private func run<T>(_ sql: String, _ arguments: [SQLValue], _ read: (OpaquePointer) -> T) throws -> T {
-        let (text, placeholderCount) = PostgresSQLText.numberingPlaceholders(sql)
-        guard placeholderCount == arguments.count else {
-            throw DatabaseError(
-                kind: .other, code: "08P01",
-                message: "statement expects \(placeholderCount) arguments, got \(arguments.count)", sql: sql
-            )
-        }
-        let changesSchema = PostgresSQLText.changesSchema(text)
-        let result = try PostgresParameters.with(arguments, sql: sql) { parameters -> OpaquePointer? in
-            guard !changesSchema else {
-                // DDL runs once; preparing it would only fill the cache.
-                return PQexecParams(
-                    connection, text, parameters.count, parameters.types, parameters.cValues,
-                    parameters.lengths, parameters.formats, 0
-                )
-            }
-            let name = try prepared(text, types: parameters.types, sql: sql)
-            return PQexecPrepared(
-                connection, name, parameters.count, parameters.cValues, parameters.lengths, parameters.formats, 0
-            )
-        }
-        defer { PQclear(result) }
-        try PostgresSQLState.check(result, connection: connection, sql: sql, arguments: arguments)
-        answered = true
-        if changesSchema { try schemaChanged() }
-        return read(result!)
-    }
-
-    /// The name of a server-side prepared statement for `text`, preparing it on first use.
-    private func prepared(_ text: String, types: [Oid], sql: String) throws -> String {
+    /// The name of a server-side prepared statement for `text`, preparing it on first use
+    /// (the preparation goes in the pipeline, ahead of the statement that uses it).
+    func prepared(_ text: String, types: [Oid], sql: String) throws -> String {
         let key = types.map(String.init).joined(separator: ",") + "|" + text
         if let name = statements[key] { return name }
         if statements.count >= Self.statementCacheLimit { try deallocateStatements() }
         statementCounter += 1
         let name = "gatehouse_\(statementCounter)"
-        let result = PQprepare(connection, name, text, Int32(types.count), types)
-        defer { PQclear(result) }
-        try PostgresSQLState.check(result, connection: connection, sql: sql, arguments: [])
+        try sendPreparation(name: name, text: text, types: types, key: key, sql: sql)
         statements[key] = name
         return name
     }
 
-    private func schemaChanged() throws {
+    func schemaChanged() throws {
         schema.bump()
         try deallocateStatements()
         schemaSeen = schema.current
@@ -185,12 +172,14 @@ final class PostgresConnection: DatabaseConnection {
     private func deallocateStatements() throws {
         guard !statements.isEmpty else { return }
         statements.removeAll()
-        try command("DEALLOCATE ALL")
+        try sendControl("DEALLOCATE ALL")
     }
 
-    /// Runs argument-free SQL with the simple query protocol and returns its command tag.
+    /// Runs argument-free SQL with the simple query protocol, outside any pipeline, and
+    /// returns its command tag.
     @discardableResult
-    private func command(_ sql: String) throws -> String {
+    func command(_ sql: String) throws -> String {
+        roundTrips.add()
         let result = PQexec(connection, sql)
         defer { PQclear(result) }
         try PostgresSQLState.check(result, connection: connection, sql: sql, arguments: [])

@@ -10,15 +10,18 @@ import GatehouseDatabase
 /// ```
 ///
 /// Writes run in `BEGIN` (READ COMMITTED) … `COMMIT` transactions, which roll back when their
-/// closure throws. Reads run their statements outside a transaction block: under READ
-/// COMMITTED every statement takes its own snapshot inside a transaction too, so `BEGIN READ
-/// ONLY` and `COMMIT` bought two round trips and nothing a read relies on. Every session is
-/// read-only by default and a write's `BEGIN` says `READ WRITE`, so a read still cannot write.
-/// When every connection is lent out, callers block until one comes back. A connection the
-/// server dropped (restart, `pg_terminate_backend`, network cut) is noticed at a write's `BEGIN`, or at a
-/// read's first statement, before any work, and the work moves to a fresh connection once, so
-/// a dead idle connection costs the caller nothing. A failure later is reported, since the
-/// work may need a retry that only the caller can judge.
+/// closure throws. Statements go in libpq's pipeline mode: a write's `BEGIN`, and the
+/// statements it ``DatabaseConnection/send(_:_:)``s, travel with the next statement it waits
+/// on, and its last ones with its `COMMIT`. Reads run their statements outside a transaction
+/// block: under READ COMMITTED every statement takes its own snapshot inside a transaction
+/// too, so `BEGIN READ ONLY` and `COMMIT` bought two round trips and nothing a read relies on.
+/// Every session is read-only by default and a write's `BEGIN` says `READ WRITE`, so a read
+/// still cannot write. When every connection is lent out, callers block until one comes back.
+/// A connection the server dropped (restart, `pg_terminate_backend`, network cut) is noticed
+/// at the first round trip of a read or a write, before the server has answered anything,
+/// and the work moves to a fresh connection once, so a dead idle connection costs the caller
+/// nothing. A failure later is reported, since the work may need a retry that only the
+/// caller can judge.
 ///
 /// Arguments are typed (integers as `bigint`, doubles as `double precision`, text as
 /// `text`…), which PostgreSQL, unlike SQLite, checks: a function whose parameter is
@@ -29,6 +32,15 @@ public final class PostgresDatabase: Database, Sendable {
     public let dialect = SQLDialect.postgres
     /// Read-only sessions: a write's transaction is `READ WRITE`, a read's statements are not.
     private let pool: ConnectionPool<PostgresConnection>
+    /// The threads that run reads and writes for `async` callers: no more than there are
+    /// connections, so none of them waits in the pool's checkout while another holds the
+    /// connection it needs, and a busy one takes the next job without sleeping.
+    private let lanes: BlockingThreadPool
+    private let roundTripCount: PostgresRoundTrips
+
+    /// Round trips to the server made so far by this database's connections (each sync
+    /// point of a pipeline, and each simple-protocol command such as a session setting).
+    public var roundTrips: Int { roundTripCount.value }
 
     /// Connects once to check `url`, then opens more connections as load requires.
     ///
@@ -39,10 +51,13 @@ public final class PostgresDatabase: Database, Sendable {
     public init(url: String, poolSize: Int = 8) throws {
         precondition(poolSize >= 1, "PostgresDatabase needs at least one connection")
         let schema = PostgresSchemaVersion()
-        let first = try PostgresConnection(url: url, schema: schema, readOnly: true)
+        let roundTrips = PostgresRoundTrips()
+        self.roundTripCount = roundTrips
+        let first = try PostgresConnection(url: url, schema: schema, roundTrips: roundTrips, readOnly: true)
+        lanes = BlockingThreadPool(name: "gatehouse.postgres", maxThreads: poolSize)
         pool = ConnectionPool(
             capacity: poolSize, initial: [first],
-            open: { try PostgresConnection(url: url, schema: schema, readOnly: true) },
+            open: { try PostgresConnection(url: url, schema: schema, roundTrips: roundTrips, readOnly: true) },
             isUsable: { $0.isUsable },
             discard: { $0.close() }
         )
@@ -54,25 +69,24 @@ public final class PostgresDatabase: Database, Sendable {
 
     @discardableResult
     public func readBlocking<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T {
-        let connection = try pool.checkout()
-        do {
-            let value = try connection.read(body)
-            pool.checkin(connection, keep: connection.isUsable)
-            return value
-        } catch let error as DatabaseError where error.kind == .connection && !connection.answered {
-            // Dead before the read began: nothing ran, so the read moves once to a fresh connection.
-            let fresh = try pool.replace(connection)
-            defer { pool.checkin(fresh, keep: fresh.isUsable) }
-            return try fresh.read(body)
-        } catch {
-            pool.checkin(connection, keep: connection.isUsable)
-            throw error
-        }
+        try onLiveConnection { try $0.read(body) }
     }
 
     @discardableResult
     public func writeBlocking<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T {
-        try transaction(begin: "BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE", body)
+        try onLiveConnection { try $0.transaction(begin: "BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE", body) }
+    }
+
+    public func read<T: Sendable>(
+        _ body: @escaping @Sendable (any DatabaseConnection) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
+        lanes.run { completion(Result { try self.readBlocking(body) }) }
+    }
+
+    public func write<T: Sendable>(
+        _ body: @escaping @Sendable (any DatabaseConnection) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
+        lanes.run { completion(Result { try self.writeBlocking(body) }) }
     }
 
     public func ping() throws {
@@ -83,28 +97,20 @@ public final class PostgresDatabase: Database, Sendable {
         pool.close()
     }
 
-    private func transaction<T>(begin: String, _ body: (any DatabaseConnection) throws -> T) throws -> T {
-        let connection = try begun(begin)
-        defer { pool.checkin(connection, keep: connection.isUsable) }
-        return try connection.finishTransaction(body)
-    }
-
-    /// A pooled connection with a transaction open, replacing it once if the server turns
-    /// out to have dropped it.
-    private func begun(_ begin: String) throws -> PostgresConnection {
+    /// Runs `work` on a pooled connection. A connection the server dropped while it sat in
+    /// the pool fails before the server has answered anything, so nothing of the work was
+    /// done (a write's `BEGIN` goes with its first statement, and nothing commits without
+    /// `COMMIT`): the work moves once to a fresh connection.
+    private func onLiveConnection<T>(_ work: (PostgresConnection) throws -> T) throws -> T {
         let connection = try pool.checkout()
         do {
-            try connection.begin(begin)
-            return connection
-        } catch let error as DatabaseError where error.kind == .connection {
+            let value = try work(connection)
+            pool.checkin(connection, keep: connection.isUsable)
+            return value
+        } catch let error as DatabaseError where error.kind == .connection && !connection.answered {
             let fresh = try pool.replace(connection)
-            do {
-                try fresh.begin(begin)
-                return fresh
-            } catch {
-                pool.checkin(fresh, keep: fresh.isUsable)
-                throw error
-            }
+            defer { pool.checkin(fresh, keep: fresh.isUsable) }
+            return try work(fresh)
         } catch {
             pool.checkin(connection, keep: connection.isUsable)
             throw error

@@ -25,9 +25,14 @@ enum PostgresSQLState {
     /// of a violated key. Text arguments are also blanked out of the message because some
     /// primary messages (invalid input syntax) quote the offending value, which may be a secret.
     static func check(_ result: OpaquePointer?, connection: OpaquePointer, sql: String, arguments: [SQLValue]) throws {
+        if let error = error(result, connection: connection, sql: sql, arguments: arguments) { throw error }
+    }
+
+    /// The error `result` stands for; nil when it is a successful command or query result.
+    static func error(_ result: OpaquePointer?, connection: OpaquePointer, sql: String, arguments: [SQLValue]) -> DatabaseError? {
         if let result {
             let status = PQresultStatus(result)
-            if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK { return }
+            if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK { return nil }
         }
         let field = { (code: Character) -> String? in
             guard let result, let value = PQresultErrorField(result, Int32(code.asciiValue!)) else { return nil }
@@ -37,7 +42,7 @@ enum PostgresSQLState {
         let lost = PQstatus(connection) != CONNECTION_OK
         let state = field("C") ?? (lost ? "08006" : "XX000")
         let message = field("M") ?? lastError(connection)
-        throw DatabaseError(
+        return DatabaseError(
             kind: lost ? .connection : kind(for: state), code: state,
             message: redacting(arguments, from: message), sql: sql
         )

@@ -62,11 +62,21 @@ final class SQLiteConnection: DatabaseConnection {
 
     @discardableResult
     func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
+        try run(sql, arguments).changes
+    }
+
+    /// Runs at once: a local file has no round trip to save.
+    func send(_ sql: String, _ arguments: [SQLValue]) throws -> SentStatement {
+        let (rows, changes) = try run(sql, arguments)
+        return SentStatement(rows: rows, changes: changes)
+    }
+
+    private func run(_ sql: String, _ arguments: [SQLValue]) throws -> (rows: [Row], changes: Int) {
         // sqlite3_changes keeps the count of the last INSERT, UPDATE or DELETE, so a
         // statement that changed nothing (DDL, SELECT) would report an older statement's.
         let before = sqlite3_total_changes64(db)
-        _ = try statement(sql).run(arguments)
-        return sqlite3_total_changes64(db) == before ? 0 : Int(sqlite3_changes64(db))
+        let rows = try statement(sql).run(arguments)
+        return (rows, sqlite3_total_changes64(db) == before ? 0 : Int(sqlite3_changes64(db)))
     }
 
     func query(_ sql: String, _ arguments: [SQLValue]) throws -> [Row] {
