@@ -24,8 +24,11 @@ extension AccountsEngine {
         _ principal: SessionPrincipal, alongside: @escaping @Sendable (any DatabaseConnection) throws -> Other
     ) async throws -> (Profile, Other) {
         let (row, other) = try await database.read { db in
-            (try db.queryOne("SELECT * FROM accounts WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL", principal.accountId, principal.tenantId),
-             try alongside(db))
+            // Sent first, answered with what `alongside` waits for: one round trip for both.
+            let account = try db.send(
+                "SELECT * FROM accounts WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL", principal.accountId, principal.tenantId)
+            let other = try alongside(db)
+            return (try account.rows().first, other)
         }
         guard let row else { throw SessionError(.accountDeleted) }
         return (try Profile(row: row, wallet: ["WALLET": 0, "TRIAL": 0, "SUBSCRIPTION": 0]), other)

@@ -77,7 +77,7 @@ public final class AccountsEngine: Sendable {
                 destination: identifier.value, code: code, now: now)
             switch check {
             case .verified:
-                try db.execute("DELETE FROM rate_counters WHERE counter_key = ?", failureKey)
+                try db.send("DELETE FROM rate_counters WHERE counter_key = ?", failureKey)
                 guard let accountID: String = try Self.find(db, tenantID: tenantID, identifier)?.get("id") else {
                     return .refused(.invalid)
                 }

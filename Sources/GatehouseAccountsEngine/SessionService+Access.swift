@@ -25,9 +25,10 @@ extension SessionService {
         // The key and the session in one read: the session row is not trusted before the
         // token's signature is checked below.
         let (key, row) = try await database.read { db in
-            (
+            let session = try db.send("SELECT * FROM account_sessions WHERE id = ? AND tenant_id = ?", claims.sid, claims.tid)
+            return (
                 try SigningKeys.find(db, tenantID: claims.tid, keyID: keyID, now: now, grace: grace),
-                try db.queryOne("SELECT * FROM account_sessions WHERE id = ? AND tenant_id = ?", claims.sid, claims.tid).map(SessionRow.init)
+                try session.rows().first.map(SessionRow.init)
             )
         }
         guard let key else { throw SessionError(.tokenInvalid) }

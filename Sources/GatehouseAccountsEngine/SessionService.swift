@@ -31,17 +31,19 @@ public final class SessionService: Sendable {
         let id = environment.ids.next().lowercased
         let secret = environment.random.bytes(32)
         let settings = self.settings
-        guard let account = try db.queryOne(
+        // The account's lock is taken first on the server, so the sessions sent with it are read
+        // after any sign-in that held it has committed: one round trip for both.
+        let locked = try db.send(
             "SELECT status FROM accounts WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL" + db.dialect.forUpdate, accountID, tenantID)
-        else { throw SessionError(.sessionNotFound) }
         let live = try db.query(
             "SELECT id FROM account_sessions WHERE account_id = ? AND revoked_reason IS NULL ORDER BY created_at, id", [.text(accountID)])
+        guard let account = try locked.rows().first else { throw SessionError(.sessionNotFound) }
         for row in live.prefix(max(0, live.count - settings.maxSessions + 1)) {
-            try db.execute(
+            try db.send(
                 "UPDATE account_sessions SET revoked_reason = ?, revoked_at = ? WHERE id = ?",
                 SessionErrorCode.sessionEvicted.rawValue, now, try row.get("id", as: String.self))
         }
-        try db.execute(
+        try db.send(
             """
             INSERT INTO account_sessions (id, tenant_id, account_id, secret, generation, rotated_at, current_used, created_at,
               last_used_at, refresh_expires_at, absolute_expires_at, device_name, platform, app_version)

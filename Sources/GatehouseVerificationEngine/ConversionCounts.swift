@@ -19,7 +19,7 @@ enum ConversionCounts {
         _ db: any DatabaseConnection, applicationID: String, range: PhoneRange, hour: Date, shard: Int, sent: Int = 0, verified: Int = 0
     ) throws {
         for (scope, value) in [("prefix", range.prefix), ("country", range.country)] {
-            try db.execute(
+            try db.send(
                 """
                 INSERT INTO verification_conversion_counts (application_id, scope, value, hour_start, shard, sent, verified)
                 VALUES (?, ?, ?, ?, ?, ?, ?)

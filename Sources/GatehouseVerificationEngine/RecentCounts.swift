@@ -18,7 +18,7 @@ enum RecentCounts {
     static func add(
         _ db: any DatabaseConnection, applicationID: String, prefix: String, sentAt: Date, shard: Int, sent: Int = 0, verified: Int = 0
     ) throws {
-        try db.execute(
+        try db.send(
             """
             INSERT INTO verification_recent_counts (application_id, prefix, bucket_start, shard, sent, verified) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (application_id, prefix, bucket_start, shard) DO UPDATE

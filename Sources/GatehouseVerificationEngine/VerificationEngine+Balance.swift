@@ -44,9 +44,10 @@ extension VerificationEngine {
     /// The tenant's row plus its shards, saturating at the ends of `Int64` (a sum outside it
     /// needs debits of more than nine trillion units).
     static func balance(_ db: any DatabaseConnection, tenantID: String) throws -> Int64 {
-        var total: Int64 =
-            try db.queryOne("SELECT balance_micros FROM verification_accounts WHERE tenant_id = ?", tenantID)?.get("balance_micros") ?? 0
-        for row in try db.query("SELECT delta_micros FROM verification_balance_shards WHERE tenant_id = ?", [.text(tenantID)]) {
+        let account = try db.send("SELECT balance_micros FROM verification_accounts WHERE tenant_id = ?", tenantID)
+        let shards = try db.query("SELECT delta_micros FROM verification_balance_shards WHERE tenant_id = ?", [.text(tenantID)])
+        var total: Int64 = try account.rows().first?.get("balance_micros") ?? 0
+        for row in shards {
             let delta: Int64 = try row.get("delta_micros")
             let (sum, overflow) = total.addingReportingOverflow(delta)
             total = overflow ? (delta < 0 ? Int64.min : Int64.max) : sum
@@ -57,18 +58,21 @@ extension VerificationEngine {
     /// Bills a verified code on the tenant's shard its id picks. The sum is checked inside the
     /// statement: a shard whose sum would leave `Int64` is left alone, so neither database
     /// computes it (PostgreSQL would fail with `bigint out of range`, SQLite would store a REAL).
-    static func bill(_ db: any DatabaseConnection, _ record: VerificationRecord) throws {
+    ///
+    /// The charge is sent without waiting; the returned check, called once a later statement
+    /// has been answered, throws when the shard could not take it.
+    static func bill(_ db: any DatabaseConnection, _ record: VerificationRecord) throws -> () throws -> Void {
         let fee = record.feeMicros, tenantID = record.tenantId
-        guard fee != 0 else { return }
+        guard fee != 0 else { return {} }
         let shard = Int64(SHA256.hash(Data(record.id.utf8))[0]) % Int64(balanceShards)
         let range = Money.addableRange(-fee)
-        let changed = try db.execute(
+        let charge = try db.send(
             """
             INSERT INTO verification_balance_shards (tenant_id, shard, delta_micros) VALUES (?, ?, ?)
             ON CONFLICT (tenant_id, shard) DO UPDATE SET delta_micros = verification_balance_shards.delta_micros + excluded.delta_micros
             WHERE verification_balance_shards.delta_micros BETWEEN ? AND ?
             """,
             [.text(tenantID), .integer(shard), .integer(-fee), .integer(range.lowerBound), .integer(range.upperBound)])
-        guard changed == 1 else { throw Money.outOfRange }
+        return { guard try charge.changes() == 1 else { throw Money.outOfRange } }
     }
 }

@@ -105,15 +105,16 @@ extension VerificationEngine {
         _ db: any DatabaseConnection, application app: OTPApplication, channel: VerificationChannel, destination: String, code: String,
         now: Date
     ) throws -> InternalCodeCheck {
-        guard let record = try find(db, .number(destination), applicationID: app.id, now: now, lock: true), record.channel == channel
-        else { return .invalid }
+        guard let row = try findRow(db, .number(destination), applicationID: app.id, now: now, lock: true) else { return .invalid }
+        let record = try VerificationRecord(row: row)
+        guard record.channel == channel else { return .invalid }
         switch record.status(at: now) {
         case .expired: return .expired
         case .failed where record.outcome(at: now) == .tooManyAttempts: return .tooManyAttempts
         case .verified, .failed, .denied: return .invalid
         case .pending: break
         }
-        let matches = try codeMatches(db, record: record, code: code)
+        let matches = codeMatches(row, code: code)
         switch try applyCode(db, record: record, channel: channel, matches: matches, now: now) {
         case .done(let updated):
             return updated.status(at: now) == .verified ? .verified : .tooManyAttempts

@@ -42,7 +42,8 @@ extension VerificationEngine {
     /// dies holds nothing); SQLite's write transaction already holds its only write lock.
     static func lockDestination(_ db: any DatabaseConnection, applicationID: String, destination: String) throws {
         guard let lock = db.dialect.transactionLock else { return }
-        try db.execute(lock, [.integer(advisoryKey("verification-number", applicationID, destination))])
+        // Its answer says nothing: what follows waits behind it on the server.
+        try db.send(lock, [.integer(advisoryKey("verification-number", applicationID, destination))])
     }
 
     /// A 64-bit lock key from a namespace and parts: the first eight bytes of their SHA-256.

@@ -24,14 +24,15 @@ extension VerificationEngine {
         guard let range else { return }
         let leading = range.leadingPrefixes
         let marks = leading.map { _ in "?" }.joined(separator: ", ")
-        let pinned = try db.queryOne(
-            "SELECT prefix FROM verification_tenant_prefix_pins WHERE tenant_id = ? AND prefix IN (\(marks))", [.text(app.tenantId)] + leading.map(SQLValue.text))
-        if pinned != nil { throw VerificationFailure(.volumeLimitReached) }
+        let pins = try db.send(
+            "SELECT prefix FROM verification_tenant_prefix_pins WHERE tenant_id = ? AND prefix IN (\(marks)) LIMIT 1",
+            [.text(app.tenantId)] + leading.map(SQLValue.text))
         let blocks = try db.query(
             """
             SELECT blocked_until FROM verification_prefix_blocks
             WHERE application_id = ? AND prefix IN (\(marks)) AND lifted_at IS NULL AND (blocked_until IS NULL OR blocked_until > ?)
             """, [.text(app.id)] + leading.map(SQLValue.text) + [now.sqlValue])
+        if try !pins.rows().isEmpty { throw VerificationFailure(.volumeLimitReached) }
         guard !blocks.isEmpty else { return }
         let ends: [Date?] = try blocks.map { try $0.get("blocked_until") }
         // The longest block decides; a pinned one has no end to wait for.
@@ -133,21 +134,16 @@ extension VerificationEngine {
             ])
     }
 
-    /// Counts a verified code (or takes back one a provider could not deliver) on its prefix
-    /// and country, in the hour it was sent.
-    static func recount(_ db: any DatabaseConnection, verificationID id: String, sent: Int = 0, verified: Int = 0, now: Date) throws {
-        guard let row = try db.queryOne(
-            "SELECT application_id, destination_prefix, destination_country, created_at FROM verifications WHERE id = ?", id),
-            let prefix: String = try row.get("destination_prefix"), let country: String = try row.get("destination_country")
-        else { return }
-        let created: Date = try row.get("created_at")
+    /// Counts a verified code on its prefix and country, in the hour it was sent.
+    static func recount(_ db: any DatabaseConnection, _ record: VerificationRecord, verified: Int, now: Date) throws {
+        guard let prefix = record.destinationPrefix, let country = record.destinationCountry else { return }
         let shard = ownShard(db)
         try ConversionCounts.add(
-            db, applicationID: try row.get("application_id"), range: PhoneRange(prefix: prefix, country: country, digits: prefix),
-            hour: ConversionCounts.hourStart(created), shard: shard, sent: sent, verified: verified)
+            db, applicationID: record.applicationId, range: PhoneRange(prefix: prefix, country: country, digits: prefix),
+            hour: ConversionCounts.hourStart(record.createdAt), shard: shard, verified: verified)
         // A code of the last minutes also leaves the guard's count of unjudged codes.
-        if now.timeIntervalSince(created) < judgementDelay + 2 * RecentCounts.width {
-            try RecentCounts.add(db, applicationID: try row.get("application_id"), prefix: prefix, sentAt: created, shard: shard, sent: sent, verified: verified)
+        if now.timeIntervalSince(record.createdAt) < judgementDelay + 2 * RecentCounts.width {
+            try RecentCounts.add(db, applicationID: record.applicationId, prefix: prefix, sentAt: record.createdAt, shard: shard, verified: verified)
         }
     }
 }

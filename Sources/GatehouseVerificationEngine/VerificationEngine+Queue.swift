@@ -14,7 +14,7 @@ struct DeliveryJob: Sendable {
 // start's transaction and claimed by a `DeliveryDispatcher`.
 extension VerificationEngine {
     static func enqueueDelivery(_ db: any DatabaseConnection, record: VerificationRecord, code: String, appHash: String?, now: Date) throws {
-        try db.execute(
+        try db.send(
             """
             INSERT INTO verification_deliveries (verification_id, tenant_id, code, app_hash, attempts, available_at, created_at)
             VALUES (?, ?, ?, ?, 0, ?, ?)
@@ -43,9 +43,11 @@ extension VerificationEngine {
                 [now.sqlValue, .integer(Int64(limit))])
             var jobs: [DeliveryJob] = []
             var settled = 0
-            for row in rows {
+            // Every claimed row's verification in one round trip.
+            let verifications = try rows.map { try db.send("SELECT * FROM verifications WHERE id = ?", try $0.get("verification_id", as: String.self)) }
+            for (row, verification) in zip(rows, verifications) {
                 let id: String = try row.get("verification_id")
-                let record = try db.queryOne("SELECT * FROM verifications WHERE id = ?", id).map(VerificationRecord.init(row:))
+                let record = try verification.rows().first.map(VerificationRecord.init(row:))
                 guard let record, record.status(at: now) == .pending, record.dispatchedAt == nil else {
                     try Self.dropDelivery(db, id)
                     settled += 1
@@ -56,7 +58,7 @@ extension VerificationEngine {
                     settled += 1
                     continue
                 }
-                try db.execute(
+                try db.send(
                     "UPDATE verification_deliveries SET attempts = attempts + 1, available_at = ? WHERE verification_id = ?", leaseEnd, id)
                 jobs.append(DeliveryJob(record: record, code: try row.get("code"), appHash: try row.get("app_hash")))
             }
@@ -69,11 +71,11 @@ extension VerificationEngine {
     /// A delivery's outcome: dispatched with the provider's message id (`receipt`), or failed (nil).
     static func recordDelivery(_ db: any DatabaseConnection, _ id: String, receipt: DeliveryReceipt?, now: Date) throws {
         if let receipt {
-            try db.execute(
+            try db.send(
                 "UPDATE verifications SET dispatched_at = ?, provider = ?, provider_message_id = ? WHERE id = ? AND dispatched_at IS NULL",
                 now, receipt.provider, receipt.messageId, id)
         } else {
-            try db.execute(
+            try db.send(
                 """
                 UPDATE verifications SET status = 'failed', error_code = ?, finished_at = ?, code_hash = NULL
                 WHERE id = ? AND status = 'pending'
@@ -84,6 +86,6 @@ extension VerificationEngine {
     }
 
     static func dropDelivery(_ db: any DatabaseConnection, _ id: String) throws {
-        try db.execute("DELETE FROM verification_deliveries WHERE verification_id = ?", id)
+        try db.send("DELETE FROM verification_deliveries WHERE verification_id = ?", id)
     }
 }

@@ -41,8 +41,9 @@ extension VerificationEngine {
         let app = caller.application
         let now = self.now
         let outcome = try await database.write { db -> ReportOutcome in
-            guard let record = try Self.find(db, target, applicationID: app.id, now: now, lock: true) else { return .refused(.notFound) }
-            let matches = try Self.codeMatches(db, record: record, code: code)
+            guard let row = try Self.findRow(db, target, applicationID: app.id, now: now, lock: true) else { return .refused(.notFound) }
+            let record = try VerificationRecord(row: row)
+            let matches = Self.codeMatches(row, code: code)
             switch record.status(at: now) {
             case .verified:
                 return matches ? .done(record) : .refused(.alreadyVerified)
@@ -70,35 +71,46 @@ extension VerificationEngine {
         if record.channel != channel { return .refused(.deliveryMethodMismatch) }
         if record.dispatchedAt == nil { return .refused(.notReadyToReport) }
         if record.attempts >= record.maxAttempts {
-            try db.execute(
+            try db.send(
                 "UPDATE verifications SET status = 'failed', error_code = ?, finished_at = ?, code_hash = NULL WHERE id = ?",
                 VerificationOutcome.tooManyAttempts.rawValue, now, record.id)
             return .done(try reload(db, record.id))
         }
         guard matches else {
-            try db.execute("UPDATE verifications SET attempts = attempts + 1 WHERE id = ?", record.id)
+            try db.send("UPDATE verifications SET attempts = attempts + 1 WHERE id = ?", record.id)
             return .refused(.codeInvalid)
         }
-        try db.execute("UPDATE verifications SET status = 'verified', finished_at = ? WHERE id = ?", now, record.id)
-        try recount(db, verificationID: record.id, verified: 1, now: now)
+        // The verification, its counts and its charge go to the database with the reload.
+        try db.send("UPDATE verifications SET status = 'verified', finished_at = ? WHERE id = ?", now, record.id)
+        try recount(db, record, verified: 1, now: now)
         // The quoted fee is billed only now, on success.
-        try bill(db, record)
-        return .done(try reload(db, record.id))
+        let billed = try bill(db, record)
+        let verified = try reload(db, record.id)
+        try billed()
+        return .done(verified)
     }
 
-    static func codeMatches(_ db: any DatabaseConnection, record: VerificationRecord, code: String) throws -> Bool {
-        let hash: [UInt8]? = try db.queryOne("SELECT code_hash FROM verifications WHERE id = ?", record.id)?.get("code_hash")
-        return hash.map { constantTimeEquals(codeHash(id: record.id, code: code), $0) } ?? false
+    /// Whether `code` is the one whose hash the verification's row holds (read with the row,
+    /// so that checking costs no statement of its own).
+    static func codeMatches(_ row: Row, code: String) -> Bool {
+        guard let id: String = try? row.get("id"), let hash: [UInt8] = try? row.get("code_hash") else { return false }
+        return constantTimeEquals(codeHash(id: id, code: code), hash)
     }
 
     static func find(_ db: any DatabaseConnection, _ target: VerificationTarget, applicationID: String, now: Date, lock: Bool) throws
         -> VerificationRecord?
     {
+        try findRow(db, target, applicationID: applicationID, now: now, lock: lock).map(VerificationRecord.init(row:))
+    }
+
+    /// The row ``find(_:_:applicationID:now:lock:)`` reads, code hash included.
+    static func findRow(_ db: any DatabaseConnection, _ target: VerificationTarget, applicationID: String, now: Date, lock: Bool) throws
+        -> Row?
+    {
         let suffix = lock ? db.dialect.forUpdate : ""
         switch target {
         case .id(let id):
             return try db.queryOne("SELECT * FROM verifications WHERE id = ? AND application_id = ?" + suffix, id, applicationID)
-                .map(VerificationRecord.init(row:))
         case .number(let digits):
             // A denied or unreachable start is newer than the live verification it left alone;
             // the number still means the live one.
@@ -107,13 +119,12 @@ extension VerificationEngine {
                 SELECT * FROM verifications WHERE application_id = ? AND destination = ? AND status = 'pending' AND expires_at > ?
                 ORDER BY created_at DESC, id DESC LIMIT 1
                 """ + suffix, applicationID, digits, now)
-            if let live { return try VerificationRecord(row: live) }
+            if let live { return live }
             return try db.queryOne(
                 """
                 SELECT * FROM verifications WHERE application_id = ? AND destination = ?
                 ORDER BY created_at DESC, id DESC LIMIT 1
-                """ + suffix, applicationID, digits
-            ).map(VerificationRecord.init(row:))
+                """ + suffix, applicationID, digits)
         }
     }
 

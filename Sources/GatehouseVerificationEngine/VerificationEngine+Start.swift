@@ -64,7 +64,7 @@ extension VerificationEngine {
         let choice = try TemplateChoice.resolve(
             db, applicationID: app.id, channel: valid.channel, languages: valid.languages, group: valid.templateGroup)
         if decision == nil {
-            try db.execute(
+            try db.send(
                 """
                 UPDATE verifications SET status = 'failed', error_code = 'superseded', finished_at = ?
                 WHERE application_id = ? AND destination = ? AND status = 'pending' AND expires_at > ?
@@ -74,13 +74,15 @@ extension VerificationEngine {
             if let range { try watchConversion(db, app: app, range: range, now: now) }
         }
         let autofill = Self.autofill(valid, app: app)
-        try db.execute(
+        // The row comes back with the insert: no statement of its own to read it.
+        let inserted = try db.query(
             """
             INSERT INTO verifications (id, tenant_id, application_id, destination, channel, status, error_code, code_hash,
               code_length, attempts, max_attempts, fee_micros, language, template, template_group, template_group_used,
               template_fallback_reason, autofill_type, autofill_value, interception_timeout, created_at, expires_at,
               dispatched_at, dispatch_claimed_at, finished_at, destination_prefix, destination_country)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            RETURNING *
             """,
             [
                 .text(id), .text(app.tenantId), .text(app.id), .text(valid.destination), .text(valid.channel.rawValue),
@@ -94,7 +96,7 @@ extension VerificationEngine {
                 testCode != nil ? now.sqlValue : .null, decision == nil && testCode == nil ? now.sqlValue : .null,
                 decision == nil ? .null : now.sqlValue, range?.prefix.sqlValue ?? .null, range?.country.sqlValue ?? .null,
             ])
-        let record = try Self.reload(db, id)
+        let record = try VerificationRecord(row: inserted[0])
         if decision == nil, testCode == nil { try Self.enqueueDelivery(db, record: record, code: code, appHash: valid.appHash, now: now) }
         return record
     }

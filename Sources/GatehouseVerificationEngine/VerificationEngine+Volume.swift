@@ -59,7 +59,7 @@ extension VerificationEngine {
 
     /// Counts a start against a period without a limit, on the connection's own row.
     private static func count(_ db: any DatabaseConnection, _ limit: VolumePeriods.Limit) throws {
-        try db.execute(
+        try db.send(
             """
             INSERT INTO verification_volume_shards (counter_key, shard, hits, period_end) VALUES (?, ?, 1, ?)
             ON CONFLICT (counter_key, shard) DO UPDATE SET hits = verification_volume_shards.hits + 1

@@ -36,6 +36,9 @@ public struct VerificationRecord: Sendable, Equatable {
     public let expiresAt: Date
     public let dispatchedAt: Date?
     public let finishedAt: Date?
+    /// Where the pumping guard counted the code (nil for email and for starts that sent nothing).
+    let destinationPrefix: String?
+    let destinationCountry: String?
 
     init(row: Row) throws {
         id = try row.get("id")
@@ -63,6 +66,8 @@ public struct VerificationRecord: Sendable, Equatable {
         finishedAt = try row.get("finished_at")
         provider = try row.get("provider")
         providerMessageId = try row.get("provider_message_id")
+        destinationPrefix = try row.get("destination_prefix")
+        destinationCountry = try row.get("destination_country")
     }
 
     /// The status at `now`: a pending verification past its deadline reads as expired

@@ -49,13 +49,15 @@ extension WorkflowsEngine {
         let filter = conditions.joined(separator: " AND ")
         let (arguments2, billing) = (arguments, self.billing)
         return try await database.read { db in
-            let total: Int = try db.queryOne("SELECT COUNT(*) AS n FROM workflow_definitions WHERE " + filter, arguments2)!.get("n")
-            let rows = try db.query(
+            // The count and the page go with the plans' query: one round trip for the three.
+            let count = try db.send("SELECT COUNT(*) AS n FROM workflow_definitions WHERE " + filter, arguments2)
+            let rows = try db.send(
                 "SELECT * FROM workflow_definitions WHERE \(filter) ORDER BY featured DESC, name, id LIMIT ? OFFSET ?",
                 arguments2 + [.integer(Int64(pageSize)), .integer(Int64((page - 1) * pageSize))])
             let gated = try billing.gatedWorkflows(db, tenantID: tenantID)
+            let total: Int = try count.rows()[0].get("n")
             return CataloguePage(
-                workflows: try rows.map(Self.definition), gated: gated, page: page, pageSize: pageSize, total: total)
+                workflows: try rows.rows().map(Self.definition), gated: gated, page: page, pageSize: pageSize, total: total)
         }
     }
 

@@ -42,7 +42,7 @@ public enum RateCounter {
         -> (count: Int, retryAfter: Int)
     {
         let start = windowStart(now, window)
-        try db.execute(
+        try db.send(
             "INSERT INTO rate_counters (counter_key, window_start, hits) VALUES (?, ?, 0) ON CONFLICT (counter_key) DO NOTHING",
             [.text(key), .integer(start)])
         let row = try db.query("SELECT window_start, hits FROM rate_counters WHERE counter_key = ?" + db.dialect.forUpdate, [.text(key)]).first
