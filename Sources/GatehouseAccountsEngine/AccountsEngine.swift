@@ -70,6 +70,8 @@ public final class AccountsEngine: Sendable {
         let failureKey = "signin-fail:\(tenantID):\(identifier.value)"
         let (limit, codes, policy, sessions) = (failuresPerHour, self.codes, self.policy, self.sessions)
         let outcome = try await database.write { db -> SignInCheck in
+            // The account is only wanted once the code is right, but asking now costs no round trip.
+            let account = try Self.send(db, tenantID: tenantID, identifier)
             let failures = try RateCounter.lock(db, key: failureKey, now: now, window: 3600)
             if failures.count >= limit { return .locked(retryAfter: failures.retryAfter) }
             let check = try codes.checkOneTimeCode(
@@ -78,7 +80,7 @@ public final class AccountsEngine: Sendable {
             switch check {
             case .verified:
                 try db.send("DELETE FROM rate_counters WHERE counter_key = ?", failureKey)
-                guard let accountID: String = try Self.find(db, tenantID: tenantID, identifier)?.get("id") else {
+                guard let accountID: String = try account.rows().first?.get("id") else {
                     return .refused(.invalid)
                 }
                 return .signedIn(try sessions.signIn(db, tenantID: tenantID, accountID: accountID, device: device, now: now))
@@ -115,8 +117,13 @@ public final class AccountsEngine: Sendable {
     static let purpose = "sign-in"
 
     static func find(_ db: any DatabaseConnection, tenantID: String, _ identifier: Identifier) throws -> Row? {
+        try send(db, tenantID: tenantID, identifier).rows().first
+    }
+
+    /// The ``find(_:tenantID:_:)`` query, sent without waiting.
+    static func send(_ db: any DatabaseConnection, tenantID: String, _ identifier: Identifier) throws -> SentStatement {
         let column = identifier.channel == .phone ? "phone" : "email"
-        return try db.queryOne(
+        return try db.send(
             "SELECT * FROM accounts WHERE tenant_id = ? AND \(column) = ? AND deleted_at IS NULL", tenantID, identifier.value)
     }
 

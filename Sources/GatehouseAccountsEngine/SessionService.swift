@@ -35,6 +35,7 @@ public final class SessionService: Sendable {
         // after any sign-in that held it has committed: one round trip for both.
         let locked = try db.send(
             "SELECT status FROM accounts WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL" + db.dialect.forUpdate, accountID, tenantID)
+        let currentKey = try SigningKeys.sendCurrent(db, tenantID: tenantID)
         let live = try db.query(
             "SELECT id FROM account_sessions WHERE account_id = ? AND revoked_reason IS NULL ORDER BY created_at, id", [.text(accountID)])
         guard let account = try locked.rows().first else { throw SessionError(.sessionNotFound) }
@@ -55,7 +56,7 @@ public final class SessionService: Sendable {
                 now.addingTimeInterval(settings.absoluteLifetime).sqlValue, device.name.sqlValue, device.platform.sqlValue,
                 device.appVersion.sqlValue,
             ])
-        let key = try SigningKeys.current(db, tenantID: tenantID, now: now, random: environment.random)
+        let key = try SigningKeys.current(db, sent: currentKey, tenantID: tenantID, now: now, random: environment.random)
         return try Self.pair(
             session: id, tenantID: tenantID, accountID: accountID, status: try account.get("status"), generation: 0,
             rotatedAt: now, secret: secret, key: key, settings: settings)
@@ -68,8 +69,13 @@ public final class SessionService: Sendable {
         let settings = self.settings
         let random = environment.random
         let outcome = try await database.write { db -> Result<TokenPair, SessionError> in
-            guard let row = try db.queryOne("SELECT * FROM account_sessions WHERE id = ?" + db.dialect.forUpdate, presented.sessionID)
-            else { return .failure(SessionError(.sessionNotFound)) }
+            // The session's lock, then its account and its tenant's key, in one round trip: the
+            // lock is held for as few round trips as can be (this one and COMMIT's).
+            let locked = try db.send("SELECT * FROM account_sessions WHERE id = ?" + db.dialect.forUpdate, presented.sessionID)
+            let owner = try db.send(
+                "SELECT status, deleted_at FROM accounts WHERE id = (SELECT account_id FROM account_sessions WHERE id = ?)", presented.sessionID)
+            let currentKey = try SigningKeys.sendCurrent(db, ofSession: presented.sessionID)
+            guard let row = try locked.rows().first else { return .failure(SessionError(.sessionNotFound)) }
             let session = try SessionRow(row)
             guard constantTimeEquals(
                 Data(SessionTokens.mac(sessionID: session.id, generation: presented.generation, secret: session.secret).utf8),
@@ -80,23 +86,23 @@ public final class SessionService: Sendable {
                 try Self.revoke(db, session.id, reason: expired, now: now)
                 return .failure(SessionError(expired))
             }
-            let account = try db.queryOne("SELECT status, deleted_at FROM accounts WHERE id = ?", session.accountID)
+            let account = try owner.rows().first
             guard let account, try account.get("deleted_at", as: Date?.self) == nil else { return .failure(SessionError(.accountDeleted)) }
             let status: String = try account.get("status")
             switch RefreshDecision.decide(presented: presented.generation, session: session, now: now, grace: settings.reuseGrace) {
             case .rotate:
                 let next = session.generation + 1
-                try db.execute(
+                try db.send(
                     """
                     UPDATE account_sessions SET generation = ?, rotated_at = ?, current_used = ?, last_used_at = ?,
                       refresh_expires_at = ? WHERE id = ?
                     """,
                     [.integer(Int64(next)), now.sqlValue, .boolean(false), now.sqlValue,
                      min(now.addingTimeInterval(settings.refreshLifetime), session.absoluteExpiresAt).sqlValue, .text(session.id)])
-                let key = try SigningKeys.current(db, tenantID: session.tenantID, now: now, random: random)
+                let key = try SigningKeys.current(db, sent: currentKey, tenantID: session.tenantID, now: now, random: random)
                 return .success(try Self.pair(session: session, status: status, generation: next, rotatedAt: now, key: key, settings: settings))
             case .reissueCurrent:
-                let key = try SigningKeys.current(db, tenantID: session.tenantID, now: now, random: random)
+                let key = try SigningKeys.current(db, sent: currentKey, tenantID: session.tenantID, now: now, random: random)
                 return .success(try Self.pair(
                     session: session, status: status, generation: session.generation, rotatedAt: session.rotatedAt, key: key, settings: settings))
             case .reuse:

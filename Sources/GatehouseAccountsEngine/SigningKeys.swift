@@ -10,12 +10,31 @@ enum SigningKeys {
 
     /// The tenant's current key, made on first use.
     static func current(_ db: any DatabaseConnection, tenantID: String, now: Date, random: any RandomSource) throws -> Key {
-        if let row = try db.queryOne(
+        try current(db, sent: sendCurrent(db, tenantID: tenantID), tenantID: tenantID, now: now, random: random)
+    }
+
+    /// The tenant's current key, sent without waiting (read by ``current(_:sent:tenantID:now:random:)``).
+    static func sendCurrent(_ db: any DatabaseConnection, tenantID: String) throws -> SentStatement {
+        try db.send(
             "SELECT key_id, secret FROM tenant_signing_keys WHERE tenant_id = ? AND retired_at IS NULL ORDER BY created_at DESC LIMIT 1",
             tenantID)
-        {
-            return Key(id: try row.get("key_id"), secret: try row.get("secret"))
-        }
+    }
+
+    /// The current key of the tenant that owns session `sessionID`, sent without waiting, so
+    /// that it travels with the session's own statements; ``current(_:sent:tenantID:now:random:)``
+    /// reads it.
+    static func sendCurrent(_ db: any DatabaseConnection, ofSession sessionID: String) throws -> SentStatement {
+        try db.send(
+            """
+            SELECT key_id, secret FROM tenant_signing_keys WHERE retired_at IS NULL
+              AND tenant_id = (SELECT tenant_id FROM account_sessions WHERE id = ?)
+            ORDER BY created_at DESC LIMIT 1
+            """, sessionID)
+    }
+
+    /// The key ``sendCurrent(_:ofSession:)`` found, or a new one when the tenant has none.
+    static func current(_ db: any DatabaseConnection, sent: SentStatement, tenantID: String, now: Date, random: any RandomSource) throws -> Key {
+        if let row = try sent.rows().first { return Key(id: try row.get("key_id"), secret: try row.get("secret")) }
         return try create(db, tenantID: tenantID, now: now, random: random)
     }
 

@@ -1,5 +1,7 @@
 import GatehouseCore
+import GatehouseDatabase
 import GatehouseHTTP
+import GatehousePostgres
 
 extension GatehouseApp {
     /// Decides where `/metrics` is served, since it lists tenant ids and API names: with
@@ -8,19 +10,20 @@ extension GatehouseApp {
     /// development only. Production with neither serves it nowhere (404 in the admin envelope).
     /// Returns the listener of its own, if any.
     static func metricsServer(
-        _ settings: Settings, metrics: [HTTPMetrics], counters: [Counters], outbound: OutboundMetrics, publicRouter: Router,
+        _ settings: Settings, metrics: [HTTPMetrics], counters: [Counters], outbound: OutboundMetrics, families: [@Sendable () -> String],
+        publicRouter: Router,
         errorLog: @escaping @Sendable (TransportLogEntry) -> Void, logger: Logger
     ) -> Server? {
         guard let port = settings.metricsPort else {
             if settings.metricsToken != nil || settings.mode == .development {
-                SystemRoutes.registerMetrics(on: publicRouter, metrics: metrics, counters: counters, outbound: outbound, token: settings.metricsToken)
+                SystemRoutes.registerMetrics(on: publicRouter, metrics: metrics, counters: counters, outbound: outbound, families: families, token: settings.metricsToken)
             } else {
                 logger.info("/metrics is not served: set metrics-port for a listener of its own, or metrics-token")
             }
             return nil
         }
         let router = Router(bodyKind: .json)
-        SystemRoutes.registerMetrics(on: router, metrics: metrics, counters: counters, outbound: outbound, token: settings.metricsToken)
+        SystemRoutes.registerMetrics(on: router, metrics: metrics, counters: counters, outbound: outbound, families: families, token: settings.metricsToken)
         var configuration = ServerConfiguration()
         configuration.host = settings.metricsHost
         configuration.port = port
@@ -30,5 +33,15 @@ extension GatehouseApp {
         configuration.maxBodySize = 4096
         configuration.connectionTimeout = settings.connectionTimeout
         return Server(configuration: configuration, responder: Responder(router: router, errorLog: errorLog), errorLog: errorLog)
+    }
+
+    /// The database's own families: PostgreSQL's round trips, which say what a request costs
+    /// it beside the statements it runs.
+    static func databaseFamilies(_ database: any Database) -> [@Sendable () -> String] {
+        guard let postgres = database as? PostgresDatabase else { return [] }
+        return [{
+            "# HELP gatehouse_database_round_trips_total Round trips to PostgreSQL (a pipeline's sync point, or a command).\n"
+                + "# TYPE gatehouse_database_round_trips_total counter\ngatehouse_database_round_trips_total \(postgres.roundTrips)\n"
+        }]
     }
 }

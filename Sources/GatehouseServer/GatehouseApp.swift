@@ -110,7 +110,7 @@ public final class GatehouseApp: Sendable {
         metricsServer = Self.metricsServer(
             settings, metrics: [metrics, managedAPIs.proxyMetrics],
             counters: [verification.engine.testNumberUses, verification.engine.deliveryReceipts, verification.engine.prefixBlocksImposed],
-            outbound: outbound.metrics, publicRouter: router, errorLog: transportLog, logger: logger)
+            outbound: outbound.metrics, families: Self.databaseFamilies(database), publicRouter: router, errorLog: transportLog, logger: logger)
     }
 
     /// The access log the settings ask for, if any.

@@ -44,10 +44,20 @@ extension VerificationEngine {
     /// The tenant's row plus its shards, saturating at the ends of `Int64` (a sum outside it
     /// needs debits of more than nine trillion units).
     static func balance(_ db: any DatabaseConnection, tenantID: String) throws -> Int64 {
-        let account = try db.send("SELECT balance_micros FROM verification_accounts WHERE tenant_id = ?", tenantID)
-        let shards = try db.query("SELECT delta_micros FROM verification_balance_shards WHERE tenant_id = ?", [.text(tenantID)])
-        var total: Int64 = try account.rows().first?.get("balance_micros") ?? 0
-        for row in shards {
+        try balance(sendBalance(db, tenantID: tenantID))
+    }
+
+    /// The tenant's balance row and its shards, sent without waiting.
+    static func sendBalance(_ db: any DatabaseConnection, tenantID: String) throws -> SentStatement.Pair {
+        SentStatement.Pair(
+            try db.send("SELECT balance_micros FROM verification_accounts WHERE tenant_id = ?", tenantID),
+            try db.send("SELECT delta_micros FROM verification_balance_shards WHERE tenant_id = ?", tenantID))
+    }
+
+    /// The balance ``sendBalance(_:tenantID:)`` read.
+    static func balance(_ sent: SentStatement.Pair) throws -> Int64 {
+        var total: Int64 = try sent.first.rows().first?.get("balance_micros") ?? 0
+        for row in try sent.second.rows() {
             let delta: Int64 = try row.get("delta_micros")
             let (sum, overflow) = total.addingReportingOverflow(delta)
             total = overflow ? (delta < 0 ? Int64.min : Int64.max) : sum

@@ -13,11 +13,37 @@ extension VerificationEngine {
     func checkLimits(
         _ db: any DatabaseConnection, caller: VerificationCaller, destination: String, range: PhoneRange?, fee: Int64, now: Date, counting: Bool
     ) throws {
+        let reads = try Self.sendLimitReads(db, app: caller.application, destination: destination, range: range, now: now, locking: counting)
+        try judgeLimits(reads, caller: caller, fee: fee, now: now, counting: counting)
+    }
+
+    /// What the limits are judged on, sent together (one round trip on PostgreSQL). With
+    /// `locking`, the number's lock goes first, so every read after it sees the starts that
+    /// held it.
+    struct LimitReads {
+        let cooldown: SentStatement?
+        let block: SentStatement.Pair?
+        let volume: [(limit: VolumePeriods.Limit, count: SentStatement)]
+        let balance: SentStatement.Pair
+    }
+
+    static func sendLimitReads(
+        _ db: any DatabaseConnection, app: OTPApplication, destination: String, range: PhoneRange?, now: Date, locking: Bool
+    ) throws -> LimitReads {
+        if locking { try lockDestination(db, applicationID: app.id, destination: destination) }
+        return LimitReads(
+            cooldown: try sendCooldown(db, app: app, destination: destination),
+            block: try sendBlock(db, app: app, range: range, now: now),
+            volume: try sendVolume(db, app: app, range: range, now: now),
+            balance: try sendBalance(db, tenantID: app.tenantId))
+    }
+
+    /// The limits in the order of §6, from `reads`; with `counting`, the public start is counted.
+    func judgeLimits(_ reads: LimitReads, caller: VerificationCaller, fee: Int64, now: Date, counting: Bool) throws {
         let app = caller.application
-        if counting { try Self.lockDestination(db, applicationID: app.id, destination: destination) }
-        try Self.checkCooldown(db, app: app, destination: destination, now: now)
-        try Self.checkBlock(db, app: app, range: range, now: now)
-        try Self.checkVolume(db, app: app, range: range, now: now)
+        try Self.judgeCooldown(reads.cooldown, app: app, now: now)
+        try Self.judgeBlock(reads.block, now: now)
+        try Self.judgeVolume(reads.volume)
         let publicKey = caller.mode == .public ? "verify:public:\(app.tenantId)" : nil
         let limiter = environment.rateLimiter
         // A request rate limit, counted in this node's memory rather than in a row every
@@ -27,7 +53,7 @@ extension VerificationEngine {
             let seen = limiter.peek(publicKey, now: now, window: settings.window)
             if seen.count + 1 > settings.publicPerAccount { throw VerificationFailure(.rateLimitPublicPerAccount, retryAfter: seen.retryAfter) }
         }
-        if try Self.balance(db, tenantID: app.tenantId) < fee { throw VerificationFailure(.balanceInsufficient) }
+        if try Self.balance(reads.balance) < fee { throw VerificationFailure(.balanceInsufficient) }
         if counting, let publicKey {
             // The count decides too, so two starts that both saw room cannot both take it.
             let hits = limiter.hit(publicKey, now: now, window: settings.window)
@@ -54,15 +80,18 @@ extension VerificationEngine {
 
     /// 429 while the last start that sent something to this number is younger than the
     /// application's cooldown; denied and unreachable starts do not count.
-    static func checkCooldown(_ db: any DatabaseConnection, app: OTPApplication, destination: String, now: Date) throws {
-        guard app.cooldownSeconds > 0,
-            let last = try db.queryOne(
-                """
-                SELECT created_at FROM verifications WHERE application_id = ? AND destination = ? AND status <> 'denied'
-                  AND (error_code IS NULL OR error_code <> 'destination_not_supported_for_channel')
-                ORDER BY created_at DESC LIMIT 1
-                """, app.id, destination)
-        else { return }
+    static func sendCooldown(_ db: any DatabaseConnection, app: OTPApplication, destination: String) throws -> SentStatement? {
+        guard app.cooldownSeconds > 0 else { return nil }
+        return try db.send(
+            """
+            SELECT created_at FROM verifications WHERE application_id = ? AND destination = ? AND status <> 'denied'
+              AND (error_code IS NULL OR error_code <> 'destination_not_supported_for_channel')
+            ORDER BY created_at DESC LIMIT 1
+            """, app.id, destination)
+    }
+
+    static func judgeCooldown(_ sent: SentStatement?, app: OTPApplication, now: Date) throws {
+        guard let last = try sent?.rows().first else { return }
         let started: Date = try last.get("created_at")
         let elapsed = now.timeIntervalSince(started)
         if elapsed < Double(app.cooldownSeconds) {

@@ -20,19 +20,26 @@ extension VerificationEngine {
     /// Refuses a start to a blocked prefix (a 429, as a budget would): one the guard or an
     /// operator blocked on the application, or one an operator pinned for the whole tenant.
     /// An operator's prefix may be shorter than the guard's (`+44` holds `+447400`).
-    static func checkBlock(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange?, now: Date) throws {
-        guard let range else { return }
+    static func sendBlock(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange?, now: Date) throws -> SentStatement.Pair? {
+        guard let range else { return nil }
         let leading = range.leadingPrefixes
         let marks = leading.map { _ in "?" }.joined(separator: ", ")
         let pins = try db.send(
             "SELECT prefix FROM verification_tenant_prefix_pins WHERE tenant_id = ? AND prefix IN (\(marks)) LIMIT 1",
             [.text(app.tenantId)] + leading.map(SQLValue.text))
-        let blocks = try db.query(
+        let blocks = try db.send(
             """
             SELECT blocked_until FROM verification_prefix_blocks
             WHERE application_id = ? AND prefix IN (\(marks)) AND lifted_at IS NULL AND (blocked_until IS NULL OR blocked_until > ?)
             """, [.text(app.id)] + leading.map(SQLValue.text) + [now.sqlValue])
-        if try !pins.rows().isEmpty { throw VerificationFailure(.volumeLimitReached) }
+        return SentStatement.Pair(pins, blocks)
+    }
+
+    /// The refusal ``sendBlock(_:app:range:now:)``'s pins and blocks call for, if any.
+    static func judgeBlock(_ sent: SentStatement.Pair?, now: Date) throws {
+        guard let sent else { return }
+        if try !sent.first.rows().isEmpty { throw VerificationFailure(.volumeLimitReached) }
+        let blocks = try sent.second.rows()
         guard !blocks.isEmpty else { return }
         let ends: [Date?] = try blocks.map { try $0.get("blocked_until") }
         // The longest block decides; a pinned one has no end to wait for.
@@ -48,14 +55,18 @@ extension VerificationEngine {
         guard app.autoBlockPrefixes else { return }
         try RecentCounts.add(db, applicationID: app.id, prefix: range.prefix, sentAt: now, shard: shard, sent: 1)
         let rules = settings.pumping
+        // What a busy prefix is judged on goes with the last hour's counts: one round trip.
+        let youngCount = try RecentCounts.sendUnverified(db, applicationID: app.id, prefix: range.prefix, now: now, span: Self.judgementDelay)
+        let blockState = try db.send(
+            "SELECT blocked_until, lifted_at FROM verification_prefix_blocks WHERE application_id = ? AND prefix = ?", app.id, range.prefix)
         let window = try ConversionCounts.lastHour(db, applicationID: app.id, scope: "prefix", value: range.prefix, now: now)
         guard window.sent >= Double(rules.minimumVolume) else { return }
         // This code, and the unverified ones of the last minute, are not judged yet: counted,
         // not looked up, so a busy prefix costs a start no more than a quiet one.
-        let young = try RecentCounts.unverified(db, applicationID: app.id, prefix: range.prefix, now: now, span: Self.judgementDelay)
+        let young = try RecentCounts.unverified(youngCount)
         // Never below zero: codes verified before the guard was turned on left their buckets.
         let judged = Window(sent: window.sent - Double(max(0, young)), verified: window.verified)
-        guard judged.sent >= Double(rules.minimumVolume), try !isBlocked(db, app: app, prefix: range.prefix, now: now) else { return }
+        guard judged.sent >= Double(rules.minimumVolume), try !Self.isBlocked(blockState, now: now) else { return }
         let baseline = try self.baseline(db, app: app, now: now)
         guard judged.verified / judged.sent < rules.conversionRatio * baseline.share else { return }
         let history = try prefixHistory(db, app: app, prefix: range.prefix, hour: hour)
@@ -69,10 +80,8 @@ extension VerificationEngine {
 
     /// True when the prefix is blocked now, or an operator lifted its block less than an hour
     /// ago (the guard then waits for an hour of fresh counts).
-    private func isBlocked(_ db: any DatabaseConnection, app: OTPApplication, prefix: String, now: Date) throws -> Bool {
-        guard let existing = try db.queryOne(
-            "SELECT blocked_until, lifted_at FROM verification_prefix_blocks WHERE application_id = ? AND prefix = ?", app.id, prefix)
-        else { return false }
+    private static func isBlocked(_ blockState: SentStatement, now: Date) throws -> Bool {
+        guard let existing = try blockState.rows().first else { return false }
         let lifted: Date? = try existing.get("lifted_at")
         let until: Date? = try existing.get("blocked_until")
         if let lifted { return now.timeIntervalSince(lifted) < 3600 }

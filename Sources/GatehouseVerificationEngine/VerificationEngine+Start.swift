@@ -54,15 +54,25 @@ extension VerificationEngine {
         fee quoted: Int64, now: Date
     ) throws -> VerificationRecord {
         let app = caller.application
+        // Everything the start is judged on is sent at once (one round trip on PostgreSQL): the
+        // test number, the number's lock and the limits' reads behind it, the templates.
+        let testLookup = decision == nil ? try Self.sendTestCode(db, tenantID: app.tenantId, destination: valid.destination) : nil
+        let phoneRange = decision == nil ? PhoneRange(valid) : nil
+        var reads = try Self.sendLimitReads(db, app: app, destination: valid.destination, range: phoneRange, now: now, locking: true)
+        let templates = try TemplateChoice.send(
+            db, applicationID: app.id, channel: valid.channel, languages: valid.languages, group: valid.templateGroup)
         // A test number's start sends nothing and costs nothing; its fixed code verifies it.
-        let testCode = decision == nil ? try testCode(db, tenantID: app.tenantId, destination: valid.destination) : nil
+        let testCode = try testLookup.flatMap { try self.testCode($0, tenantID: app.tenantId, destination: valid.destination) }
         let code = testCode ?? generated
         let fee = testCode == nil ? quoted : 0
-        // The phone range the pumping guard counts: codes really sent to phones.
-        let range = decision == nil && testCode == nil ? PhoneRange(valid) : nil
-        try checkLimits(db, caller: caller, destination: valid.destination, range: range, fee: fee, now: now, counting: true)
-        let choice = try TemplateChoice.resolve(
-            db, applicationID: app.id, channel: valid.channel, languages: valid.languages, group: valid.templateGroup)
+        // The phone range the pumping guard counts: codes really sent to phones. A test number
+        // is in none, so its limits are read again without one.
+        let range = testCode == nil ? phoneRange : nil
+        if range == nil, phoneRange != nil {
+            reads = try Self.sendLimitReads(db, app: app, destination: valid.destination, range: nil, now: now, locking: false)
+        }
+        try judgeLimits(reads, caller: caller, fee: fee, now: now, counting: true)
+        let choice = try templates.choice()
         if decision == nil {
             try db.send(
                 """
@@ -71,11 +81,22 @@ extension VerificationEngine {
                 """,
                 now, app.id, valid.destination, now)
             try countVolume(db, app: app, range: range, now: now)
-            if let range { try watchConversion(db, app: app, range: range, now: now) }
         }
         let autofill = Self.autofill(valid, app: app)
-        // The row comes back with the insert: no statement of its own to read it.
-        let inserted = try db.query(
+        // The row comes back with the insert, which goes with the guard's reads below.
+        let values: [SQLValue] = [
+            .text(id), .text(app.tenantId), .text(app.id), .text(valid.destination), .text(valid.channel.rawValue),
+            .text((decision?.status ?? .pending).rawValue), decision.map { .text($0.outcome.rawValue) } ?? .null,
+            decision == nil ? .blob(Self.codeHash(id: id, code: code)) : .null, .integer(Int64(code.count)),
+            .integer(Int64(app.maxAttempts)), .integer(fee), .text(choice.language), .text(valid.template ?? choice.body),
+            choice.group.sqlValue, .boolean(choice.groupUsed), choice.fallbackReason.sqlValue,
+            autofill?.type.sqlValue ?? .null, autofill?.value.sqlValue ?? .null,
+            .integer(Int64(settings.interceptionTimeout)), now.sqlValue,
+            now.addingTimeInterval(TimeInterval(app.lifetimeSeconds)).sqlValue,
+            testCode != nil ? now.sqlValue : .null, decision == nil && testCode == nil ? now.sqlValue : .null,
+            decision == nil ? .null : now.sqlValue, range?.prefix.sqlValue ?? .null, range?.country.sqlValue ?? .null,
+        ]
+        let inserted = try db.send(
             """
             INSERT INTO verifications (id, tenant_id, application_id, destination, channel, status, error_code, code_hash,
               code_length, attempts, max_attempts, fee_micros, language, template, template_group, template_group_used,
@@ -84,19 +105,9 @@ extension VerificationEngine {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             RETURNING *
             """,
-            [
-                .text(id), .text(app.tenantId), .text(app.id), .text(valid.destination), .text(valid.channel.rawValue),
-                .text((decision?.status ?? .pending).rawValue), decision.map { .text($0.outcome.rawValue) } ?? .null,
-                decision == nil ? .blob(Self.codeHash(id: id, code: code)) : .null, .integer(Int64(code.count)),
-                .integer(Int64(app.maxAttempts)), .integer(fee), .text(choice.language), .text(valid.template ?? choice.body),
-                choice.group.sqlValue, .boolean(choice.groupUsed), choice.fallbackReason.sqlValue,
-                autofill?.type.sqlValue ?? .null, autofill?.value.sqlValue ?? .null,
-                .integer(Int64(settings.interceptionTimeout)), now.sqlValue,
-                now.addingTimeInterval(TimeInterval(app.lifetimeSeconds)).sqlValue,
-                testCode != nil ? now.sqlValue : .null, decision == nil && testCode == nil ? now.sqlValue : .null,
-                decision == nil ? .null : now.sqlValue, range?.prefix.sqlValue ?? .null, range?.country.sqlValue ?? .null,
-            ])
-        let record = try VerificationRecord(row: inserted[0])
+            values)
+        if decision == nil, let range { try watchConversion(db, app: app, range: range, now: now) }
+        let record = try VerificationRecord(row: inserted.rows()[0])
         if decision == nil, testCode == nil { try Self.enqueueDelivery(db, record: record, code: code, appHash: valid.appHash, now: now) }
         return record
     }

@@ -26,17 +26,24 @@ extension VerificationEngine {
     }
 
     /// 429 once a period's count has reached its limit; counts nothing.
-    static func checkVolume(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange?, now: Date) throws {
-        for limit in VolumePeriods(now).limits(of: app, range: range) {
+    static func sendVolume(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange?, now: Date) throws
+        -> [(limit: VolumePeriods.Limit, count: SentStatement)]
+    {
+        try VolumePeriods(now).limits(of: app, range: range).filter { $0.cap != nil }.map { limit in
+            (limit, try db.send("SELECT COALESCE(SUM(hits), 0) AS n FROM verification_volume_shards WHERE counter_key = ?", limit.key))
+        }
+    }
+
+    static func judgeVolume(_ sent: [(limit: VolumePeriods.Limit, count: SentStatement)]) throws {
+        for (limit, count) in sent {
             guard let cap = limit.cap else { continue }
-            let count: Int = try db.queryOne(
-                "SELECT COALESCE(SUM(hits), 0) AS n FROM verification_volume_shards WHERE counter_key = ?", limit.key)?.get("n") ?? 0
-            if count >= cap { throw VerificationFailure(.volumeLimitReached, retryAfter: limit.retryAfter) }
+            let hits: Int = try count.rows().first?.get("n") ?? 0
+            if hits >= cap { throw VerificationFailure(.volumeLimitReached, retryAfter: limit.retryAfter) }
         }
     }
 
     /// Takes one slot of each period in the start's transaction, or fails it with 429 when
-    /// a period has none left (a start that raced the last one in `checkVolume`).
+    /// a period has none left (a start that raced the last one in `judgeVolume`).
     ///
     /// The pumping budgets of a range are counted with or without a cap, so a budget an
     /// operator sets during an attack already knows what went out that hour and day. (Starts

@@ -24,11 +24,15 @@ enum SystemRoutes {
     /// of its own, or behind `token` (`Authorization: Bearer <token>`), or both.
     /// `counters`: the engines' own counter families, rendered after the request metrics.
     /// `outbound`: the calls this node made to other services.
-    static func registerMetrics(on router: Router, metrics: [HTTPMetrics], counters: [Counters], outbound: OutboundMetrics?, token: String?) {
+    /// `families` render further metric families (the database's) in the Prometheus text format.
+    static func registerMetrics(
+        on router: Router, metrics: [HTTPMetrics], counters: [Counters], outbound: OutboundMetrics?, families: [@Sendable () -> String] = [],
+        token: String?
+    ) {
         router.on(OperatorEndpoints.metrics, inline: MetricsToken(expected: token.map { SHA256.hash(Data($0.utf8)) })) { _, _, _ in
-            Response(
-                status: 200, headers: ["Content-Type": "text/plain; version=0.0.4"],
-                body: .bytes(Data((metrics.map { $0.render() } + counters.map { $0.render() } + [outbound?.render() ?? ""]).joined().utf8)))
+            let text = metrics.map { $0.render() } + counters.map { $0.render() } + [outbound?.render() ?? ""] + families.map { $0() }
+            return Response(
+                status: 200, headers: ["Content-Type": "text/plain; version=0.0.4"], body: .bytes(Data(text.joined().utf8)))
         }
     }
 }
