@@ -17,9 +17,10 @@ extension SessionService {
     /// Checks an access token and that its session is still alive, so a signed-out or
     /// evicted device stops working at once rather than when its token expires.
     public func authenticate(accessToken: String, appVersion: String? = nil) async throws -> SessionPrincipal {
-        guard let jws = try? CompactJWS(compact: accessToken), let keyID = jws.header.kid,
-            let claims = try? jws.decodePayload(SessionTokens.Claims.self)
-        else { throw SessionError(.tokenInvalid) }
+        guard let parsed = try? parsedAccessTokens.value(for: accessToken, compute: { try ParsedAccessToken(accessToken) }) else {
+            throw SessionError(.tokenInvalid)
+        }
+        let (jws, keyID, claims) = (parsed.jws, parsed.keyID, parsed.claims)
         let now = environment.clock.now
         let grace = settings.accessLifetime
         // The key and the session in one read: the session row is not trusted before the
@@ -101,5 +102,19 @@ extension SessionService {
             guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError.notFound(.tenant) }
             return try SigningKeys.rotate(db, tenantID: tenantID, now: now, random: random)
         }
+    }
+}
+
+/// An access token split, its header and claims decoded, and nothing checked yet.
+struct ParsedAccessToken: Sendable {
+    let jws: CompactJWS
+    let keyID: String
+    let claims: SessionTokens.Claims
+
+    init(_ token: String) throws {
+        jws = try CompactJWS(compact: token)
+        guard let keyID = jws.header.kid else { throw SessionError(.tokenInvalid) }
+        self.keyID = keyID
+        claims = try jws.decodePayload(SessionTokens.Claims.self)
     }
 }

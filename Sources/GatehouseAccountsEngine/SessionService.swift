@@ -10,6 +10,10 @@ import GatehouseDatabase
 public final class SessionService: Sendable {
     let environment: Environment
     public let settings: SessionSettings
+    /// Access tokens already taken apart: an app sends the same one on every request until it
+    /// refreshes. Only the parse is remembered; the signature, the expiry and the session are
+    /// checked on every request.
+    let parsedAccessTokens = BoundedMemo<String, ParsedAccessToken>()
 
     public init(environment: Environment, settings: SessionSettings = SessionSettings()) {
         self.environment = environment

@@ -1,6 +1,8 @@
 import Foundation
 import GatehouseCore
 import GatehouseDatabase
+import GatehouseFormats
+import GatehouseRules
 
 /// The operator's side: saving, reading and removing a tenant's definitions.
 extension WorkflowsEngine {
@@ -72,9 +74,16 @@ extension WorkflowsEngine {
             id: try row.get("id"), name: try row.get("name"), description: try row.get("description"), category: try row.get("category"),
             featured: try row.get("featured"), credits: try row.get("credits"), enabled: try row.get("enabled"),
             response: WorkflowDefinition.ResponseKind(rawValue: try row.get("response_kind")) ?? .event,
-            executor: .init(kind: try row.get("executor_kind"), configuration: try decode(try row.get("executor_config"))),
-            inputs: try decode(try row.get("inputs")), timeoutSeconds: try row.get("timeout_seconds"))
+            executor: .init(kind: try row.get("executor_kind"), configuration: try storedConfigurations.value(for: try row.get("executor_config")) {
+                try decode(try row.get("executor_config"))
+            }),
+            inputs: try storedInputs.value(for: try row.get("inputs")) { try decode(try row.get("inputs")) }, timeoutSeconds: try row.get("timeout_seconds"))
     }
+
+    // A definition's JSON columns are read on every catalogue page and run; the same text
+    // always decodes to the same value, so each text is decoded once per process.
+    private static let storedConfigurations = BoundedMemo<String, [String: JSONValue]>(capacity: 4096)
+    private static let storedInputs = BoundedMemo<String, [WorkflowInput]>(capacity: 4096)
 
     static func encode<T: Encodable>(_ value: T) throws -> String { try StoredJSON.encode(value) }
 

@@ -1,0 +1,31 @@
+import Foundation
+
+// Safe: `entries` is only read and written under `lock`; `capacity` is an immutable `let`.
+/// Remembers what a pure function gave for an input it has seen, so that parsing the same
+/// text again (an access token sent on every request, a definition's stored JSON read on
+/// every page) costs a dictionary lookup. Nothing needs invalidating: the value depends on
+/// the key alone. Past `capacity` entries it starts over, so a flood of distinct inputs
+/// cannot grow it without bound.
+public final class BoundedMemo<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
+    private let capacity: Int
+    private let lock = NSLock()
+    private var entries: [Key: Value] = [:]
+
+    public init(capacity: Int = 10_000) {
+        self.capacity = capacity
+    }
+
+    /// The remembered value for `key`, or `compute()`'s, remembered when it does not throw.
+    public func value(for key: Key, compute: () throws -> Value) rethrows -> Value {
+        if let known = lock.withLock({ entries[key] }) { return known }
+        let value = try compute()
+        lock.withLock {
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[key] = value
+        }
+        return value
+    }
+
+    /// How many inputs are remembered now (for tests).
+    public var count: Int { lock.withLock { entries.count } }
+}
