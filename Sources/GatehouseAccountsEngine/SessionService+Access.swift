@@ -34,7 +34,7 @@ extension SessionService {
         }
         guard let key else { throw SessionError(.tokenInvalid) }
         do {
-            try JWT.verifyHS256(jws, key: key.secret, now: now)
+            try JWT.verifyHS256(jws, times: parsed.times, key: key.secret, now: now)
         } catch JWTError.expired {
             throw SessionError(.tokenExpired)
         } catch {
@@ -110,9 +110,11 @@ struct ParsedAccessToken: Sendable {
     let jws: CompactJWS
     let keyID: String
     let claims: SessionTokens.Claims
+    let times: JWT.TimeClaims
 
     init(_ token: String) throws {
         jws = try CompactJWS(compact: token)
+        times = try JWT.TimeClaims(of: jws)
         guard let keyID = jws.header.kid else { throw SessionError(.tokenInvalid) }
         self.keyID = keyID
         claims = try jws.decodePayload(SessionTokens.Claims.self)

@@ -68,11 +68,20 @@ public enum JWT {
     public static func verifyHS256(
         _ jws: CompactJWS, key: some DataProtocol, now: Date, leeway: TimeInterval = 0
     ) throws -> CompactJWS {
+        try verifyHS256(jws, times: nil, key: key, now: now, leeway: leeway)
+    }
+
+    /// ``verifyHS256(_:key:now:leeway:)`` with the time claims already read from the payload
+    /// (a caller that keeps parsed tokens does not read them again on every request).
+    @discardableResult
+    public static func verifyHS256(
+        _ jws: CompactJWS, times: TimeClaims?, key: some DataProtocol, now: Date, leeway: TimeInterval = 0
+    ) throws -> CompactJWS {
         try requireStrongKey(key)
         guard jws.header.alg == "HS256" else { throw JWTError.unsupportedAlgorithm(jws.header.alg) }
         let expected = HMAC.sha256(key: key, message: jws.signingInput)
         guard constantTimeEquals(expected, jws.signature) else { throw JWTError.badSignature }
-        try checkValidity(of: jws, now: now, leeway: leeway)
+        try checkValidity(times ?? TimeClaims(of: jws), now: now, leeway: leeway)
         return jws
     }
 
@@ -81,14 +90,24 @@ public enum JWT {
     /// A token is expired once `now >= exp + leeway` (RFC 7519 §4.1.4: valid only before `exp`)
     /// and not yet valid while `now < nbf - leeway`. Absent claims impose no limit.
     public static func checkValidity(of jws: CompactJWS, now: Date, leeway: TimeInterval = 0) throws {
-        precondition(leeway >= 0, "leeway must not be negative")
-        struct TimeClaims: Decodable {
-            let exp: Double?
-            let nbf: Double?
+        try checkValidity(TimeClaims(of: jws), now: now, leeway: leeway)
+    }
+
+    /// A token's `exp` and `nbf` (NumericDate seconds), read from its payload.
+    public struct TimeClaims: Decodable, Sendable {
+        let exp: Double?
+        let nbf: Double?
+
+        /// Decoding the time claims also proves the payload is one JSON object without
+        /// duplicate members, without building a dictionary of the whole payload.
+        public init(of jws: CompactJWS) throws {
+            guard let times = try? jws.decodePayload(TimeClaims.self) else { throw JWTError.malformed }
+            self = times
         }
-        // Decoding the time claims also proves the payload is one JSON object without
-        // duplicate members, without building a dictionary of the whole payload.
-        guard let times = try? jws.decodePayload(TimeClaims.self) else { throw JWTError.malformed }
+    }
+
+    static func checkValidity(_ times: TimeClaims, now: Date, leeway: TimeInterval) throws {
+        precondition(leeway >= 0, "leeway must not be negative")
         let instant = now.timeIntervalSince1970
         if let exp = times.exp, instant >= exp + leeway { throw JWTError.expired }
         if let nbf = times.nbf, instant < nbf - leeway { throw JWTError.notYetValid }
