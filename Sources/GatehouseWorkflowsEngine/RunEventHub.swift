@@ -92,6 +92,6 @@ public final class RunEventHub: @unchecked Sendable {
     /// delivers it at commit, and not at all on rollback).
     func notifyOtherNodes(_ db: any DatabaseConnection, tenantID: String, accountID: String) throws {
         guard let notify = db.dialect.notify else { return }
-        _ = try db.query(notify, [.text(channel), .text(Self.payloadPrefix + Self.key(tenantID: tenantID, accountID: accountID))])
+        try db.send(notify, [.text(channel), .text(Self.payloadPrefix + Self.key(tenantID: tenantID, accountID: accountID))])
     }
 }

@@ -84,7 +84,16 @@ extension WorkflowsEngine {
     }
 
     static func tenantSettings(_ db: any DatabaseConnection, tenantID: String, fallback: Int) throws -> WorkflowTenantSettings {
-        guard let row = try db.queryOne("SELECT * FROM workflow_tenant_settings WHERE tenant_id = ?", tenantID) else {
+        try tenantSettings(sendTenantSettings(db, tenantID: tenantID), fallback: fallback)
+    }
+
+    /// The tenant's settings row, sent without waiting.
+    static func sendTenantSettings(_ db: any DatabaseConnection, tenantID: String) throws -> SentStatement {
+        try db.send("SELECT * FROM workflow_tenant_settings WHERE tenant_id = ?", tenantID)
+    }
+
+    static func tenantSettings(_ sent: SentStatement, fallback: Int) throws -> WorkflowTenantSettings {
+        guard let row = try sent.rows().first else {
             return WorkflowTenantSettings(maxConcurrentRuns: fallback)
         }
         return WorkflowTenantSettings(

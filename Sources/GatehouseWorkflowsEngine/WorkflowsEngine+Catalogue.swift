@@ -65,8 +65,11 @@ extension WorkflowsEngine {
     public func workflow(tenantID: String, id: String) async throws -> (definition: WorkflowDefinition, gated: Bool) {
         let billing = self.billing
         return try await database.read { db in
-            let definition = try Self.definition(db, tenantID: tenantID, id: id, enabledOnly: true)
-            return (definition, try billing.gatedWorkflows(db, tenantID: tenantID).contains(id))
+            // The definition goes with the plans' query: one round trip for both.
+            let row = try db.send("SELECT * FROM workflow_definitions WHERE tenant_id = ? AND id = ?", tenantID, id)
+            let gated = try billing.gatedWorkflows(db, tenantID: tenantID).contains(id)
+            guard let definition = try Self.enabledDefinition(row.rows().first) else { throw WorkflowError(.notFound, .noSuchWorkflow(id)) }
+            return (definition, gated)
         }
     }
 

@@ -69,6 +69,12 @@ extension WorkflowsEngine {
         return definition
     }
 
+    /// The definition `row` holds if it is enabled (nil when there is no row or it is disabled).
+    static func enabledDefinition(_ row: Row?) throws -> WorkflowDefinition? {
+        guard let row, let definition = try? Self.definition(row), definition.enabled else { return nil }
+        return definition
+    }
+
     static func definition(_ row: Row) throws -> WorkflowDefinition {
         WorkflowDefinition(
             id: try row.get("id"), name: try row.get("name"), description: try row.get("description"), category: try row.get("category"),

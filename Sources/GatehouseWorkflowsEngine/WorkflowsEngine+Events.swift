@@ -11,16 +11,20 @@ public struct RunEvent: Sendable, Equatable {
 
 extension WorkflowsEngine {
     static func appendEvent(_ db: any DatabaseConnection, run: (tenantID: String, accountID: String, id: String), status: WorkflowRun.Status, now: Date, hub: RunEventHub) throws {
-        let seq: Int64 = try db.queryOne(
+        // Nothing here waits for an answer: the event takes the number its cursor was just
+        // given in this transaction, so the three travel with the transaction's next round trip.
+        try db.send(
             """
             INSERT INTO workflow_event_cursors (tenant_id, account_id, last_seq) VALUES (?, ?, 1)
             ON CONFLICT (tenant_id, account_id) DO UPDATE SET last_seq = workflow_event_cursors.last_seq + 1
-            RETURNING last_seq
             """,
-            run.tenantID, run.accountID)!.get("last_seq")
-        try db.execute(
-            "INSERT INTO workflow_events (tenant_id, account_id, seq, run_id, status, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-            [.text(run.tenantID), .text(run.accountID), .integer(seq), .text(run.id), .text(status.rawValue), now.sqlValue])
+            run.tenantID, run.accountID)
+        try db.send(
+            """
+            INSERT INTO workflow_events (tenant_id, account_id, seq, run_id, status, created_at)
+            SELECT ?, ?, last_seq, ?, ?, ? FROM workflow_event_cursors WHERE tenant_id = ? AND account_id = ?
+            """,
+            [.text(run.tenantID), .text(run.accountID), .text(run.id), .text(status.rawValue), now.sqlValue, .text(run.tenantID), .text(run.accountID)])
         try hub.notifyOtherNodes(db, tenantID: run.tenantID, accountID: run.accountID)
     }
 

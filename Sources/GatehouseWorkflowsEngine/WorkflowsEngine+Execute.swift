@@ -109,7 +109,7 @@ extension WorkflowsEngine {
                 try billing.charge(
                     db, tenantID: command.tenantID, accountID: command.accountID, credits: definition.credits, reference: runID, now: now)
             }
-            try db.execute(
+            try db.send(
                 """
                 INSERT INTO workflow_runs (id, tenant_id, account_id, workflow_id, status, input, files, credits, credits_refunded,
                   attempts, available_at, idempotency_key, fingerprint, created_at, files_removed)

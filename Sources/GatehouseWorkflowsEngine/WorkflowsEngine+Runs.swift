@@ -38,19 +38,22 @@ extension WorkflowsEngine {
             var claimed: [ClaimedRun] = []
             // Tenant and account locks are taken in one order on every node, so claims never deadlock.
             for run in try Self.lockOrder(rows.map(WorkflowRun.init(row:))) {
-                guard let definition = try? Self.definition(db, tenantID: run.tenantID, id: run.workflowID, enabledOnly: true) else {
+                // The definition, the tenant's settings and its running count in one round trip;
+                // nodes claiming for one tenant take turns to count its running runs.
+                let definitionRow = try db.send("SELECT * FROM workflow_definitions WHERE tenant_id = ? AND id = ?", run.tenantID, run.workflowID)
+                let settingsRow = try Self.sendTenantSettings(db, tenantID: run.tenantID)
+                try db.takeTurn("workflow-slots:" + run.tenantID)
+                let runningCount = try db.send("SELECT COUNT(*) AS n FROM workflow_runs WHERE tenant_id = ? AND status = 'running'", run.tenantID)
+                guard let definition = try? Self.enabledDefinition(definitionRow.rows().first) else {
                     try Self.end(db, run: run, ending: .executor(.failed(code: "WORKFLOW_UNAVAILABLE", message: "The workflow was removed or disabled before it ran.")),
                                  from: .queued, now: now, settings: settings, billing: billing, hub: hub)
                     continue
                 }
-                let tenant = try Self.tenantSettings(db, tenantID: run.tenantID, fallback: settings.defaultConcurrency)
-                // Nodes claiming for one tenant take turns to count its running runs.
-                try db.takeTurn("workflow-slots:" + run.tenantID)
-                let running: Int = try db.queryOne(
-                    "SELECT COUNT(*) AS n FROM workflow_runs WHERE tenant_id = ? AND status = 'running'", run.tenantID)!.get("n")
+                let tenant = try Self.tenantSettings(settingsRow, fallback: settings.defaultConcurrency)
+                let running: Int = try runningCount.rows()[0].get("n")
                 if running >= tenant.maxConcurrentRuns { continue }
                 let deadline = run.deadline ?? now.addingTimeInterval(TimeInterval(definition.timeoutSeconds))
-                try db.execute(
+                try db.send(
                     """
                     UPDATE workflow_runs SET status = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?,
                       started_at = COALESCE(started_at, ?), deadline_at = ? WHERE id = ? AND status = 'queued'
@@ -76,8 +79,8 @@ extension WorkflowsEngine {
     /// Keeps this node's claim on a run while its executor works.
     func renewLease(runID: String, attempt: Int) async throws {
         let (until, node) = (now.addingTimeInterval(settings.leaseSeconds), nodeID)
-        _ = try await database.write { db in
-            try db.execute(
+        try await database.write { db in
+            _ = try db.send(
                 "UPDATE workflow_runs SET lease_until = ? WHERE id = ? AND status = 'running' AND attempts = ? AND lease_owner = ?",
                 [until.sqlValue, .text(runID), .integer(Int64(attempt)), .text(node)])
         }
@@ -127,7 +130,7 @@ extension WorkflowsEngine {
         let id = run.id
         func settle(_ final: WorkflowRun.Status, code: String, message: String) throws {
             let refunded = try billing.refund(db, tenantID: run.tenantID, accountID: run.accountID, reference: id, now: now)
-            try db.execute(
+            try db.send(
                 """
                 UPDATE workflow_runs SET status = ?, error_code = ?, error_message = ?, finished_at = ?, lease_owner = NULL,
                   lease_until = NULL, credits_refunded = credits_refunded + ? WHERE id = ? AND status = ?
@@ -140,7 +143,7 @@ extension WorkflowsEngine {
         case .timedOut:
             try settle(.timedOut, code: "TIMED_OUT", message: "The run did not finish in time.")
         case .executor(.succeeded(let result)):
-            try db.execute(
+            try db.send(
                 """
                 UPDATE workflow_runs SET status = 'succeeded', result = ?, error_code = NULL, error_message = NULL, finished_at = ?,
                   lease_owner = NULL, lease_until = NULL WHERE id = ? AND status = ?
@@ -160,7 +163,7 @@ extension WorkflowsEngine {
                 try settle(.failed, code: code, message: message)
                 return
             }
-            try db.execute(
+            try db.send(
                 """
                 UPDATE workflow_runs SET status = 'queued', available_at = ?, error_code = ?, error_message = ?, lease_owner = NULL,
                   lease_until = NULL WHERE id = ? AND status = ?
@@ -169,7 +172,7 @@ extension WorkflowsEngine {
             try appendEvent(db, run: (run.tenantID, run.accountID, id), status: .queued, now: now, hub: hub)
         case .executor(.awaitingCallback):
             // The worker answers later; the deadline bounds the wait.
-            try db.execute(
+            try db.send(
                 "UPDATE workflow_runs SET lease_owner = 'callback', lease_until = deadline_at WHERE id = ? AND status = ?",
                 id, status.rawValue)
         }

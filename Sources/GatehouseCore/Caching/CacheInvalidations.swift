@@ -42,7 +42,8 @@ public final class CacheInvalidations: @unchecked Sendable {
     /// Announces, inside a write transaction, that `key` of `cache` changes.
     public func announce(_ db: any DatabaseConnection, cache: String, key: String?) throws {
         guard let notify = db.dialect.notify else { return }
-        _ = try db.query(notify, [.text(channel), .text(Self.payload(cache: cache, key: key))])
+        // Delivered at commit: nothing waits for its answer.
+        try db.send(notify, [.text(channel), .text(Self.payload(cache: cache, key: key))])
     }
 
     /// Forgets `key` of `cache` on this node.

@@ -15,7 +15,7 @@ public struct DevelopmentOutbox: MessageDelivery {
 
     public func deliver(_ message: OutboundMessage) async throws {
         try await database.write { db in
-            try db.send(
+            _ = try db.send(
                 // A delivery sent again after its lease ran out is the same message: kept once.
                 """
                 INSERT INTO outbox_messages (id, tenant_id, to_address, channel, body, created_at) VALUES (?, ?, ?, ?, ?, ?)
