@@ -116,6 +116,9 @@ extension VerificationEngine {
         }
         let matches = codeMatches(row, code: code)
         switch try applyCode(db, record: record, channel: channel, matches: matches, now: now) {
+        case .verified(_, let charged):
+            try charged()
+            return .verified
         case .done(let updated):
             return updated.status(at: now) == .verified ? .verified : .tooManyAttempts
         case .refused:

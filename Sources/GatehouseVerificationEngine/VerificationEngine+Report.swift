@@ -52,7 +52,14 @@ extension VerificationEngine {
             case .pending:
                 break
             }
-            return try Self.applyCode(db, record: record, channel: channel, matches: matches, now: now)
+            switch try Self.applyCode(db, record: record, channel: channel, matches: matches, now: now) {
+            case .done(let record): return .done(record)
+            case .refused(let code): return .refused(code)
+            case .verified(let updated, let charged):
+                let verified = try VerificationRecord(row: updated.rows()[0])
+                try charged()
+                return .done(verified)
+            }
         }
         switch outcome {
         case .done(let record): return record
@@ -62,11 +69,20 @@ extension VerificationEngine {
 
     enum ReportOutcome { case done(VerificationRecord), refused(VerificationErrorCode) }
 
+    /// What a code did to a pending verification.
+    enum AppliedCode {
+        case done(VerificationRecord)
+        case refused(VerificationErrorCode)
+        /// Verified: the updated row and the charge's check are read when wanted, so a caller
+        /// that only needs to know sends its next statements in the same round trip.
+        case verified(updated: SentStatement, charged: () throws -> Void)
+    }
+
     /// A code reported against a pending verification: checks the method and readiness,
     /// uses an attempt when wrong, fails it once attempts are exhausted, verifies (and bills)
     /// when right. Shared by the DIDWW API and Gatehouse's own sign-in codes.
     static func applyCode(_ db: any DatabaseConnection, record: VerificationRecord, channel: VerificationChannel, matches: Bool, now: Date)
-        throws -> ReportOutcome
+        throws -> AppliedCode
     {
         if record.channel != channel { return .refused(.deliveryMethodMismatch) }
         if record.dispatchedAt == nil { return .refused(.notReadyToReport) }
@@ -80,14 +96,11 @@ extension VerificationEngine {
             try db.send("UPDATE verifications SET attempts = attempts + 1 WHERE id = ?", record.id)
             return .refused(.codeInvalid)
         }
-        // The verification, its counts and its charge go to the database with the reload.
-        try db.send("UPDATE verifications SET status = 'verified', finished_at = ? WHERE id = ?", now, record.id)
+        // The verification, its counts and its charge are sent; nothing here waits for them.
+        let updated = try db.send("UPDATE verifications SET status = 'verified', finished_at = ? WHERE id = ? RETURNING *", now, record.id)
         try recount(db, record, verified: 1, now: now)
         // The quoted fee is billed only now, on success.
-        let billed = try bill(db, record)
-        let verified = try reload(db, record.id)
-        try billed()
-        return .done(verified)
+        return .verified(updated: updated, charged: try bill(db, record))
     }
 
     /// Whether `code` is the one whose hash the verification's row holds (read with the row,
