@@ -17,10 +17,11 @@ extension SessionService {
     /// Checks an access token and that its session is still alive, so a signed-out or
     /// evicted device stops working at once rather than when its token expires.
     public func authenticate(accessToken: String, appVersion: String? = nil) async throws -> SessionPrincipal {
-        guard let parsed = try? parsedAccessTokens.value(for: accessToken, compute: { try ParsedAccessToken(accessToken) }) else {
-            throw SessionError(.tokenInvalid)
-        }
-        let (jws, keyID, claims) = (parsed.jws, parsed.keyID, parsed.claims)
+        // A token seen before is not parsed again; one is remembered only once its signature
+        // has been checked below, so forged tokens cannot crowd out real ones.
+        let remembered = parsedAccessTokens.cached(accessToken)
+        guard let parsed = remembered ?? (try? ParsedAccessToken(accessToken)) else { throw SessionError(.tokenInvalid) }
+        let (keyID, claims) = (parsed.keyID, parsed.claims)
         let now = environment.clock.now
         let grace = settings.accessLifetime
         // The key and the session in one read: the session row is not trusted before the
@@ -34,7 +35,8 @@ extension SessionService {
         }
         guard let key else { throw SessionError(.tokenInvalid) }
         do {
-            try JWT.verifyHS256(jws, times: parsed.times, key: key.secret, now: now)
+            try JWT.verifyHS256(parsed.token, key: key.secret, now: now)
+            if remembered == nil { parsedAccessTokens.remember(parsed, for: accessToken) }
         } catch JWTError.expired {
             throw SessionError(.tokenExpired)
         } catch {
@@ -107,14 +109,17 @@ extension SessionService {
 
 /// An access token split, its header and claims decoded, and nothing checked yet.
 struct ParsedAccessToken: Sendable {
-    let jws: CompactJWS
+    /// Longer than any token this server signs: what is longer is refused unparsed.
+    static let maxLength = 4096
+
+    let token: JWT.TimedJWS
     let keyID: String
     let claims: SessionTokens.Claims
-    let times: JWT.TimeClaims
 
-    init(_ token: String) throws {
-        jws = try CompactJWS(compact: token)
-        times = try JWT.TimeClaims(of: jws)
+    init(_ text: String) throws {
+        guard text.utf8.count <= Self.maxLength else { throw SessionError(.tokenInvalid) }
+        let jws = try CompactJWS(compact: text)
+        token = try JWT.TimedJWS(jws)
         guard let keyID = jws.header.kid else { throw SessionError(.tokenInvalid) }
         self.keyID = keyID
         claims = try jws.decodePayload(SessionTokens.Claims.self)

@@ -71,11 +71,15 @@ public enum JWT {
         try verifyHS256(jws, times: nil, key: key, now: now, leeway: leeway)
     }
 
-    /// ``verifyHS256(_:key:now:leeway:)`` with the time claims already read from the payload
-    /// (a caller that keeps parsed tokens does not read them again on every request).
+    /// ``verifyHS256(_:key:now:leeway:)`` for a token whose time claims were read with its
+    /// parse (a caller that keeps parsed tokens does not read them again on every request).
     @discardableResult
-    public static func verifyHS256(
-        _ jws: CompactJWS, times: TimeClaims?, key: some DataProtocol, now: Date, leeway: TimeInterval = 0
+    public static func verifyHS256(_ token: TimedJWS, key: some DataProtocol, now: Date, leeway: TimeInterval = 0) throws -> CompactJWS {
+        try verifyHS256(token.jws, times: token.times, key: key, now: now, leeway: leeway)
+    }
+
+    private static func verifyHS256(
+        _ jws: CompactJWS, times: TimeClaims?, key: some DataProtocol, now: Date, leeway: TimeInterval
     ) throws -> CompactJWS {
         try requireStrongKey(key)
         guard jws.header.alg == "HS256" else { throw JWTError.unsupportedAlgorithm(jws.header.alg) }
@@ -83,6 +87,18 @@ public enum JWT {
         guard constantTimeEquals(expected, jws.signature) else { throw JWTError.badSignature }
         try checkValidity(times ?? TimeClaims(of: jws), now: now, leeway: leeway)
         return jws
+    }
+
+    /// A compact JWS with its `exp` and `nbf` read from its payload, held together so that
+    /// the claims checked are always the token's own.
+    public struct TimedJWS: Sendable {
+        public let jws: CompactJWS
+        let times: TimeClaims
+
+        public init(_ jws: CompactJWS) throws {
+            self.jws = jws
+            times = try TimeClaims(of: jws)
+        }
     }
 
     /// Checks `exp` and `nbf` (NumericDate seconds) of a verified token's payload at `now`.
@@ -94,13 +110,13 @@ public enum JWT {
     }
 
     /// A token's `exp` and `nbf` (NumericDate seconds), read from its payload.
-    public struct TimeClaims: Decodable, Sendable {
+    struct TimeClaims: Decodable, Sendable {
         let exp: Double?
         let nbf: Double?
 
         /// Decoding the time claims also proves the payload is one JSON object without
         /// duplicate members, without building a dictionary of the whole payload.
-        public init(of jws: CompactJWS) throws {
+        init(of jws: CompactJWS) throws {
             guard let times = try? jws.decodePayload(TimeClaims.self) else { throw JWTError.malformed }
             self = times
         }

@@ -32,6 +32,14 @@ final class PostgresConnection: DatabaseConnection {
     var broken = false
     /// Whether a statement of the current read or transaction was answered by the server.
     var answered = false
+    /// Whether the current transaction's `COMMIT` was queued: from then on, a connection
+    /// that fails unanswered may have committed (the whole transaction can travel in one
+    /// round trip), so the work must not run again.
+    var commitQueued = false
+
+    /// Whether the current read or transaction certainly did nothing on the server: nothing
+    /// was answered and no `COMMIT` left. Only such work may move to a fresh connection.
+    var certainlyUndone: Bool { !answered && !commitQueued }
 
     /// Connects to `url` (a `postgres://` URI or a `key=value` string). A `readOnly` session
     /// refuses every write but in a transaction that begins `READ WRITE`.
@@ -96,15 +104,18 @@ final class PostgresConnection: DatabaseConnection {
 
     /// Runs `body` in a transaction opened by `begin`: commits when it returns, rolls back when
     /// it or the commit throws. `BEGIN` goes with the first statement, first dropping prepared
-    /// statements that a schema change may have made stale. `answered` tells afterwards
-    /// whether the server answered anything, so that a transaction that failed on a
-    /// connection dead before it started can move on.
+    /// statements that a schema change may have made stale. `certainlyUndone` tells
+    /// afterwards whether the server did nothing of it, so that a transaction that failed on
+    /// a connection dead before it started can move on.
     func transaction<T>(begin: String, _ body: (any DatabaseConnection) throws -> T) throws -> T {
-        answered = false
+        (answered, commitQueued) = (false, false)
         do {
-            try refreshStatements()
+            // `DEALLOCATE` goes after `BEGIN`: sent before, it would take the implicit
+            // transaction's snapshot, and `READ WRITE` must be set before any query.
             try sendControl(begin)
+            try refreshStatements()
             let value = try body(self)
+            commitQueued = true
             try sendControl("COMMIT")
             try settle()
             // PostgreSQL answers COMMIT of a transaction that an earlier error aborted with a
@@ -128,9 +139,9 @@ final class PostgresConnection: DatabaseConnection {
 
     /// Runs a read's `body` outside a transaction block, each statement in its own (see
     /// `PostgresDatabase.readBlocking`); statements sent together share the implicit
-    /// transaction of their round trip. `answered` as for ``transaction(begin:_:)``.
+    /// transaction of their round trip. `certainlyUndone` as for ``transaction(begin:_:)``.
     func read<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T {
-        answered = false
+        (answered, commitQueued) = (false, false)
         do {
             try refreshStatements()
             let value = try body(self)

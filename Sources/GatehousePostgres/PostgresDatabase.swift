@@ -20,8 +20,9 @@ import GatehouseDatabase
 /// A connection the server dropped (restart, `pg_terminate_backend`, network cut) is noticed
 /// at the first round trip of a read or a write, before the server has answered anything,
 /// and the work moves to a fresh connection once, so a dead idle connection costs the caller
-/// nothing. A failure later is reported, since the work may need a retry that only the
-/// caller can judge.
+/// nothing; a write that sent its `COMMIT` in that first round trip is the exception, since it
+/// may have committed. A failure later is reported, since the work may need a retry that only
+/// the caller can judge.
 ///
 /// Arguments are typed (integers as `bigint`, doubles as `double precision`, text as
 /// `text`…), which PostgreSQL, unlike SQLite, checks: a function whose parameter is
@@ -98,16 +99,17 @@ public final class PostgresDatabase: Database, Sendable {
     }
 
     /// Runs `work` on a pooled connection. A connection the server dropped while it sat in
-    /// the pool fails before the server has answered anything, so nothing of the work was
-    /// done (a write's `BEGIN` goes with its first statement, and nothing commits without
-    /// `COMMIT`): the work moves once to a fresh connection.
+    /// the pool fails before the server has answered anything; when no `COMMIT` had left
+    /// either, nothing of the work was done and it moves once to a fresh connection. A write
+    /// sent whole in one round trip (`BEGIN`, its statements and `COMMIT`) may have
+    /// committed before the connection failed, so its error is reported instead.
     private func onLiveConnection<T>(_ work: (PostgresConnection) throws -> T) throws -> T {
         let connection = try pool.checkout()
         do {
             let value = try work(connection)
             pool.checkin(connection, keep: connection.isUsable)
             return value
-        } catch let error as DatabaseError where error.kind == .connection && !connection.answered {
+        } catch let error as DatabaseError where error.kind == .connection && connection.certainlyUndone {
             let fresh = try pool.replace(connection)
             defer { pool.checkin(fresh, keep: fresh.isUsable) }
             return try work(fresh)

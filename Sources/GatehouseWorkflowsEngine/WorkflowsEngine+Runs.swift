@@ -44,7 +44,8 @@ extension WorkflowsEngine {
                 let settingsRow = try Self.sendTenantSettings(db, tenantID: run.tenantID)
                 try db.takeTurn("workflow-slots:" + run.tenantID)
                 let runningCount = try db.send("SELECT COUNT(*) AS n FROM workflow_runs WHERE tenant_id = ? AND status = 'running'", run.tenantID)
-                guard let definition = try? Self.enabledDefinition(definitionRow.rows().first) else {
+                // `rows()` answers for everything sent before it too: its error is the transaction's.
+                guard let definition = try Self.enabledDefinition(definitionRow.rows().first) else {
                     try Self.end(db, run: run, ending: .executor(.failed(code: "WORKFLOW_UNAVAILABLE", message: "The workflow was removed or disabled before it ran.")),
                                  from: .queued, now: now, settings: settings, billing: billing, hub: hub)
                     continue

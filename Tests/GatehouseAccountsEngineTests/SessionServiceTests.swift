@@ -55,6 +55,31 @@ final class SessionHarness: @unchecked Sendable {
     }
 
     @Test(arguments: TestDatabaseKind.available)
+    func onlyTokensWhoseSignatureHeldAreRememberedParsed(_ kind: TestDatabaseKind) async throws {
+        let harness = try await SessionHarness(kind)
+        defer { harness.close() }
+        let pair = try await harness.signIn()
+        let memo = harness.service.parsedAccessTokens
+        // Forged tokens that parse (a signature of someone else's making) are refused and not kept.
+        let parts = pair.accessToken.split(separator: ".")
+        for index in 0..<50 {
+            // 43 base64url characters: 32 bytes, the last character's unused bits clear.
+            let forged = "\(parts[0]).\(parts[1]).\(String(repeating: "B", count: 40))\(index + 10)A"
+            await #expect(throws: SessionError(.tokenInvalid)) { try await harness.service.authenticate(accessToken: forged) }
+        }
+        #expect(memo.count == 0)
+        // A token past any length this server signs is refused before it is parsed.
+        let long = "\(parts[0]).\(parts[1]).\(String(repeating: "A", count: ParsedAccessToken.maxLength))"
+        await #expect(throws: SessionError(.tokenInvalid)) { try await harness.service.authenticate(accessToken: long) }
+        #expect(memo.count == 0)
+        // A real one is kept once checked, and still checked every time (expiry here).
+        _ = try await harness.service.authenticate(accessToken: pair.accessToken)
+        #expect(memo.count == 1)
+        harness.clock.advance(by: 1800)
+        await #expect(throws: SessionError(.tokenExpired)) { try await harness.service.authenticate(accessToken: pair.accessToken) }
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
     func refreshRotatesAndRacingRefreshesShareTheSuccessor(_ kind: TestDatabaseKind) async throws {
         let harness = try await SessionHarness(kind)
         defer { harness.close() }

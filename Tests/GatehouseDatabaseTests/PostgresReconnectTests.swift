@@ -115,6 +115,66 @@ import Testing
         #expect(try db.readBlocking { try $0.queryOne("SELECT * FROM wide")?.columns } == ["id", "label"])
     }
 
+    /// A connection that missed a schema change made on another drops its prepared
+    /// statements inside its next transaction: sent before `BEGIN … READ WRITE`, the
+    /// `DEALLOCATE` would take a snapshot and the read-only session could not turn writable.
+    @Test(arguments: TestBackend.postgresOnly)
+    func aConnectionThatMissedASchemaChangeStillWrites(_ backend: TestBackend) async throws {
+        let store = try backend.makeStore(poolSize: 2)
+        defer { store.close() }
+        let db = store.db
+        try db.writeBlocking { try $0.execute("CREATE TABLE wide (id BIGINT PRIMARY KEY)", []) }
+        // Both connections prepare statements, then one of them changes the schema.
+        #expect(try await backendPIDs(db, concurrently: 2).count == 2)
+        try db.writeBlocking { try $0.execute("ALTER TABLE wide ADD COLUMN label TEXT", []) }
+        // Two writes held open together: one of them is on the connection that missed it.
+        let pids = try await withThrowingTaskGroup(of: Int64.self) { group in
+            for id in 1...2 {
+                group.addTask {
+                    try await db.write { conn in
+                        try conn.execute("INSERT INTO wide (id, label) VALUES (?, ?)", id, "row \(id)")
+                        return try conn.queryOne("SELECT pg_backend_pid() AS pid, pg_sleep(0.3) AS s")!.get("pid", as: Int64.self)
+                    }
+                }
+            }
+            return try await group.reduce(into: Set<Int64>()) { $0.insert($1) }
+        }
+        #expect(pids.count == 2)
+        #expect(try db.readBlocking { try $0.queryOne("SELECT COUNT(*) AS c FROM wide")!.get("c", as: Int.self) } == 2)
+    }
+
+    /// A write sent whole in one round trip (`BEGIN`, its statements, `COMMIT`) may have
+    /// committed before its connection failed, so it is not run again on a fresh one: the
+    /// error is reported. A write that waited on a statement before `COMMIT` left learns the
+    /// connection is dead with nothing done, and moves.
+    @Test(arguments: TestBackend.postgresOnly)
+    func aWriteWhoseCommitLeftIsNotRunAgain(_ backend: TestBackend) async throws {
+        let store = try backend.makeStore(poolSize: 1)
+        defer { store.close() }
+        let admin = try #require(store.admin)
+        let db = store.db
+        try db.writeBlocking { try $0.execute("CREATE TABLE hit (n BIGINT NOT NULL)", []) }
+        try terminate(try await backendPIDs(db, concurrently: 1), admin: admin)
+        var runs = 0
+        let error = databaseError {
+            try db.writeBlocking { conn in
+                runs += 1
+                try conn.send("INSERT INTO hit (n) VALUES (?)", 1)
+            }
+        }
+        #expect(error?.kind == .connection)
+        #expect(runs == 1)
+
+        try terminate(try await backendPIDs(db, concurrently: 1), admin: admin)
+        runs = 0
+        try db.writeBlocking { conn in
+            runs += 1
+            try conn.execute("INSERT INTO hit (n) VALUES (?)", 2)
+        }
+        #expect(runs == 2)
+        #expect(try db.readBlocking { try $0.query("SELECT n FROM hit").map { try $0.get("n", as: Int.self) } } == [2])
+    }
+
     @Test(arguments: TestBackend.postgresOnly)
     func unreachableServerFailsWithConnectionKind(_ backend: TestBackend) throws {
         let error = databaseError { _ = try PostgresDatabase(url: "postgres://nobody@127.0.0.1:1/none?connect_timeout=2") }

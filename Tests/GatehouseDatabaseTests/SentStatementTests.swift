@@ -96,6 +96,7 @@ import Testing
             }
         }
         #expect(error != nil)
+        // The pool carries on: the next read is not handed the failed conversation's leftovers.
         #expect(try names(store.db) == [])
     }
 

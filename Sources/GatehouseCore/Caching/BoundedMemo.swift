@@ -17,13 +17,23 @@ public final class BoundedMemo<Key: Hashable & Sendable, Value: Sendable>: @unch
 
     /// The remembered value for `key`, or `compute()`'s, remembered when it does not throw.
     public func value(for key: Key, compute: () throws -> Value) rethrows -> Value {
-        if let known = lock.withLock({ entries[key] }) { return known }
+        if let known = cached(key) { return known }
         let value = try compute()
+        remember(value, for: key)
+        return value
+    }
+
+    /// The remembered value for `key`, if any.
+    public func cached(_ key: Key) -> Value? {
+        lock.withLock { entries[key] }
+    }
+
+    /// Remembers `value` for `key`: for a caller that remembers only what it has checked.
+    public func remember(_ value: Value, for key: Key) {
         lock.withLock {
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = value
         }
-        return value
     }
 
     /// How many inputs are remembered now (for tests).
