@@ -94,8 +94,8 @@ public final class AccountsEngine: Sendable {
         switch outcome {
         case .locked(let retryAfter):
             throw AccountsError(.tooManyWrongCodes, retryAfter: retryAfter)
-        case .signedIn(let pair):
-            return pair
+        case .signedIn(let started):
+            return started.committed(to: sessions)
         case .refused(.expired):
             throw AccountsError(.codeExpired)
         case .refused(.tooManyAttempts):
@@ -109,7 +109,7 @@ public final class AccountsEngine: Sendable {
     /// wrong code's attempt and its count in the hour are kept.
     private enum SignInCheck: Sendable {
         case locked(retryAfter: Int)
-        case signedIn(TokenPair)
+        case signedIn(StartedSession)
         case refused(OneTimeCodeCheck)
     }
 

@@ -24,16 +24,29 @@ extension SessionService {
         let (keyID, claims) = (parsed.keyID, parsed.claims)
         let now = environment.clock.now
         let grace = settings.accessLifetime
-        // The key and the session in one read: the session row is not trusted before the
-        // token's signature is checked below.
-        let (key, row) = try await database.read { db in
-            let session = try db.send("SELECT * FROM account_sessions WHERE id = ? AND tenant_id = ?", claims.sid, claims.tid)
-            return (
-                try SigningKeys.find(db, tenantID: claims.tid, keyID: keyID, now: now, grace: grace),
-                try session.rows().first.map(SessionRow.init)
-            )
+        let keyName = claims.tid + "\n" + keyID
+        // Taken before anything is read, so that what is read is not cached past a revocation
+        // announced meanwhile.
+        let started = liveSessions.currentGeneration
+        // A cached session older than the token (rotated since) is read again: the token
+        // proves a newer generation exists.
+        var session = liveSessions.cached(claims.sid, now: now).flatMap { $0.tenantID == claims.tid && $0.generation >= claims.gen ? $0 : nil }
+        var stored = verificationKeys.cached(keyName, now: now)
+        let cachedSession = session
+        if session == nil || stored == nil {
+            let keysStarted = verificationKeys.currentGeneration
+            // The key and the session in one read: the session row is not trusted before the
+            // token's signature is checked below.
+            (stored, session) = try await database.read { db in
+                let session = try db.send("SELECT * FROM account_sessions WHERE id = ? AND tenant_id = ?", claims.sid, claims.tid)
+                return (
+                    try SigningKeys.find(db, tenantID: claims.tid, keyID: keyID),
+                    try session.rows().first.map(SessionRow.init)
+                )
+            }
+            if let stored { verificationKeys.store(stored, for: keyName, loadedIn: keysStarted, now: now) }
         }
-        guard let key else { throw SessionError(.tokenInvalid) }
+        guard let key = stored?.usable(at: now, grace: grace) else { throw SessionError(.tokenInvalid) }
         do {
             try JWT.verifyHS256(parsed.token, key: key.secret, now: now)
             if remembered == nil { parsedAccessTokens.remember(parsed, for: accessToken) }
@@ -43,20 +56,25 @@ extension SessionService {
             throw SessionError(.tokenInvalid)
         }
         // Most requests only read; the row is written when there is something to record.
-        guard let session = row else { throw SessionError(.sessionNotFound) }
+        guard let session else { throw SessionError(.sessionNotFound) }
+        // Kept as read, never refreshed by a hit, so a lost notice is outlived by the entry's lifetime.
+        if cachedSession == nil { liveSessions.store(session, for: session.id, loadedIn: started, now: now) }
         if let reason = session.revokedReason { throw SessionError(SessionErrorCode(rawValue: reason) ?? .sessionNotFound) }
         // The newest pair is in use: a lost-response retry with the previous refresh token is
         // no longer plausible. Last use is kept to the minute.
         let markUsed = claims.gen == session.generation && !session.currentUsed
         if markUsed || now.timeIntervalSince(session.lastUsedAt) >= 60 || (appVersion != nil && appVersion != session.appVersion) {
-            try await database.write { db in
-                try db.execute(
+            // The row as written is as fresh as a read: it replaces the cached one.
+            let written = try await database.write { db in
+                try db.query(
                     """
                     UPDATE account_sessions SET current_used = CASE WHEN generation = ? THEN ? ELSE current_used END,
-                      last_used_at = ?, app_version = COALESCE(?, app_version) WHERE id = ?
+                      last_used_at = ?, app_version = COALESCE(?, app_version) WHERE id = ? RETURNING *
                     """,
-                    [.integer(Int64(claims.gen)), .boolean(true), now.sqlValue, appVersion.sqlValue, .text(session.id)])
+                    [.integer(Int64(claims.gen)), .boolean(true), now.sqlValue, appVersion.sqlValue, .text(session.id)]
+                ).first.map(SessionRow.init)
             }
+            if let written { liveSessions.store(written, for: written.id, loadedIn: started, now: now) }
         }
         return SessionPrincipal(tenantId: claims.tid, accountId: claims.sub, sessionId: claims.sid, status: claims.status, generation: claims.gen)
     }
@@ -79,21 +97,28 @@ extension SessionService {
     public func signOut(accountID: String, sessionID: String) async throws {
         let now = environment.clock.now
         let changed = try await database.write { db in
-            try db.execute(
+            let changed = try db.execute(
                 "UPDATE account_sessions SET revoked_reason = ?, revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_reason IS NULL",
                 SessionErrorCode.sessionNotFound.rawValue, now, sessionID, accountID)
+            if changed > 0 { try self.announceEnded(db, [sessionID]) }
+            return changed
         }
         if changed == 0 { throw SessionError(.sessionNotFound) }
+        forgetEnded([sessionID])
     }
 
     /// Ends every session of an account (deletion ends them as `ACCOUNT_DELETED`).
     public func signOutEverywhere(accountID: String, reason: SessionErrorCode) async throws {
         let now = environment.clock.now
-        try await database.write { db in
-            try db.execute(
-                "UPDATE account_sessions SET revoked_reason = ?, revoked_at = ? WHERE account_id = ? AND revoked_reason IS NULL",
-                reason.rawValue, now, accountID)
+        let ended = try await database.write { db -> [String] in
+            let ended: [String] = try db.query(
+                "UPDATE account_sessions SET revoked_reason = ?, revoked_at = ? WHERE account_id = ? AND revoked_reason IS NULL RETURNING id",
+                [.text(reason.rawValue), now.sqlValue, .text(accountID)]
+            ).map { try $0.get("id") }
+            try self.announceEnded(db, ended)
+            return ended
         }
+        forgetEnded(ended)
     }
 
     /// Retires the tenant's token key; tokens it signed keep working until they expire.

@@ -14,10 +14,23 @@ public final class SessionService: Sendable {
     /// refreshes. Only the parse is remembered; the signature, the expiry and the session are
     /// checked on every request.
     let parsedAccessTokens = BoundedMemo<String, ParsedAccessToken>()
+    /// The name live-session lookups are cached under (see ``CacheInvalidations``).
+    public static let sessionCacheName = "account-sessions"
+    /// Sessions by id as access checks last read them, so a busy session's check reads
+    /// nothing. Every revocation announces itself in its transaction, so each node forgets
+    /// the session when it commits; a rotation needs no notice, since a token newer than the
+    /// cached row sends its check back to the database.
+    let liveSessions: NodeCache<SessionRow>
+    /// Token keys by tenant and key id. They need no notice: a key's row only ever gains a
+    /// `retired_at`, judged at each use, and an entry lives no longer than the grace after it.
+    let verificationKeys: NodeCache<SigningKeys.StoredKey>
 
     public init(environment: Environment, settings: SessionSettings = SessionSettings()) {
         self.environment = environment
         self.settings = settings
+        liveSessions = NodeCache(name: Self.sessionCacheName, clock: environment.clock)
+        verificationKeys = NodeCache(name: "token-keys", clock: environment.clock, lifetime: min(5, settings.accessLifetime))
+        environment.invalidations.register(liveSessions)
     }
 
     var database: any Database { environment.database }
@@ -27,11 +40,13 @@ public final class SessionService: Sendable {
     /// the one that stays under the limit.
     public func signIn(tenantID: String, accountID: String, device: DeviceInfo) async throws -> TokenPair {
         let now = environment.clock.now
-        return try await database.write { db in try self.signIn(db, tenantID: tenantID, accountID: accountID, device: device, now: now) }
+        let started = try await database.write { db in try self.signIn(db, tenantID: tenantID, accountID: accountID, device: device, now: now) }
+        return started.committed(to: self)
     }
 
-    /// The same inside a transaction the caller holds (a sign-in code checked in it).
-    func signIn(_ db: any DatabaseConnection, tenantID: String, accountID: String, device: DeviceInfo, now: Date) throws -> TokenPair {
+    /// The same inside a transaction the caller holds (a sign-in code checked in it); the
+    /// caller passes what it returns to ``StartedSession/committed(to:)`` after the commit.
+    func signIn(_ db: any DatabaseConnection, tenantID: String, accountID: String, device: DeviceInfo, now: Date) throws -> StartedSession {
         let id = environment.ids.next().lowercased
         let secret = environment.random.bytes(32)
         let settings = self.settings
@@ -43,11 +58,13 @@ public final class SessionService: Sendable {
         let live = try db.query(
             "SELECT id FROM account_sessions WHERE account_id = ? AND revoked_reason IS NULL ORDER BY created_at, id", [.text(accountID)])
         guard let account = try locked.rows().first else { throw SessionError(.sessionNotFound) }
-        for row in live.prefix(max(0, live.count - settings.maxSessions + 1)) {
+        let evicted: [String] = try live.prefix(max(0, live.count - settings.maxSessions + 1)).map { try $0.get("id") }
+        for sessionID in evicted {
             try db.send(
                 "UPDATE account_sessions SET revoked_reason = ?, revoked_at = ? WHERE id = ?",
-                SessionErrorCode.sessionEvicted.rawValue, now, try row.get("id", as: String.self))
+                SessionErrorCode.sessionEvicted.rawValue, now, sessionID)
         }
+        try announceEnded(db, evicted)
         try db.send(
             """
             INSERT INTO account_sessions (id, tenant_id, account_id, secret, generation, rotated_at, current_used, created_at,
@@ -61,9 +78,10 @@ public final class SessionService: Sendable {
                 device.appVersion.sqlValue,
             ])
         let key = try SigningKeys.current(db, sent: currentKey, tenantID: tenantID, now: now, random: environment.random)
-        return try Self.pair(
+        let pair = try Self.pair(
             session: id, tenantID: tenantID, accountID: accountID, status: try account.get("status"), generation: 0,
             rotatedAt: now, secret: secret, key: key, settings: settings)
+        return StartedSession(pair: pair, evicted: evicted)
     }
 
     /// Exchanges a refresh token for a new pair (see `RefreshDecision` for the rules).
@@ -87,7 +105,7 @@ public final class SessionService: Sendable {
             else { return .failure(SessionError(.tokenInvalid)) }
             if let reason = session.revokedReason { return .failure(SessionError(SessionErrorCode(rawValue: reason) ?? .sessionNotFound)) }
             if let expired = session.expiry(at: now, settings: settings) {
-                try Self.revoke(db, session.id, reason: expired, now: now)
+                try self.revoke(db, session.id, reason: expired, now: now)
                 return .failure(SessionError(expired))
             }
             let account = try owner.rows().first
@@ -110,13 +128,15 @@ public final class SessionService: Sendable {
                 return .success(try Self.pair(
                     session: session, status: status, generation: session.generation, rotatedAt: session.rotatedAt, key: key, settings: settings))
             case .reuse:
-                try Self.revoke(db, session.id, reason: .tokenReused, now: now)
+                try self.revoke(db, session.id, reason: .tokenReused, now: now)
                 return .failure(SessionError(.tokenReused))
             }
         }
         switch outcome {
         case .success(let pair): return pair
         case .failure(let error):
+            // A refusal may have ended the session (expired, or a token reused).
+            forgetEnded([presented.sessionID])
             environment.logger.info("refresh refused", ["code": error.code.rawValue, "session": presented.sessionID])
             throw error
         }
@@ -142,10 +162,24 @@ public final class SessionService: Sendable {
         }
     }
 
-    static func revoke(_ db: any DatabaseConnection, _ sessionID: String, reason: SessionErrorCode, now: Date) throws {
+    func revoke(_ db: any DatabaseConnection, _ sessionID: String, reason: SessionErrorCode, now: Date) throws {
         try db.execute(
             "UPDATE account_sessions SET revoked_reason = ?, revoked_at = ? WHERE id = ? AND revoked_reason IS NULL",
             reason.rawValue, now, sessionID)
+        try announceEnded(db, [sessionID])
+    }
+
+    /// Tells every node, when the caller's transaction commits, that these sessions ended
+    /// (see ``liveSessions``); the caller then calls ``forgetEnded(_:)`` for this node.
+    func announceEnded(_ db: any DatabaseConnection, _ sessionIDs: [String]) throws {
+        for sessionID in sessionIDs {
+            try environment.invalidations.announce(db, cache: Self.sessionCacheName, key: sessionID)
+        }
+    }
+
+    /// Forgets ended sessions on this node, once their transaction has committed.
+    func forgetEnded(_ sessionIDs: [String]) {
+        for sessionID in sessionIDs { environment.invalidations.drop(cache: Self.sessionCacheName, key: sessionID) }
     }
 
     static func pair(

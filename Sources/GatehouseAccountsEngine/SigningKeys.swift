@@ -46,14 +46,27 @@ enum SigningKeys {
         return key
     }
 
-    /// A key by id for verification: current, or retired less than `grace` ago.
-    static func find(_ db: any DatabaseConnection, tenantID: String, keyID: String, now: Date, grace: TimeInterval) throws -> Key? {
+    /// A key as stored, with when it was retired: what a verification needs to judge it at
+    /// any moment, so a node can keep it a few seconds (a key's row only ever gains a
+    /// `retired_at`, and a cached copy older than the grace is never used, since the cache's
+    /// lifetime is shorter).
+    struct StoredKey {
+        let key: Key
+        let retiredAt: Date?
+
+        /// The key, if it is current or was retired less than `grace` ago.
+        func usable(at now: Date, grace: TimeInterval) -> Key? {
+            if let retiredAt, now.timeIntervalSince(retiredAt) > grace { return nil }
+            return key
+        }
+    }
+
+    /// A key by id for verification, retired or not (``StoredKey/usable(at:grace:)`` judges it).
+    static func find(_ db: any DatabaseConnection, tenantID: String, keyID: String) throws -> StoredKey? {
         guard let row = try db.queryOne(
             "SELECT key_id, secret, retired_at FROM tenant_signing_keys WHERE tenant_id = ? AND key_id = ?", tenantID, keyID)
         else { return nil }
-        let retired: Date? = try row.get("retired_at")
-        if let retired, now.timeIntervalSince(retired) > grace { return nil }
-        return Key(id: try row.get("key_id"), secret: try row.get("secret"))
+        return StoredKey(key: Key(id: try row.get("key_id"), secret: try row.get("secret")), retiredAt: try row.get("retired_at"))
     }
 
     /// Retires the current key and makes a new one.

@@ -12,6 +12,19 @@ public struct TokenPair: Sendable, Equatable {
     }
 }
 
+/// A session begun inside a transaction, with the sessions it pushed past the device limit:
+/// they are forgotten on this node once the transaction has committed.
+struct StartedSession: Sendable {
+    let pair: TokenPair
+    let evicted: [String]
+
+    /// The pair, after telling this node's session cache what the commit ended.
+    func committed(to sessions: SessionService) -> TokenPair {
+        sessions.forgetEnded(evicted)
+        return pair
+    }
+}
+
 /// Who an access token speaks for, once its session was found alive.
 public struct SessionPrincipal: Sendable, Equatable {
     public let tenantId: String
