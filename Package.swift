@@ -133,7 +133,7 @@ var targets: [Target] = [
         // Sign-in is tested over the real verification engine, through the server's conformance.
         dependencies: [
             "GatehouseAccountsEngine", "GatehouseVerificationEngine", "GatehouseWiring", "GatehouseTesting", "GatehouseCrypto",
-            "GatehouseDatabase", "GatehouseCore",
+            "GatehouseDatabase", "GatehouseCore", "GatehousePostgres",
         ],
         swiftSettings: swiftSettings
     ),

@@ -72,11 +72,15 @@ public final class AccountsEngine: Sendable {
         let outcome = try await database.write { db -> SignInCheck in
             // The account is only wanted once the code is right, but asking now costs no round trip.
             let account = try Self.send(db, tenantID: tenantID, identifier)
-            let failures = try RateCounter.lock(db, key: failureKey, now: now, window: 3600)
-            if failures.count >= limit { return .locked(retryAfter: failures.retryAfter) }
-            let check = try codes.checkOneTimeCode(
+            // The cap's counter and then the code are locked and read in one round trip; the
+            // code is checked (and its attempt counted) only under the cap.
+            let lockedFailures = try RateCounter.sendLock(db, key: failureKey, now: now, window: 3600)
+            let pendingCheck = try codes.sendOneTimeCodeCheck(
                 db, tenantID: tenantID, purpose: Self.purpose, policy: policy, channel: identifier.channel,
                 destination: identifier.value, code: code, now: now)
+            let failures = try lockedFailures.read()
+            if failures.count >= limit { return .locked(retryAfter: failures.retryAfter) }
+            let check = try pendingCheck.apply()
             switch check {
             case .verified:
                 try db.send("DELETE FROM rate_counters WHERE counter_key = ?", failureKey)

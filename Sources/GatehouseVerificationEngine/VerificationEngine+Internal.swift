@@ -105,7 +105,27 @@ extension VerificationEngine {
         _ db: any DatabaseConnection, application app: OTPApplication, channel: VerificationChannel, destination: String, code: String,
         now: Date
     ) throws -> InternalCodeCheck {
-        guard let row = try findRow(db, .number(destination), applicationID: app.id, now: now, lock: true) else { return .invalid }
+        try sendInternalCodeCheck(db, application: app, channel: channel, destination: destination, code: code, now: now).apply()
+    }
+
+    /// The same check with its lookup sent without waiting, so that it travels with the
+    /// caller's own reads; `apply()` reads it, checks the code and counts the attempt. A caller
+    /// that decides against the check (a cap of its own reached) never applies it, and
+    /// nothing is counted.
+    public static func sendInternalCodeCheck(
+        _ db: any DatabaseConnection, application app: OTPApplication, channel: VerificationChannel, destination: String, code: String,
+        now: Date
+    ) throws -> PendingInternalCodeCheck {
+        let sent = try sendRow(db, .number(destination), applicationID: app.id, now: now, lock: true)
+        return PendingInternalCodeCheck {
+            guard let row = try sent.row() else { return .invalid }
+            return try judgeInternalCode(db, row: row, channel: channel, code: code, now: now)
+        }
+    }
+
+    private static func judgeInternalCode(_ db: any DatabaseConnection, row: Row, channel: VerificationChannel, code: String, now: Date)
+        throws -> InternalCodeCheck
+    {
         let record = try VerificationRecord(row: row)
         guard record.channel == channel else { return .invalid }
         switch record.status(at: now) {
@@ -125,5 +145,20 @@ extension VerificationEngine {
             // A wrong code (its attempt is kept), or one not yet handed to delivery.
             return .invalid
         }
+    }
+}
+
+/// A sign-in code's check whose lookup was sent: ``apply()`` decides it (see
+/// ``VerificationEngine/sendInternalCodeCheck(_:application:channel:destination:code:now:)``).
+public struct PendingInternalCodeCheck {
+    private let decide: () throws -> InternalCodeCheck
+
+    init(_ decide: @escaping () throws -> InternalCodeCheck) {
+        self.decide = decide
+    }
+
+    /// Reads the lookup, checks the code and counts the attempt, in the caller's transaction.
+    public func apply() throws -> InternalCodeCheck {
+        try decide()
     }
 }

@@ -120,24 +120,43 @@ extension VerificationEngine {
     static func findRow(_ db: any DatabaseConnection, _ target: VerificationTarget, applicationID: String, now: Date, lock: Bool) throws
         -> Row?
     {
+        try sendRow(db, target, applicationID: applicationID, now: now, lock: lock).row()
+    }
+
+    /// The lookups of ``findRow(_:_:applicationID:now:lock:)``, sent without waiting, so that
+    /// they travel with the caller's own reads.
+    static func sendRow(_ db: any DatabaseConnection, _ target: VerificationTarget, applicationID: String, now: Date, lock: Bool) throws
+        -> SentRow
+    {
         let suffix = lock ? db.dialect.forUpdate : ""
         switch target {
         case .id(let id):
-            return try db.queryOne("SELECT * FROM verifications WHERE id = ? AND application_id = ?" + suffix, id, applicationID)
+            return SentRow(preferred: try db.send("SELECT * FROM verifications WHERE id = ? AND application_id = ?" + suffix, id, applicationID))
         case .number(let digits):
             // A denied or unreachable start is newer than the live verification it left alone;
-            // the number still means the live one.
-            let live = try db.queryOne(
+            // the number still means the live one, and the newest only when none is live.
+            let live = try db.send(
                 """
                 SELECT * FROM verifications WHERE application_id = ? AND destination = ? AND status = 'pending' AND expires_at > ?
                 ORDER BY created_at DESC, id DESC LIMIT 1
                 """ + suffix, applicationID, digits, now)
-            if let live { return live }
-            return try db.queryOne(
+            let newest = try db.send(
                 """
                 SELECT * FROM verifications WHERE application_id = ? AND destination = ?
                 ORDER BY created_at DESC, id DESC LIMIT 1
                 """ + suffix, applicationID, digits)
+            return SentRow(preferred: live, otherwise: newest)
+        }
+    }
+
+    /// A verification's row asked for and not yet read: the preferred lookup's row, else the
+    /// other's.
+    struct SentRow {
+        let preferred: SentStatement
+        var otherwise: SentStatement?
+
+        func row() throws -> Row? {
+            try preferred.rows().first ?? otherwise?.rows().first
         }
     }
 

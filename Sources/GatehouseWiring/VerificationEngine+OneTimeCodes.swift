@@ -24,18 +24,20 @@ extension VerificationEngine: OneTimeCodes {
         }
     }
 
-    public func checkOneTimeCode(
+    public func sendOneTimeCodeCheck(
         _ db: any DatabaseConnection, tenantID: String, purpose: String, policy: OneTimeCodePolicy, channel: OneTimeCodeChannel,
         destination: String, code: String, now: Date
-    ) throws -> OneTimeCodeCheck {
+    ) throws -> PendingOneTimeCodeCheck {
         let app = try internalApplication(db, tenantID: tenantID, purpose: purpose, policy: InternalCodePolicy(policy), now: now)
-        switch try Self.checkInternalCode(
+        let pending = try Self.sendInternalCodeCheck(
             db, application: app, channel: VerificationChannel(channel), destination: destination, code: code, now: now)
-        {
-        case .verified: return .verified
-        case .invalid: return .invalid
-        case .expired: return .expired
-        case .tooManyAttempts: return .tooManyAttempts
+        return PendingOneTimeCodeCheck {
+            switch try pending.apply() {
+            case .verified: return .verified
+            case .invalid: return .invalid
+            case .expired: return .expired
+            case .tooManyAttempts: return .tooManyAttempts
+            }
         }
     }
 }

@@ -15,11 +15,13 @@ public protocol OneTimeCodes: Sendable {
         _ db: any DatabaseConnection, tenantID: String, purpose: String, policy: OneTimeCodePolicy, channel: OneTimeCodeChannel,
         destination: String, message: String?, now: Date) throws
 
-    /// Checks `code` against the live code of `destination`, counting the attempt. A code
-    /// works once.
-    func checkOneTimeCode(
+    /// Sends the lookup of `destination`'s live code without waiting, so that it travels with
+    /// the caller's own reads; ``PendingOneTimeCodeCheck/apply()`` then checks `code` against
+    /// it and counts the attempt. A code works once. A caller that decides against the check
+    /// (a cap of its own reached) never applies it, and nothing is counted.
+    func sendOneTimeCodeCheck(
         _ db: any DatabaseConnection, tenantID: String, purpose: String, policy: OneTimeCodePolicy, channel: OneTimeCodeChannel,
-        destination: String, code: String, now: Date) throws -> OneTimeCodeCheck
+        destination: String, code: String, now: Date) throws -> PendingOneTimeCodeCheck
 
     /// Called once the transaction that queued a code has committed, so that this node
     /// sends it at once instead of when the queue is next polled.
@@ -31,7 +33,32 @@ public enum OneTimeCodeChannel: String, Sendable {
     case phone, email
 }
 
+/// A one-time code's check whose lookup was sent (see ``OneTimeCodes/sendOneTimeCodeCheck(_:tenantID:purpose:policy:channel:destination:code:now:)``).
+public struct PendingOneTimeCodeCheck {
+    private let decide: () throws -> OneTimeCodeCheck
+
+    public init(_ decide: @escaping () throws -> OneTimeCodeCheck) {
+        self.decide = decide
+    }
+
+    /// Reads the lookup, checks the code and counts the attempt, in the caller's transaction.
+    public func apply() throws -> OneTimeCodeCheck {
+        try decide()
+    }
+}
+
 extension OneTimeCodes {
+    /// Checks `code` against the live code of `destination`, counting the attempt. A code
+    /// works once.
+    public func checkOneTimeCode(
+        _ db: any DatabaseConnection, tenantID: String, purpose: String, policy: OneTimeCodePolicy, channel: OneTimeCodeChannel,
+        destination: String, code: String, now: Date
+    ) throws -> OneTimeCodeCheck {
+        try sendOneTimeCodeCheck(
+            db, tenantID: tenantID, purpose: purpose, policy: policy, channel: channel, destination: destination, code: code, now: now
+        ).apply()
+    }
+
     /// A code in the purpose's own text.
     public func sendOneTimeCode(
         _ db: any DatabaseConnection, tenantID: String, purpose: String, policy: OneTimeCodePolicy, channel: OneTimeCodeChannel,

@@ -41,13 +41,31 @@ public enum RateCounter {
     public static func lock(_ db: any DatabaseConnection, key: String, now: Date, window: TimeInterval) throws
         -> (count: Int, retryAfter: Int)
     {
+        try sendLock(db, key: key, now: now, window: window).read()
+    }
+
+    /// ``lock(_:key:now:window:)`` sent without waiting, so that it travels with what the
+    /// caller sends next; `read()` gives the count.
+    public static func sendLock(_ db: any DatabaseConnection, key: String, now: Date, window: TimeInterval) throws -> SentLock {
         let start = windowStart(now, window)
         try db.send(
             "INSERT INTO rate_counters (counter_key, window_start, hits) VALUES (?, ?, 0) ON CONFLICT (counter_key) DO NOTHING",
             [.text(key), .integer(start)])
-        let row = try db.query("SELECT window_start, hits FROM rate_counters WHERE counter_key = ?" + db.dialect.forUpdate, [.text(key)]).first
-        guard let row, try row.get("window_start", as: Int64.self) == start else { return (0, retryAfter(now, start: start, window: window)) }
-        return (try row.get("hits"), retryAfter(now, start: start, window: window))
+        let row = try db.send("SELECT window_start, hits FROM rate_counters WHERE counter_key = ?" + db.dialect.forUpdate, [.text(key)])
+        return SentLock(row: row, start: start, retryAfter: retryAfter(now, start: start, window: window))
+    }
+
+    /// A counter locked by ``sendLock(_:key:now:window:)`` whose count is not read yet.
+    public struct SentLock {
+        let row: SentStatement
+        let start: Int64
+        let retryAfter: Int
+
+        /// The count in the current window and the seconds left in it.
+        public func read() throws -> (count: Int, retryAfter: Int) {
+            guard let row = try row.rows().first, try row.get("window_start", as: Int64.self) == start else { return (0, retryAfter) }
+            return (try row.get("hits"), retryAfter)
+        }
     }
 
     /// Drops counters whose window ended long ago.
