@@ -175,8 +175,7 @@ measure() {
     # Errors are cheap to serve; a mostly failing scenario would flatter the numbers.
     if (( ${non2xx:-0} * 2 > ${requests:-0} )); then
         cat "$out" >&2
-        echo "bench: $name: ${non2xx} of ${requests} responses were not 2xx" >&2
-        exit 1
+        die_with_log "$name: ${non2xx} of ${requests} responses were not 2xx" "$work/gatehouse.log"
     fi
     return 0
 }

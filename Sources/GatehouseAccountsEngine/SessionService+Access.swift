@@ -75,6 +75,8 @@ extension SessionService {
                 ).first.map(SessionRow.init)
             }
             if let written { liveSessions.store(written, for: written.id, loadedIn: started, now: now) }
+            // Ended since the cached row was read (its notice not here yet): refused now.
+            if let reason = written?.revokedReason { throw SessionError(SessionErrorCode(rawValue: reason) ?? .sessionNotFound) }
         }
         return SessionPrincipal(tenantId: claims.tid, accountId: claims.sub, sessionId: claims.sid, status: claims.status, generation: claims.gen)
     }

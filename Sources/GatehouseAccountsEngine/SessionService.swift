@@ -135,8 +135,9 @@ public final class SessionService: Sendable {
         switch outcome {
         case .success(let pair): return pair
         case .failure(let error):
-            // A refusal may have ended the session (expired, or a token reused).
-            forgetEnded([presented.sessionID])
+            // These refusals ended the session (or found it ended); the others (a wrong MAC, an
+            // unknown session) come from whoever holds a token, and change nothing here.
+            if error.code == .tokenReused || error.code == .tokenExpired { forgetEnded([presented.sessionID]) }
             environment.logger.info("refresh refused", ["code": error.code.rawValue, "session": presented.sessionID])
             throw error
         }

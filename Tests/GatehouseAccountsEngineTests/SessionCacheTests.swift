@@ -28,6 +28,12 @@ import Testing
         parts[2] = (parts[2].hasPrefix("A") ? "B" : "A") + parts[2].dropFirst()
         let forged = parts.joined(separator: ".")
         await #expect(throws: SessionError(.tokenInvalid)) { try await service.authenticate(accessToken: forged) }
+        // A refresh token with a wrong MAC changes nothing here: it may come from anyone.
+        let generation = service.liveSessions.currentGeneration
+        let refresh = pairs[0].refreshToken.split(separator: ".").map(String.init)
+        let wrongMAC = "\(refresh[0]).\(refresh[1]).\(refresh[2].hasPrefix("A") ? "B" : "A")\(refresh[2].dropFirst())"
+        await #expect(throws: SessionError(.tokenInvalid)) { try await service.refresh(wrongMAC) }
+        #expect(service.liveSessions.currentGeneration == generation)
 
         // Signed out: refused on the very next request.
         try await service.signOut(accountID: harness.accountID, sessionID: principal.sessionId)
@@ -79,11 +85,19 @@ import Testing
         defer { harness.close() }
         let pair = try await harness.signIn()
         _ = try await harness.service.authenticate(accessToken: pair.accessToken)
-        try await harness.store.database.write { db in try db.execute("UPDATE account_sessions SET revoked_reason = 'SESSION_NOT_FOUND'") }
+        try await harness.store.database.write { db in try db.execute("UPDATE account_sessions SET revoked_reason = 'ended'") }
         harness.clock.advance(by: 3)
         _ = try await harness.service.authenticate(accessToken: pair.accessToken)
         harness.clock.advance(by: 2)
         await #expect(throws: SessionError(.sessionNotFound)) { try await harness.service.authenticate(accessToken: pair.accessToken) }
+        // A check that writes (a new app version to record) reads the row back, and refuses it.
+        let second = try await harness.signIn()
+        _ = try await harness.service.authenticate(accessToken: second.accessToken)
+        try await harness.store.database.write { db in try db.execute("UPDATE account_sessions SET revoked_reason = 'evicted'") }
+        _ = try await harness.service.authenticate(accessToken: second.accessToken)
+        await #expect(throws: SessionError(.sessionEvicted)) {
+            try await harness.service.authenticate(accessToken: second.accessToken, appVersion: "2.0")
+        }
     }
 
     /// Two nodes on one PostgreSQL: a session signed out, evicted or ended with its account on

@@ -146,6 +146,20 @@ final class SessionHarness: @unchecked Sendable {
         _ = try await harness.service.refresh(pairs[1].refreshToken)
     }
 
+    /// A sign-in's statements travel with its COMMIT: an account gone by then gets no session,
+    /// and the sign-in says so after the commit.
+    @Test(arguments: TestDatabaseKind.available)
+    func aDeletedAccountGetsNoSession(_ kind: TestDatabaseKind) async throws {
+        let harness = try await SessionHarness(kind)
+        defer { harness.close() }
+        _ = try await harness.signIn()
+        let (account, now) = (harness.accountID, harness.clock.now)
+        try await harness.store.database.write { db in try db.execute("UPDATE accounts SET deleted_at = ? WHERE id = ?", now, account) }
+        await #expect(throws: SessionError(.sessionNotFound)) { try await harness.signIn() }
+        let sessions = try await harness.store.database.read { db in try db.query("SELECT id FROM account_sessions") }
+        #expect(sessions.count == 1)
+    }
+
     @Test(arguments: TestDatabaseKind.available)
     func signingOutAndExpiry(_ kind: TestDatabaseKind) async throws {
         let harness = try await SessionHarness(kind)
