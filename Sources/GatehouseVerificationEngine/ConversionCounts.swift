@@ -9,6 +9,11 @@ enum ConversionCounts {
     struct Window: Equatable {
         var sent: Double
         var verified: Double
+
+        mutating func add(_ other: Window) {
+            sent += other.sent
+            verified += other.verified
+        }
     }
 
     static func hourStart(_ date: Date) -> Date {
@@ -32,8 +37,31 @@ enum ConversionCounts {
 
     /// The sliding hour before `now`: this hour's counts and the previous hour's, weighted by
     /// the part of it still inside the hour.
-    static func lastHour(_ db: any DatabaseConnection, applicationID: String, scope: String, value: String, now: Date) throws -> Window {
-        try lastHour(db, applicationID: applicationID, now: now, only: (scope, value))[Key(scope: scope, value: value)] ?? Window(sent: 0, verified: 0)
+    /// The sliding hour of one prefix, with the codes sent to it since `unverifiedSince` and
+    /// not verified yet (``RecentCounts``), read in one statement: under READ COMMITTED each
+    /// statement has a snapshot of its own, and codes committed between two reads would be in
+    /// the hour's count but not in the unverified one, judged the moment they were sent.
+    static func lastHour(_ db: any DatabaseConnection, applicationID: String, prefix: String, now: Date, unverifiedSince: Date) throws
+        -> (window: Window, unverified: Int)
+    {
+        let hour = hourStart(now)
+        let rows = try db.query(
+            """
+            SELECT hour_start, SUM(sent) AS sent, SUM(verified) AS verified,
+              (SELECT COALESCE(SUM(r.sent - r.verified), 0) FROM verification_recent_counts r
+               WHERE r.application_id = ? AND r.prefix = ? AND r.bucket_start >= ?) AS unverified
+            FROM verification_conversion_counts WHERE application_id = ? AND hour_start >= ? AND scope = 'prefix' AND value = ?
+            GROUP BY hour_start
+            """,
+            [.text(applicationID), .text(prefix), unverifiedSince.sqlValue, .text(applicationID), hour.addingTimeInterval(-3600).sqlValue,
+             .text(prefix)])
+        var window = Window(sent: 0, verified: 0)
+        var unverified = 0
+        for row in rows {
+            window.add(try weighted(row, now: now))
+            unverified = try row.get("unverified")
+        }
+        return (window, unverified)
     }
 
     struct Key: Hashable {
@@ -41,30 +69,27 @@ enum ConversionCounts {
         let value: String
     }
 
-    /// ``lastHour(_:applicationID:scope:value:now:)`` of every prefix and country at once, or of `only` one.
-    static func lastHour(_ db: any DatabaseConnection, applicationID: String, now: Date, only: (scope: String, value: String)? = nil) throws -> [Key: Window] {
-        let hour = hourStart(now)
-        let weight = 1 - now.timeIntervalSince(hour) / 3600
-        var sql = """
+    /// The sliding hour of every prefix and country at once.
+    static func lastHour(_ db: any DatabaseConnection, applicationID: String, now: Date) throws -> [Key: Window] {
+        let sql = """
             SELECT scope, value, hour_start, SUM(sent) AS sent, SUM(verified) AS verified FROM verification_conversion_counts
-            WHERE application_id = ? AND hour_start >= ?
+            WHERE application_id = ? AND hour_start >= ? GROUP BY scope, value, hour_start
             """
-        var arguments: [SQLValue] = [.text(applicationID), hour.addingTimeInterval(-3600).sqlValue]
-        if let only {
-            sql += " AND scope = ? AND value = ?"
-            arguments += [.text(only.scope), .text(only.value)]
-        }
         var windows: [Key: Window] = [:]
-        for row in try db.query(sql + " GROUP BY scope, value, hour_start", arguments) {
-            let start: Date = try row.get("hour_start")
-            let share = start < hour ? weight : 1
-            let key = Key(scope: try row.get("scope"), value: try row.get("value"))
-            var window = windows[key] ?? Window(sent: 0, verified: 0)
-            window.sent += Double(try row.get("sent", as: Int.self)) * share
-            window.verified += Double(try row.get("verified", as: Int.self)) * share
-            windows[key] = window
+        for row in try db.query(sql, [.text(applicationID), hourStart(now).addingTimeInterval(-3600).sqlValue]) {
+            windows[Key(scope: try row.get("scope"), value: try row.get("value")), default: Window(sent: 0, verified: 0)]
+                .add(try weighted(row, now: now))
         }
         return windows
+    }
+
+    /// One hour's row of counts as its share of the sliding hour before `now`: all of this
+    /// hour's, and of the previous hour's the part still inside the sliding hour.
+    private static func weighted(_ row: Row, now: Date) throws -> Window {
+        let hour = hourStart(now)
+        let start: Date = try row.get("hour_start")
+        let share = start < hour ? 1 - now.timeIntervalSince(hour) / 3600 : 1
+        return Window(sent: Double(try row.get("sent", as: Int.self)) * share, verified: Double(try row.get("verified", as: Int.self)) * share)
     }
 
     /// The first hour the application's codes were counted in, if any.

@@ -27,25 +27,11 @@ enum RecentCounts {
             [.text(applicationID), .text(prefix), bucketStart(sentAt).sqlValue, .integer(Int64(shard)), .integer(Int64(sent)), .integer(Int64(verified))])
     }
 
-    /// Codes sent to the prefix in the last `span` and not verified yet: at most a bucket
-    /// more than the span, never less, so a code is judged a little late rather than early.
-    static func unverified(_ db: any DatabaseConnection, applicationID: String, prefix: String, now: Date, span: TimeInterval) throws -> Int {
-        try unverified(sendUnverified(db, applicationID: applicationID, prefix: prefix, now: now, span: span))
-    }
-
-    /// The ``unverified(_:applicationID:prefix:now:span:)`` query, sent without waiting.
-    static func sendUnverified(_ db: any DatabaseConnection, applicationID: String, prefix: String, now: Date, span: TimeInterval) throws
-        -> SentStatement
-    {
-        try db.send(
-            """
-            SELECT COALESCE(SUM(sent - verified), 0) AS n FROM verification_recent_counts
-            WHERE application_id = ? AND prefix = ? AND bucket_start >= ?
-            """, applicationID, prefix, bucketStart(now.addingTimeInterval(-span)))
-    }
-
-    static func unverified(_ sent: SentStatement) throws -> Int {
-        try sent.rows().first?.get("n") ?? 0
+    /// Where the codes sent in the last `span` and not verified yet begin: at most a bucket
+    /// more than the span, never less, so a code is judged a little late rather than early
+    /// (read by `ConversionCounts.lastHour(_:applicationID:prefix:now:unverifiedSince:)`).
+    static func unverifiedSince(_ now: Date, span: TimeInterval) -> Date {
+        bucketStart(now.addingTimeInterval(-span))
     }
 
     static func prune(_ db: any DatabaseConnection, now: Date) throws {

@@ -56,14 +56,13 @@ extension VerificationEngine {
         try RecentCounts.add(db, applicationID: app.id, prefix: range.prefix, sentAt: now, shard: shard, sent: 1)
         let rules = settings.pumping
         // What a busy prefix is judged on goes with the last hour's counts: one round trip.
-        let youngCount = try RecentCounts.sendUnverified(db, applicationID: app.id, prefix: range.prefix, now: now, span: Self.judgementDelay)
         let blockState = try db.send(
             "SELECT blocked_until, lifted_at FROM verification_prefix_blocks WHERE application_id = ? AND prefix = ?", app.id, range.prefix)
-        let window = try ConversionCounts.lastHour(db, applicationID: app.id, scope: "prefix", value: range.prefix, now: now)
-        guard window.sent >= Double(rules.minimumVolume) else { return }
         // This code, and the unverified ones of the last minute, are not judged yet: counted,
         // not looked up, so a busy prefix costs a start no more than a quiet one.
-        let young = try RecentCounts.unverified(youngCount)
+        let (window, young) = try ConversionCounts.lastHour(
+            db, applicationID: app.id, prefix: range.prefix, now: now, unverifiedSince: RecentCounts.unverifiedSince(now, span: Self.judgementDelay))
+        guard window.sent >= Double(rules.minimumVolume) else { return }
         // Never below zero: codes verified before the guard was turned on left their buckets.
         let judged = Window(sent: window.sent - Double(max(0, young)), verified: window.verified)
         guard judged.sent >= Double(rules.minimumVolume), try !Self.isBlocked(blockState, now: now) else { return }

@@ -23,14 +23,15 @@ final class EngineHarness: @unchecked Sendable {
 
     /// - Parameter provider: sends instead of `delivery`.
     /// - Parameter http: calls the request callbacks instead of `callbacks`.
+    /// - Parameter interpose: wraps the store's database under the engine's.
     init(
         _ kind: TestDatabaseKind, settings: VerificationSettings = VerificationSettings(), provider: (any MessageDelivery)? = nil,
-        http: (any OutboundHTTP)? = nil
+        http: (any OutboundHTTP)? = nil, interpose: ((any Database) -> any Database)? = nil
     ) async throws {
         store = try TestDatabase(kind)
         let clock = self.clock
         _ = try DatabaseMigrator(migrations: CoreMigrations.all + VerificationMigrations.all, now: { clock.now }).migrate(store.database)
-        database = CountingDatabase(store.database)
+        database = CountingDatabase(interpose?(store.database) ?? store.database)
         let environment = Environment.test(database: database, clock: clock, http: http ?? callbacks)
         tenantID = try await TenantDirectory(environment: environment).createTenant(name: "Acme").id
         engine = VerificationEngine(environment: environment, delivery: provider ?? delivery, settings: settings)

@@ -149,6 +149,28 @@ import Testing
         _ = try await start(harness, "447400199997", caller)
     }
 
+    /// Codes that other starts commit while a start is judged are not judged with it. Under
+    /// READ COMMITTED each statement has a snapshot of its own; the prefix's hour and its codes
+    /// too young to judge were two statements, so codes committed between them counted in the
+    /// hour but not as young, and a fresh prefix busy enough to have 20 committed there was
+    /// blocked at once (the bench's one-prefix row on PostgreSQL, 2026-12-05: 36,525 of 36,802
+    /// starts refused). They are one statement now.
+    @Test(.enabled(if: TestDatabaseKind.available.contains(.postgres)))
+    func codesCommittedWhileAStartIsJudgedAreNotJudgedWithIt() async throws {
+        let others = OtherStarts()
+        let harness = try await EngineHarness(.postgres) { base in
+            InterposingDatabase(base, pausingBefore: "SUM(verified) AS verified") { try others.commit(on: base) }
+        }
+        defer { harness.close() }
+        harness.clock.set(Self.noon)
+        let caller = try await harness.caller { $0.cooldownSeconds = 0 }
+        others.arm(applicationID: caller.application.id, now: harness.clock.now)
+        _ = try await start(harness, "447400123401", caller)
+        #expect(others.committed)
+        _ = try await start(harness, "447400123402", caller)
+        #expect(try await harness.engine.prefixBlocks(tenantID: harness.tenantID).isEmpty)
+    }
+
     @Test(arguments: TestDatabaseKind.available)
     func aBusyPrefixThatConvertsIsNeverBlocked(_ kind: TestDatabaseKind) async throws {
         let harness = try await EngineHarness(kind)
@@ -333,5 +355,32 @@ import Testing
             #expect(lifted == 1)
         }
         #expect(harness.engine.prefixBlocksImposed.value(["reason": "operator"]) == 2)
+    }
+}
+
+/// Thirty codes to 447400 that other starts commit, once, while a start is being judged.
+private final class OtherStarts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var armed: (applicationID: String, now: Date)?
+    private var done = false
+
+    func arm(applicationID: String, now: Date) {
+        lock.withLock { armed = (applicationID, now) }
+    }
+
+    var committed: Bool { lock.withLock { done } }
+
+    func commit(on database: any Database) throws {
+        guard let (applicationID, now) = lock.withLock({ () -> (String, Date)? in
+            defer { armed = nil }
+            return armed
+        }) else { return }
+        try database.writeBlocking { db in
+            try ConversionCounts.add(
+                db, applicationID: applicationID, range: PhoneRange(prefix: "447400", country: "GB", digits: "447400000000"),
+                hour: ConversionCounts.hourStart(now), shard: 0, sent: 30)
+            try RecentCounts.add(db, applicationID: applicationID, prefix: "447400", sentAt: now, shard: 0, sent: 30)
+        }
+        lock.withLock { done = true }
     }
 }
