@@ -33,6 +33,11 @@ struct SessionRow {
         appVersion = try row.get("app_version")
     }
 
+    /// Why the session ended, as the error its requests get; nil while it is live.
+    var ending: SessionError? {
+        revokedReason.map { SessionError(SessionErrorCode(rawValue: $0) ?? .sessionNotFound) }
+    }
+
     /// `.tokenExpired` once the refresh token, the idle limit or the absolute limit has passed.
     func expiry(at now: Date, settings: SessionSettings) -> SessionErrorCode? {
         if now >= refreshExpiresAt || now >= absoluteExpiresAt || now.timeIntervalSince(lastUsedAt) >= settings.idleLifetime {

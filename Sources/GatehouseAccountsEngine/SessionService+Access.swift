@@ -59,7 +59,7 @@ extension SessionService {
         guard let session else { throw SessionError(.sessionNotFound) }
         // Kept as read, never refreshed by a hit, so a lost notice is outlived by the entry's lifetime.
         if cachedSession == nil { liveSessions.store(session, for: session.id, loadedIn: started, now: now) }
-        if let reason = session.revokedReason { throw SessionError(SessionErrorCode(rawValue: reason) ?? .sessionNotFound) }
+        if let ending = session.ending { throw ending }
         // The newest pair is in use: a lost-response retry with the previous refresh token is
         // no longer plausible. Last use is kept to the minute.
         let markUsed = claims.gen == session.generation && !session.currentUsed
@@ -76,7 +76,7 @@ extension SessionService {
             }
             if let written { liveSessions.store(written, for: written.id, loadedIn: started, now: now) }
             // Ended since the cached row was read (its notice not here yet): refused now.
-            if let reason = written?.revokedReason { throw SessionError(SessionErrorCode(rawValue: reason) ?? .sessionNotFound) }
+            if let ending = written?.ending { throw ending }
         }
         return SessionPrincipal(tenantId: claims.tid, accountId: claims.sub, sessionId: claims.sid, status: claims.status, generation: claims.gen)
     }

@@ -103,7 +103,7 @@ public final class SessionService: Sendable {
                 Data(SessionTokens.mac(sessionID: session.id, generation: presented.generation, secret: session.secret).utf8),
                 Data(presented.mac.utf8))
             else { return .failure(SessionError(.tokenInvalid)) }
-            if let reason = session.revokedReason { return .failure(SessionError(SessionErrorCode(rawValue: reason) ?? .sessionNotFound)) }
+            if let ending = session.ending { return .failure(ending) }
             if let expired = session.expiry(at: now, settings: settings) {
                 try self.revoke(db, session.id, reason: expired, now: now)
                 return .failure(SessionError(expired))
@@ -152,7 +152,7 @@ public final class SessionService: Sendable {
             guard let row = try db.queryOne("SELECT * FROM account_sessions WHERE id = ?" + db.dialect.forUpdate, principal.sessionId)
             else { throw SessionError(.sessionNotFound) }
             let session = try SessionRow(row)
-            if let reason = session.revokedReason { throw SessionError(SessionErrorCode(rawValue: reason) ?? .sessionNotFound) }
+            if let ending = session.ending { throw ending }
             let status: String = try db.queryOne("SELECT status FROM accounts WHERE id = ?", session.accountID)!.get("status")
             let next = session.generation + 1
             try db.execute(
