@@ -85,16 +85,27 @@ extension VerificationEngine {
             let shard = (firstShard + step) % volumeShards
             let room = left / volumeShards + (shard < left % volumeShards ? 1 : 0)
             guard room > 0 else { continue }
-            let taken = try db.execute(
-                """
-                INSERT INTO verification_volume_shards (counter_key, shard, hits, period_end) VALUES (?, ?, 1, ?)
-                ON CONFLICT (counter_key, shard) DO UPDATE SET hits = verification_volume_shards.hits + 1
-                WHERE verification_volume_shards.hits < ?
-                """,
-                [.text(limit.key), .integer(Int64(shard)), limit.end.sqlValue, .integer(Int64(room))])
-            if taken == 1 { return true }
+            if try takeSlot(db, limit, shard: shard, room: room) { return true }
         }
         return false
+    }
+
+    /// Takes a slot of one shard when it has room. A full shard is passed over without
+    /// locking its row: starts go round the shards from different places, so a start that
+    /// kept the full rows it had looked at locked would wait on one that waits on it (an
+    /// upsert's `DO UPDATE … WHERE` locks the row even when the condition fails; a plain
+    /// `UPDATE` whose condition fails on the row's latest version does not). The period's
+    /// first slot on a shard makes the row; a start that loses that race to another tries
+    /// the row the other made.
+    private static func takeSlot(_ db: any DatabaseConnection, _ limit: VolumePeriods.Limit, shard: Int, room: Int) throws -> Bool {
+        let take = "UPDATE verification_volume_shards SET hits = hits + 1 WHERE counter_key = ? AND shard = ? AND hits < ?"
+        let arguments: [SQLValue] = [.text(limit.key), .integer(Int64(shard)), .integer(Int64(room))]
+        if try db.execute(take, arguments) == 1 { return true }
+        let made = try db.execute(
+            "INSERT INTO verification_volume_shards (counter_key, shard, hits, period_end) VALUES (?, ?, 1, ?) ON CONFLICT (counter_key, shard) DO NOTHING",
+            [.text(limit.key), .integer(Int64(shard)), limit.end.sqlValue])
+        if made == 1 { return true }
+        return try db.execute(take, arguments) == 1
     }
 }
 
