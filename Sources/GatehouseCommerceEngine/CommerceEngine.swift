@@ -13,14 +13,17 @@ public final class CommerceEngine: Sendable {
     /// Roots a production tenant trusts besides Apple's; only tests set them (production
     /// behaviour with test-signed data), never the server.
     let productionTestRoots: [Certificate]
+    /// Seals the stores' secrets at rest (a Google service account's key); without it none is kept.
+    let secrets: SecretBox?
 
-    public convenience init(environment: Environment, accounts: (any AccountDirectory)? = nil) {
-        self.init(environment: environment, accounts: accounts, productionTestRoots: [])
+    public convenience init(environment: Environment, accounts: (any AccountDirectory)? = nil, secrets: SecretBox? = nil) {
+        self.init(environment: environment, accounts: accounts, secrets: secrets, productionTestRoots: [])
     }
 
-    init(environment: Environment, accounts: (any AccountDirectory)?, productionTestRoots: [Certificate]) {
+    init(environment: Environment, accounts: (any AccountDirectory)?, secrets: SecretBox? = nil, productionTestRoots: [Certificate]) {
         self.environment = environment
         self.accounts = accounts
+        self.secrets = secrets
         self.productionTestRoots = productionTestRoots
     }
 

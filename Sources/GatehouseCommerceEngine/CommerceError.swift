@@ -11,11 +11,13 @@ public struct CommerceError: Error, Equatable, Sendable, CustomStringConvertible
         case notFound
         /// The change contradicts something that already exists.
         case conflict
+        /// The server has no key to seal a secret with: its configuration, not the request, is short.
+        case secretKeyMissing
     }
 
     /// The things of commerce a refusal can name.
     public enum Thing: Sendable, CaseIterable {
-        case appStoreConfiguration, accountToken, plan
+        case appStoreConfiguration, googlePlayConfiguration, accountToken, plan
     }
 
     /// An App Store Connect setting that is not what Apple issues.
@@ -30,6 +32,14 @@ public struct CommerceError: Error, Equatable, Sendable, CustomStringConvertible
         case xcodeCertificate
     }
 
+    /// A Google Play setting that is not what Google issues.
+    public enum GooglePlaySetting: Sendable, CaseIterable {
+        /// Not a service account's JSON key file with an RSA key that signs.
+        case serviceAccountKey
+        /// Not an Android application id.
+        case packageName
+    }
+
     /// What was refused.
     public enum Reason: Equatable, Sendable {
         case noSuch(Thing)
@@ -37,6 +47,10 @@ public struct CommerceError: Error, Equatable, Sendable, CustomStringConvertible
         case field(String, FieldRule)
         /// An App Store Connect setting that is not what Apple issues.
         case appStore(AppStoreSetting)
+        /// A Google Play setting that is not what Google issues.
+        case googlePlay(GooglePlaySetting)
+        /// The server has no key to seal a secret with (`store-secret-key`), so it keeps none.
+        case noSealingKey
         /// A setting only sandbox tenants may hold (an extra trusted root, Xcode's certificate).
         case sandboxOnly(String)
         /// One store product id given twice in one catalogue.

@@ -165,5 +165,23 @@ public enum CommerceMigrations {
                 CREATE INDEX commerce_wallet_entries_by_account ON commerce_wallet_entries(tenant_id, account_id, created_at);
                 """)
         },
+        // The service account's key is kept sealed (`service_account_key`); its email and the
+        // fingerprint of its public half are kept beside it in the clear, for the operator.
+        Migration(id: "commerce.008_google_play_config") { db in
+            let d = db.dialect
+            try db.executeScript("""
+                CREATE TABLE commerce_google_play_configs (
+                    tenant_id TEXT PRIMARY KEY REFERENCES tenants(id),
+                    package_name TEXT,
+                    service_account_key TEXT,
+                    client_email TEXT,
+                    key_fingerprint TEXT,
+                    push_audience TEXT,
+                    push_service_account_email TEXT,
+                    production \(d.boolean) NOT NULL,
+                    updated_at \(d.bigint) NOT NULL
+                );
+                """)
+        },
     ]
 }

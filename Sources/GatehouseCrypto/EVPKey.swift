@@ -33,6 +33,11 @@ final class EVPKey: @unchecked Sendable {
 
     /// The DER SubjectPublicKeyInfo of the key (its public half only).
     func subjectPublicKeyInfo() throws -> [UInt8] {
+        try Self.subjectPublicKeyInfo(of: pointer)
+    }
+
+    /// The DER SubjectPublicKeyInfo of the key `pointer` holds (its public half only).
+    static func subjectPublicKeyInfo(of pointer: OpaquePointer) throws -> [UInt8] {
         let length = i2d_PUBKEY(pointer, nil)
         guard length > 0 else { throw OpenSSL.failure("i2d_PUBKEY") }
         var output = [UInt8](repeating: 0, count: Int(length))

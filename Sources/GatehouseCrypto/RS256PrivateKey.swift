@@ -35,6 +35,16 @@ public final class RS256PrivateKey: @unchecked Sendable, CustomStringConvertible
 
     public var description: String { "RS256PrivateKey(<redacted>)" }
 
+    /// SHA-256 of the key's public half (its DER SubjectPublicKeyInfo) in lowercase hex: names
+    /// the key, as `ssh-keygen -l` does, without revealing anything of the private half.
+    public func publicKeyFingerprint() throws(CryptoError) -> String {
+        do {
+            return SHA256.hash(try EVPKey.subjectPublicKeyInfo(of: key)).hexString
+        } catch {
+            throw OpenSSL.failure("i2d_PUBKEY")
+        }
+    }
+
     /// The PKCS#1 v1.5 signature over SHA-256(`message`).
     public func signature(for message: [UInt8]) throws(CryptoError) -> [UInt8] {
         guard let context = EVP_MD_CTX_new() else { throw OpenSSL.failure("RS256 signing") }

@@ -12,6 +12,12 @@ extension GatehouseApp {
             purpose: "managed API secrets", logger: logger).map { try SecretBox(key: $0) }
     }
 
+    /// The key that seals the stores' secrets (a Google Play service account's key), found the same way.
+    static func storeSecrets(_ settings: Settings, logger: Logger) throws -> SecretBox? {
+        try secretKey(settings, configured: settings.storeSecretKey, setting: "store-secret-key", file: "store-secret.key",
+            purpose: "store secrets", logger: logger).map { try SecretBox(key: $0) }
+    }
+
     /// The possession engine's key, found the same way.
     static func possessionKeys(_ settings: Settings, logger: Logger) throws -> PossessionKeys? {
         try secretKey(settings, configured: settings.possessionSecretKey, setting: "possession-secret-key", file: "possession-secret.key",

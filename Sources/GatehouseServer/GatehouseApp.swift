@@ -76,7 +76,7 @@ public final class GatehouseApp: Sendable {
 
         let verification = try VerificationAssembly(node)
         let accounts = AccountsAssembly(node, codes: verification.engine)
-        let commerce = CommerceAssembly(node, accounts: accounts.engine)
+        let commerce = try CommerceAssembly(node, accounts: accounts.engine)
         let workflows = try WorkflowsAssembly(node, billing: commerce.engine)
         let managedAPIs = try ManagedAPIsAssembly(node)
         let possession = try PossessionAssembly(node, codes: verification.engine)

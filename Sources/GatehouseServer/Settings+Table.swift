@@ -67,6 +67,7 @@ extension Settings {
         .optional("smtp-password", \.smtpPassword, example: "mail-secret"),
         .text("smtp-subject", \.smtpSubject, example: "Your code"),
         .url("appstore-api-url", \.appstoreApiURL, example: "http://127.0.0.1:9/apple"),
+        .optional("store-secret-key", \.storeSecretKey, example: "1f2e3d4c5b6a79880f1e2d3c4b5a69780f1e2d3c4b5a69781f2e3d4c5b6a7988"),
         .number("store-client-requests-per-minute", \.storeClientRequestsPerMinute, example: "5"),
         .choice("rate-limit-sharing", \.rateLimitSharing, [("node", .node), ("cluster", .cluster)], example: "cluster"),
         .number("rate-limit-settle-interval", \.rateLimitSettleInterval, example: "0.5"),

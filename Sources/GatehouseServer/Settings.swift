@@ -63,6 +63,10 @@ public struct Settings: Sendable {
     public var smtpSubject = "Your sign-in code"
     /// Replaces both App Store Server API hosts (tests, proxies); an absolute http(s) URL.
     public var appstoreApiURL: URL?
+    /// Seals the stores' secrets at rest (a Google Play service account's key): 64 hex digits or
+    /// base64 of 32 bytes. Unset in development: a key is made once in
+    /// `<dataDir>/store-secret.key`; unset in production: no such secret can be saved.
+    public var storeSecretKey: String?
     public var sessionAbsoluteDays = 90
     /// SubscriptionFlow app endpoints: requests per account token per minute.
     public var storeClientRequestsPerMinute = 60

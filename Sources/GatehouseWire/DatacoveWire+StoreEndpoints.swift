@@ -14,6 +14,11 @@ extension DatacoveWire.Endpoints {
             endpoint(.PATCH, "/apple-config", id: "updateAppleConfig", "Set the App Store Connect details (the .p8 key is checked, never returned)")
         public static let appleConfig: Endpoint<NoBody, DatacoveWire.AppleConfig> =
             endpoint(.GET, "/apple-config", id: "getAppleConfig", "The App Store Connect details")
+        public static let updateGooglePlayConfig: Endpoint<DatacoveWire.GooglePlayConfigPatch, DatacoveWire.GooglePlayConfig> =
+            endpoint(.PATCH, "/google-play-config", id: "updateGooglePlayConfig",
+                     "Set the Google Play details (the service account key is checked, kept sealed, never returned)")
+        public static let googlePlayConfig: Endpoint<NoBody, DatacoveWire.GooglePlayConfig> =
+            endpoint(.GET, "/google-play-config", id: "getGooglePlayConfig", "The Google Play details")
         public static let putPricingConfig: Endpoint<DatacoveWire.PricingConfigUpdate, DatacoveWire.PricingConfig> =
             endpoint(.PUT, "/pricing-config", id: "putPricingConfig", "Replace the credit packages")
         public static let pricingConfig: Endpoint<NoBody, DatacoveWire.PricingConfig> =
@@ -31,7 +36,8 @@ extension DatacoveWire.Endpoints {
 
         public static var all: [EndpointDescription] {
             [
-                updateAppleConfig.described, appleConfig.described, putPricingConfig.described, pricingConfig.described, createPlan.described,
+                updateAppleConfig.described, appleConfig.described, updateGooglePlayConfig.described, googlePlayConfig.described,
+                putPricingConfig.described, pricingConfig.described, createPlan.described,
                 plans.described, deletePlan.described, updateTrialConfig.described, trialConfig.described,
             ]
         }

@@ -3,7 +3,7 @@ import GatehouseClientCore
 import GatehousePurchases
 import GatehouseWire
 
-/// `gatehouse-cli store …` (the tenant's App Store setup, admin token) and
+/// `gatehouse-cli store …` (the tenant's App Store and Google Play setup, admin token) and
 /// `gatehouse-cli purchases …` (the signed-in account of `auth verify`).
 extension CLI {
     static let storeUsage = """
@@ -12,6 +12,9 @@ extension CLI {
                                                 [--private-key-file P8] [--extra-root-file PEM] [--xcode-certificate-file PEM]
                                                 [--production true|false]
                                                 [--claim-untagged true|false]
+               gatehouse-cli store google-play-config [--package-name NAME] [--service-account-key-file JSON]
+                                                      [--push-audience AUDIENCE|null] [--push-service-account EMAIL|null]
+                                                      [--production true|false]
                gatehouse-cli store credits PRODUCT_ID CREDITS [PRODUCT_ID CREDITS …]
                gatehouse-cli store plan NAME monthly|annual|one_time_year PRODUCT_ID [GATED_WORKFLOW_ID]
                gatehouse-cli store trial DAYS|off
@@ -53,6 +56,7 @@ extension CLI {
         switch words.first {
         case "show":
             try await send(endpoints.appleConfig, label: "apple-config")
+            try await send(endpoints.googlePlayConfig, label: "google-play-config")
             try await send(endpoints.pricingConfig, label: "pricing-config (credit packages)")
             try await send(endpoints.plans, label: "service-entitlement-products (plans)")
             try await send(endpoints.trialConfig, label: "trial-config")
@@ -68,6 +72,15 @@ extension CLI {
             if let flag = options.value("production") { body["production"] = flag == "true" }
             if let flag = options.value("claim-untagged") { body["claimUntaggedPurchases"] = flag == "true" }
             try await send(endpoints.updateAppleConfig, body)
+        case "google-play-config":
+            var body: [String: Any] = [:]
+            if let name = options.value("package-name") { body["packageName"] = name }
+            if let file = options.value("service-account-key-file") { body["serviceAccountKey"] = try String(contentsOfFile: file, encoding: .utf8) }
+            for (flag, field) in [("push-audience", "pushAudience"), ("push-service-account", "pushServiceAccountEmail")] {
+                if let value = options.value(flag) { body[field] = value == "null" ? NSNull() : value }
+            }
+            if let flag = options.value("production") { body["production"] = flag == "true" }
+            try await send(endpoints.updateGooglePlayConfig, body)
         case "credits":
             let pairs = Array(words.dropFirst())
             guard !pairs.isEmpty, pairs.count.isMultiple(of: 2) else { fail(storeUsage) }

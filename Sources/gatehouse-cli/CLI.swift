@@ -20,7 +20,7 @@ enum CLI {
           auth request-otp|verify|activate|profile|sessions|logout|delete ...   sign-in (gatehouse-cli auth for details)
           verify start|status|report ...       phone verification (gatehouse-cli verify for details)
           otp-apps list|create|update|template ...   OTP applications (gatehouse-cli otp-apps for details)
-          store show|apple-config|credits|plan|trial ...   App Store setup (gatehouse-cli store for details)
+          store show|apple-config|google-play-config|credits|plan|trial ...   store setup (gatehouse-cli store for details)
           purchases entitlement|trial|verify ...   purchases of the signed-in account (gatehouse-cli purchases)
           workflows list|show|run|report|history ...   workflows and reports (gatehouse-cli workflows for details)
           managed-apis list|show|fetch ...     third-party APIs by name (gatehouse-cli managed-apis for details)

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseCrypto
 import GatehouseDatabase
 import GatehouseTesting
 @testable import GatehouseCommerceEngine
@@ -15,6 +16,9 @@ final class CommerceHarness: @unchecked Sendable {
     let monthly: Plan
     let yearly: Plan
     let accounts = StubAccounts()
+    let environment: Environment
+    /// Seals the stores' secrets, as the server's `store-secret-key` does.
+    let secrets = try! SecretBox(key: SystemRandom().bytes(32))
 
     static let monthlyProduct = "com.example.gatehouse.monthly"
     static let yearlyProduct = "com.example.gatehouse.year"
@@ -27,9 +31,10 @@ final class CommerceHarness: @unchecked Sendable {
         let clock = self.clock
         _ = try DatabaseMigrator(migrations: CoreMigrations.all + CommerceMigrations.all, now: { clock.now }).migrate(store.database)
         let environment = Environment.test(database: store.database, clock: clock)
+        self.environment = environment
         tenantID = try await TenantDirectory(environment: environment).createTenant(name: "Acme").id
         chain = try await Chains.get().main
-        engine = CommerceEngine(environment: environment, accounts: accounts, productionTestRoots: production ? [chain.root] : [])
+        engine = CommerceEngine(environment: environment, accounts: accounts, secrets: secrets, productionTestRoots: production ? [chain.root] : [])
         var patch = AppleConfigPatch()
         patch.bundleId = bundleId
         patch.appAppleId = appAppleId

@@ -138,6 +138,18 @@ extension ExecutableTests {
             // The store, pretty and labelled; a count that is not a number is refused.
             try await cli.ok(["store", "show"], contains: "pricing-config (credit packages):")
             try await cli.refused(["store", "credits", "com.example.credits500", "lots"], exit: 2, line: "must be a whole number")
+            // Google Play: the key file goes in, its email and fingerprint come back, never the key.
+            let keyFile = try GoogleServiceAccountKeyFile.generate()
+            let keyPath = FileManager.default.temporaryDirectory.appendingPathComponent("play-\(UUID().uuidString).json").path
+            try keyFile.json.write(toFile: keyPath, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: keyPath) }
+            let play = try await cli.ok(
+                ["store", "google-play-config", "--package-name", "com.example.gatehouse", "--service-account-key-file", keyPath, "--production", "false"],
+                contains: "\"clientEmail\" : \"\(keyFile.clientEmail)\"")
+            #expect(!play.contains("PRIVATE KEY"))
+            try await cli.ok(["store", "google-play-config", "--push-audience", "null"], contains: "\"pushAudience\" : null")
+            try await cli.ok(["store", "show"], contains: "\"packageName\" : \"com.example.gatehouse\"")
+            try await cli.refused(["store", "google-play-config", "--package-name", "nodots"], exit: 1, line: "packageName is not an Android application id")
 
             // Possession in test mode, end to end.
             try await cli.ok(["possession", "run", "+12025550142", "--ssn", "6789"], contains: "\"success\" : true")

@@ -47,6 +47,10 @@ import FoundationNetworking
         "POST /api/purchases/v1/verify-purchase": ["platform": "ios", "productId": "p", "transactionId": "1", "signedTransaction": "x.y.z"],
         "POST /api/purchases/v1/trial/start": [:],
         "PATCH /api/tenants/v1/:tenantId/apple-config": ["bundleId": "com.example.app", "issuerId": "i", "keyId": "k"],
+        "PATCH /api/tenants/v1/:tenantId/google-play-config": [
+            "packageName": "com.example.app", "serviceAccountKey": serviceAccountKey, "pushAudience": "https://gatehouse.example/webhooks/google-play",
+            "pushServiceAccountEmail": "pubsub-push@gatehouse-test.iam.gserviceaccount.com", "production": false,
+        ],
         "PUT /api/tenants/v1/:tenantId/pricing-config": ["provider": "apple", "iapCreditPackages": [["platformProductId": "p", "credits": 5, "displayName": "d"]]],
         "POST /api/tenants/v1/:tenantId/service-entitlement-products": [
             "displayName": "d", "interval": "monthly", "platformProductIds": ["apple": "p.monthly"], "gatedWorkflowId": "wf-1",
@@ -113,6 +117,8 @@ import FoundationNetworking
         "POST /api/possession/v1/otp/finish": ["otp": "1234"],
         "POST /api/possession/v1/cancel": [:],
     ]
+    /// A real key file, so the Google Play sample saves and each of its fields is reached.
+    static let serviceAccountKey = try! GoogleServiceAccountKeyFile.generate().json
     /// The proxy forwards any bytes and keeps none: its bodies are probed for "never a 5xx" only.
     static let proxySample: [String: Any] = ["text": "probe", "count": 3]
 

@@ -77,4 +77,59 @@ import Testing
         #expect(missing.status == 404 && code(missing) == "NOT_FOUND")
         await live.stop()
     }
+    /// Google Play's settings beside the App Store's: the service account's key goes in, and
+    /// only its email and the fingerprint of its public half come back.
+    @Test(arguments: TestDatabaseKind.available)
+    func googlePlayConfig(_ kind: TestDatabaseKind) async throws {
+        let live = try await LiveServer.start(kind, inProcess: true)
+        let client = DatacoveClient(live)
+        let admin = live.credentials.adminToken
+        let path = "tenants/v1/\(live.credentials.tenantId)/google-play-config"
+        func code(_ reply: (status: Int, json: [String: Any], headers: [String: String])) -> String? {
+            (reply.json["error"] as? [String: Any])?["code"] as? String
+        }
+        let unset = try await client.call("GET", path, token: admin)
+        #expect(unset.status == 404 && code(unset) == "NOT_FOUND")
+
+        let file = try GoogleServiceAccountKeyFile.generate()
+        let saved = try await client.call(
+            "PATCH", path,
+            ["packageName": "com.example.gatehouse", "serviceAccountKey": file.json,
+             "pushAudience": "https://gatehouse.example/webhooks/google-play",
+             "pushServiceAccountEmail": "pubsub-push@gatehouse-test.iam.gserviceaccount.com"], token: admin)
+        #expect(saved.status == 200, "\(saved.json)")
+        // The fingerprint is SHA-256 of the DER public key, as openssl computes it.
+        let keyPath = FileManager.default.temporaryDirectory.appendingPathComponent("sa-\(UUID().uuidString).pem").path
+        try file.privateKeyPEM.write(toFile: keyPath, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: keyPath) }
+        let digest = try Command.run("/bin/sh", ["-c", "openssl pkey -in '\(keyPath)' -pubout -outform DER | sha256sum"])
+        let fingerprint = String(String(decoding: digest.output, as: UTF8.self).prefix(64))
+        let expected: [String: Any] = [
+            "packageName": "com.example.gatehouse", "hasServiceAccountKey": true, "clientEmail": file.clientEmail, "keyFingerprint": fingerprint,
+            "pushAudience": "https://gatehouse.example/webhooks/google-play",
+            "pushServiceAccountEmail": "pubsub-push@gatehouse-test.iam.gserviceaccount.com", "production": true,
+        ]
+        #expect(NSDictionary(dictionary: saved.json) == NSDictionary(dictionary: expected), "\(saved.json)")
+        let read = try await client.call("GET", path, token: admin)
+        #expect(NSDictionary(dictionary: read.json) == NSDictionary(dictionary: expected))
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: read.json), as: UTF8.self)
+        #expect(!text.contains("PRIVATE KEY") && !text.contains(file.privateKeyID))
+
+        // null clears a push setting; a key left out is kept.
+        let cleared = try await client.call("PATCH", path, ["pushAudience": NSNull(), "production": false], token: admin)
+        #expect(cleared.status == 200 && cleared.json["pushAudience"] is NSNull && cleared.json["production"] as? Bool == false)
+        #expect(cleared.json["keyFingerprint"] as? String == fingerprint)
+
+        for body: [String: Any] in [
+            ["serviceAccountKey": "{\"type\":\"service_account\"}"], ["serviceAccountKey": ["type": "service_account"]],
+            ["packageName": "nodots"], ["pushServiceAccountEmail": "nobody"], ["pushAudience": ""], ["privateKey": "x"],
+        ] {
+            let refused = try await client.call("PATCH", path, body, token: admin)
+            #expect(refused.status == 400 && code(refused) == "VALIDATION_FAILED", "\(body): \(refused.json)")
+        }
+        #expect(try await client.call("GET", path, token: admin).json["keyFingerprint"] as? String == fingerprint)
+        let anonymous = try await client.call("GET", path)
+        #expect(anonymous.status == 401)
+        await live.stop()
+    }
 }

@@ -9,8 +9,9 @@ import GatehouseWiring
 struct CommerceAssembly {
     let engine: CommerceEngine
 
-    init(_ node: NodeParts, accounts: AccountsEngine) {
-        engine = CommerceEngine(environment: node.environment, accounts: accounts)
+    init(_ node: NodeParts, accounts: AccountsEngine) throws {
+        engine = CommerceEngine(
+            environment: node.environment, accounts: accounts, secrets: try GatehouseApp.storeSecrets(node.settings, logger: node.logger))
     }
 
     func register(on router: Router, accounts: AccountsEngine, directory: TenantDirectory, node: NodeParts) {

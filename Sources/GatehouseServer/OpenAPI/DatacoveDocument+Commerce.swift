@@ -21,6 +21,10 @@ extension DatacoveDocument {
         let apple = Example.wire(DatacoveWire.AppleConfig(
             bundleId: "com.example.app", issuerId: nil, keyId: nil, appAppleId: nil, hasPrivateKey: false, production: false,
             extraTrustedRootPEM: nil, xcodeCertificatePEM: nil, claimUntaggedPurchases: false))
+        let google = Example.wire(DatacoveWire.GooglePlayConfig(
+            packageName: "com.example.app", hasServiceAccountKey: true, clientEmail: "play-api@example-project.iam.gserviceaccount.com",
+            keyFingerprint: "5d41402abc4b2a76b9719d911017c592ae0c5a0f4f1bb6c1b3f6ee2b8d2d9f1e", pushAudience: nil, pushServiceAccountEmail: nil,
+            production: false))
         let pricing = Example.wire(DatacoveWire.PricingConfig(iapCreditPackages: [.init(platformProductId: "com.example.credits.10", credits: 10, displayName: "10 credits")]))
         let plan = DatacoveWire.StorePlan(productId: "pro", displayName: "Pro", interval: "monthly", platformProductIds: ["apple": "com.example.pro.monthly"], gatedWorkflowId: nil)
         let trial = Example.wire(DatacoveWire.TrialConfig(ios: .init(enabled: true, durationDays: 7)))
@@ -33,6 +37,10 @@ extension DatacoveDocument {
                 body: .json(.ref("AppleConfigPatch"), example: .literal(["bundleId": .string("com.example.app"), "production": .bool(false)])),
                 .ok(.ref("AppleConfig"), apple)),
             operation(endpoints.appleConfig, .ok(.ref("AppleConfig"), apple)),
+            operation(endpoints.updateGooglePlayConfig,
+                body: .json(.ref("GooglePlayConfigPatch"), example: .literal(["packageName": .string("com.example.app"), "production": .bool(false)])),
+                .ok(.ref("GooglePlayConfig"), google)),
+            operation(endpoints.googlePlayConfig, .ok(.ref("GooglePlayConfig"), google)),
             operation(endpoints.putPricingConfig, body: .json(.ref("PricingConfigUpdate"), example: pricing),
                 .ok(.ref("PricingConfig"), pricing, links: [Link(name: "read", operationId: "getPricingConfig", parameters: ["tenantId": "$request.path.tenantId"])])),
             operation(endpoints.pricingConfig, .ok(.ref("PricingConfig"), pricing)),

@@ -63,6 +63,14 @@ enum DatacoveSchemas {
             "appAppleId": Schema.integer.orNull, "production": .boolean, "extraTrustedRootPEM": nullableString, "xcodeCertificatePEM": nullableString,
             "claimUntaggedPurchases": .boolean,
         ], optional: Set(DatacoveWire.AppleConfigPatch.CodingKeys.allCases.map(\.stringValue))),
+        "GooglePlayConfig": .object([
+            "packageName": nullableString, "hasServiceAccountKey": .boolean, "clientEmail": nullableString, "keyFingerprint": nullableString,
+            "pushAudience": nullableString, "pushServiceAccountEmail": nullableString, "production": .boolean,
+        ]),
+        "GooglePlayConfigPatch": .object([
+            "packageName": .string, "serviceAccountKey": Schema.string.described("the service account's JSON key file, whole, as a string"),
+            "pushAudience": nullableString, "pushServiceAccountEmail": nullableString, "production": .boolean,
+        ], optional: Set(DatacoveWire.GooglePlayConfigPatch.CodingKeys.allCases.map(\.stringValue))),
         "CreditPackage": .object(["platformProductId": .string, "credits": .integer(minimum: 1), "displayName": nullableString]),
         "PricingConfig": .object(["provider": .oneOf(["apple"]), "iapCreditPackages": .array(.ref("CreditPackage"))]),
         "PricingConfigUpdate": .object(["provider": .oneOf(["apple"]), "iapCreditPackages": .array(.ref("CreditPackage"))], optional: ["provider"]),

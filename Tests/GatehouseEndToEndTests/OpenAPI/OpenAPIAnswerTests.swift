@@ -21,8 +21,10 @@ import GatehouseFormats
             "tenantId": tenant, "appId": apps.object?["data"]?.array?.first?.object?["id"]?.string ?? "", "workflowId": "wf-url-001",
             "name": "server-health",
         ]
-        // Until it is set, the tenant's App Store configuration is not found.
+        // Until they are set, the tenant's store configurations are not found.
         #expect(try await send(live, "/api/tenants/v1/\(tenant)/apple-config", token: admin, method: "PATCH", body: #"{"bundleId":"com.example.app"}"#).status == 200)
+        #expect(try await send(
+            live, "/api/tenants/v1/\(tenant)/google-play-config", token: admin, method: "PATCH", body: #"{"packageName":"com.example.app"}"#).status == 200)
         var checked: [String] = []
         for name in ["admin", "datacove"] {
             let document = try JSONDecoder().decode(JSONValue.self, from: try await send(live, "/openapi/\(name).json", token: nil).body)

@@ -53,6 +53,7 @@ enum AdminError {
         case .notFound: HTTPError(status: 404, code: "not_found", message: error.text)
         case .validationFailed: HTTPError(status: 400, code: "invalid_argument", message: error.text)
         case .conflict: HTTPError(status: 409, code: "conflict", message: error.text)
+        case .secretKeyMissing: HTTPError(status: 503, code: "secret_key_missing", message: error.text)
         }
     }
 

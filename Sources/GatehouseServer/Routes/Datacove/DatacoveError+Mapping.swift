@@ -90,6 +90,7 @@ extension DatacoveError {
         case .validationFailed: self.init(status: 400, code: "VALIDATION_FAILED", message: error.text)
         case .notFound: self.init(status: 404, code: "NOT_FOUND", message: error.text)
         case .conflict: self.init(status: 409, code: "CONFLICT", message: error.text)
+        case .secretKeyMissing: self.init(status: 503, code: "SECRET_KEY_MISSING", message: error.text)
         }
     }
 

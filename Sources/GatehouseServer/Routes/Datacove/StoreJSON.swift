@@ -44,13 +44,20 @@ enum CommerceBody {
     }
 }
 
-/// The store setup's answers in the shared wire types; the private key is never among them.
+/// The store setup's answers in the shared wire types; no private key is ever among them.
 enum StoreJSON {
     static func apple(_ config: AppleConfig) -> DatacoveWire.AppleConfig {
         DatacoveWire.AppleConfig(
             bundleId: config.bundleId, issuerId: config.issuerId, keyId: config.keyId, appAppleId: config.appAppleId,
             hasPrivateKey: config.hasPrivateKey, production: config.production, extraTrustedRootPEM: config.extraTrustedRootPEM,
             xcodeCertificatePEM: config.xcodeCertificatePEM, claimUntaggedPurchases: config.claimUntaggedPurchases)
+    }
+
+    static func googlePlay(_ config: GooglePlayConfig) -> DatacoveWire.GooglePlayConfig {
+        DatacoveWire.GooglePlayConfig(
+            packageName: config.packageName, hasServiceAccountKey: config.hasServiceAccountKey, clientEmail: config.clientEmail,
+            keyFingerprint: config.keyFingerprint, pushAudience: config.pushAudience, pushServiceAccountEmail: config.pushServiceAccountEmail,
+            production: config.production)
     }
 
     static func pricing(_ packages: [CreditPackage]) -> DatacoveWire.PricingConfig {

@@ -36,6 +36,17 @@ enum TenantStoreRoutes {
             guard let config = try await commerce.appleConfig(tenantID: tenantID) else { throw CommerceError.notFound(.appStoreConfiguration) }
             return try .json(StoreJSON.apple(config))
         }
+        on(endpoints.updateGooglePlayConfig, keys: DatacoveWire.GooglePlayConfigPatch.CodingKeys.self) { body, tenantID in
+            var patch = GooglePlayConfigPatch()
+            (patch.packageName, patch.serviceAccountKey, patch.production) = (body.packageName, body.serviceAccountKey, body.production)
+            patch.pushAudience = body.pushAudience.map(\.wrapped)
+            patch.pushServiceAccountEmail = body.pushServiceAccountEmail.map(\.wrapped)
+            return try .json(StoreJSON.googlePlay(try await commerce.updateGooglePlayConfig(tenantID: tenantID, patch)))
+        }
+        on(endpoints.googlePlayConfig) { tenantID, _ in
+            guard let config = try await commerce.googlePlayConfig(tenantID: tenantID) else { throw CommerceError.notFound(.googlePlayConfiguration) }
+            return try .json(StoreJSON.googlePlay(config))
+        }
         let packagesRefused = CommerceError.invalid("iapCreditPackages", .list)
         let packageRefused = CommerceError.invalid("each package", .object(keys: ["platformProductId", "credits"]))
         on(endpoints.putPricingConfig, keys: DatacoveWire.PricingConfigUpdate.CodingKeys.self, refusal: { error in

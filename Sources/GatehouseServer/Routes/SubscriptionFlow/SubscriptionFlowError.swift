@@ -41,6 +41,7 @@ struct SubscriptionFlowError: Error, Equatable {
             case .validationFailed: self = .validation(error.text)
             case .notFound: self.init(status: 404, code: "NOT_FOUND", message: error.text)
             case .conflict: self.init(status: 409, code: "CONFLICT", message: error.text)
+            case .secretKeyMissing: self.init(status: 503, code: "SECRET_KEY_MISSING", message: error.text)
             }
         case let error as PurchaseError:
             switch error.code {
