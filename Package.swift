@@ -139,7 +139,10 @@ var targets: [Target] = [
     ),
     .testTarget(
         name: "GatehouseCommerceEngineTests",
-        dependencies: ["GatehouseCommerceEngine", "GatehouseTesting", "GatehouseCrypto", "GatehouseCore", "GatehouseFormats", "GatehouseDatabase"],
+        dependencies: [
+            "GatehouseCommerceEngine", "GatehouseTesting", "GatehouseCrypto", "GatehouseCore", "GatehouseFormats", "GatehouseDatabase",
+            "GatehouseOutbound",
+        ],
         swiftSettings: swiftSettings
     ),
     .testTarget(

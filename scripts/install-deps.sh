@@ -21,6 +21,10 @@ esac
 python_packages() {
     python3 -c "import aiosmtpd" 2>/dev/null || python3 -m pip install --quiet aiosmtpd==1.4.6 || return 1
     python3 -c "import authlib, flask" 2>/dev/null || python3 -m pip install --quiet authlib==1.6.5 "flask>=3,<4" || return 1
+    # Google's own libraries: google-auth checks the service-account grants of the Google Play
+    # stand-in, whose purchases are checked against the Play API's discovery document.
+    python3 -c "import google.auth, googleapiclient" 2>/dev/null ||
+        python3 -m pip install --quiet google-auth==2.63.0 google-api-python-client==2.202.0 || return 1
 }
 [[ $1 == test && -z "${DRY_RUN:-}" ]] && trap 'python_packages || exit 1' EXIT
 

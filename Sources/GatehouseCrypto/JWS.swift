@@ -22,6 +22,15 @@ public enum JWS {
         return jws
     }
 
+    /// Verifies an RS256 compact JWS with `publicKey` and returns it decoded; a header naming any
+    /// other algorithm (`none`, `HS256` keyed with the public key, …) is refused before any check.
+    public static func verifyRS256(compact: String, publicKey: RS256PublicKey) throws -> CompactJWS {
+        let jws = try decode(compact: compact)
+        guard jws.header.alg == "RS256" else { throw JWTError.unsupportedAlgorithm(jws.header.alg) }
+        guard publicKey.verify(signature: jws.signature, message: jws.signingInput) else { throw JWTError.badSignature }
+        return jws
+    }
+
     /// Signs `payload` with ES256 under a header built from `x5c` (leaf first, as standard base64
     /// DER) and `keyID`, and returns the compact serialization.
     public static func signES256(
@@ -38,6 +47,17 @@ public enum JWS {
         headerJSON: some DataProtocol, payload: some DataProtocol, privateKey: P256PrivateKey
     ) throws -> String {
         try requireAlgorithm("ES256", inHeader: headerJSON)
+        let signingInput = Base64URL.encode(headerJSON) + "." + Base64URL.encode(payload)
+        let signature = try privateKey.signature(for: Array(signingInput.utf8))
+        return signingInput + "." + Base64URL.encode(signature)
+    }
+
+    /// Signs exactly the given header and payload bytes with RS256 (a Vonage application's
+    /// token, a Google service account's grant); the header must say `RS256`.
+    public static func signRS256(
+        headerJSON: some DataProtocol, payload: some DataProtocol, privateKey: RS256PrivateKey
+    ) throws -> String {
+        try requireAlgorithm("RS256", inHeader: headerJSON)
         let signingInput = Base64URL.encode(headerJSON) + "." + Base64URL.encode(payload)
         let signature = try privateKey.signature(for: Array(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature)

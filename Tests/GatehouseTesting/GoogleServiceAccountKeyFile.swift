@@ -12,12 +12,19 @@ public struct GoogleServiceAccountKeyFile: Sendable {
     public let privateKeyPEM: String
     /// `private_key_id`, the `kid` of the tokens the key signs.
     public let privateKeyID: String
+    /// The key's public half, as PEM (what Google publishes for the account).
+    public let publicKeyPEM: String
 
     /// A new key for `clientEmail`.
     public static func generate(clientEmail: String = "play-api@gatehouse-test.iam.gserviceaccount.com") throws -> GoogleServiceAccountKeyFile {
         let run = try Command.run("/usr/bin/env", ["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"])
         guard run.status == 0 else { throw TestSetupError("openssl genpkey failed with status \(run.status)") }
         let pem = String(decoding: run.output, as: UTF8.self)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sa-\(UUID().uuidString).pem").path
+        try pem.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let publicHalf = try Command.run("/usr/bin/env", ["openssl", "pkey", "-in", path, "-pubout"])
+        guard publicHalf.status == 0 else { throw TestSetupError("openssl pkey -pubout failed with status \(publicHalf.status)") }
         let keyID = SystemRandom().bytes(20).hexString
         let file: [String: String] = [
             "type": "service_account", "project_id": "gatehouse-test", "private_key_id": keyID, "private_key": pem,
@@ -28,6 +35,8 @@ public struct GoogleServiceAccountKeyFile: Sendable {
             "universe_domain": "googleapis.com",
         ]
         let json = String(decoding: try JSONSerialization.data(withJSONObject: file, options: [.sortedKeys, .prettyPrinted]), as: UTF8.self)
-        return GoogleServiceAccountKeyFile(json: json, clientEmail: clientEmail, privateKeyPEM: pem, privateKeyID: keyID)
+        return GoogleServiceAccountKeyFile(
+            json: json, clientEmail: clientEmail, privateKeyPEM: pem, privateKeyID: keyID,
+            publicKeyPEM: String(decoding: publicHalf.output, as: UTF8.self))
     }
 }

@@ -34,7 +34,7 @@ final class PythonFixtureProcess: @unchecked Sendable {
         }
         if let status = await process.wait(seconds: 0) {
             throw TestSetupError(
-                "\(name) exited (\(status)); it needs Flask and Authlib (python3 -m pip install authlib==1.6.5). Output: \(process.text)")
+                "\(name) exited (\(status)); it needs its Python packages (scripts/install-deps.sh test installs them). Output: \(process.text)")
         }
         process.signal(SIGKILL)
         _ = await process.wait(seconds: 5)

@@ -65,6 +65,7 @@ public struct OutboundTargetKind: RawRepresentable, Hashable, Sendable, Expressi
     public static let other: Self = "other"
     public static let provider: Self = "provider"
     public static let appStore: Self = "app_store"
+    public static let googlePlay: Self = "google_play"
     public static let callback: Self = "callback"
     public static let webhook: Self = "webhook"
     public static let workflow: Self = "workflow"

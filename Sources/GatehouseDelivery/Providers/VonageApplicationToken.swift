@@ -28,10 +28,8 @@ struct VonageApplicationToken: Sendable {
         let claims = Claims(applicationId: applicationId, iat: now, jti: Self.uuid(random.bytes(16)), exp: now + Int64(Self.lifetime))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let header = Array(#"{"alg":"RS256","typ":"JWT"}"#.utf8)
-        let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(try encoder.encode(claims))
         do {
-            return signingInput + "." + Base64URL.encode(try key.signature(for: Array(signingInput.utf8)))
+            return try JWS.signRS256(headerJSON: Array(#"{"alg":"RS256","typ":"JWT"}"#.utf8), payload: try encoder.encode(claims), privateKey: key)
         } catch {
             throw DeliveryError("Vonage token signing failed: \(error)")
         }
