@@ -3,9 +3,13 @@ import GatehouseCore
 import GatehouseDatabase
 
 extension CommerceEngine {
-    /// Replaces the tenant's credit packages for a provider (only `apple` today).
+    /// The stores a catalogue sells through.
+    public static let providers = ["apple", "google"]
+
+    /// Replaces the tenant's credit packages for a provider (`apple` or `google`), leaving the
+    /// other's alone; answers the provider's packages.
     public func setCreditPackages(tenantID: String, provider: String, _ packages: [CreditPackage]) async throws -> [CreditPackage] {
-        guard provider == "apple" else { throw CommerceError.invalid("provider", .oneOf(["apple"])) }
+        guard Self.providers.contains(provider) else { throw CommerceError.invalid("provider", .oneOf(Self.providers)) }
         guard Set(packages.map(\.platformProductId)).count == packages.count else {
             throw CommerceError(.validationFailed, .productListedTwice)
         }
@@ -30,16 +34,20 @@ extension CommerceEngine {
                     [.text(id), .text(tenantID), .text(provider), .text(package.platformProductId), .integer(Int64(package.credits)),
                      package.displayName.sqlValue])
             }
-            return try Self.creditPackages(db, tenantID)
+            return try Self.creditPackages(db, tenantID, provider: provider)
         }
     }
 
-    public func creditPackages(tenantID: String) async throws -> [CreditPackage] {
-        try await database.read { db in try Self.creditPackages(db, tenantID) }
+    /// The tenant's credit packages sold through `provider`.
+    public func creditPackages(tenantID: String, provider: String = "apple") async throws -> [CreditPackage] {
+        guard Self.providers.contains(provider) else { throw CommerceError.invalid("provider", .oneOf(Self.providers)) }
+        return try await database.read { db in try Self.creditPackages(db, tenantID, provider: provider) }
     }
 
-    static func creditPackages(_ db: any DatabaseConnection, _ tenantID: String) throws -> [CreditPackage] {
-        try db.query("SELECT * FROM commerce_credit_packages WHERE tenant_id = ? ORDER BY platform_product_id", [.text(tenantID)]).map {
+    static func creditPackages(_ db: any DatabaseConnection, _ tenantID: String, provider: String) throws -> [CreditPackage] {
+        try db.query(
+            "SELECT * FROM commerce_credit_packages WHERE tenant_id = ? AND provider = ? ORDER BY platform_product_id", [.text(tenantID), .text(provider)]
+        ).map {
             CreditPackage(
                 provider: try $0.get("provider"), platformProductId: try $0.get("platform_product_id"), credits: try $0.get("credits"),
                 displayName: try $0.get("display_name"))

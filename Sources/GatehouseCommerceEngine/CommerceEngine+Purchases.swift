@@ -123,7 +123,10 @@ extension CommerceEngine {
 
     /// What a verified transaction bought, or `PRODUCT_UNKNOWN`.
     func product(tenantID: String, payload: TransactionPayload) async throws -> CatalogueProduct {
-        let (packages, plans) = try await database.read { db in (try Self.creditPackages(db, tenantID), try Self.plans(db, tenantID)) }
+        // An App Store transaction buys only what is sold through the App Store.
+        let (packages, plans) = try await database.read { db in
+            (try Self.creditPackages(db, tenantID, provider: "apple"), try Self.plans(db, tenantID))
+        }
         if let package = packages.first(where: { $0.platformProductId == payload.productId }) {
             if let type = payload.type, type != "Consumable" { throw PurchaseError(.purchaseInvalid, .creditPackageNotConsumable) }
             return .creditPackage(package)

@@ -23,9 +23,11 @@ final class GoogleAccessTokens: Sendable {
     let http: any OutboundHTTP
     let clock: any GatehouseCore.Clock
     /// A token and the moment it stops being used.
-    struct Held: Sendable {
+    struct Held: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
         let token: String
         let until: Date
+        var description: String { "Held(<redacted> until \(until))" }
+        var debugDescription: String { description }
     }
     private let cache = BoundedMemo<String, Held>(capacity: 10_000)
     private let fetches = SingleFlight<Held>()
@@ -36,13 +38,18 @@ final class GoogleAccessTokens: Sendable {
         self.clock = clock
     }
 
-    /// A token for `key`, from the cache or a grant.
-    func token(tenantID: String, key: ServiceAccountKey) async throws -> String {
+    /// A token for `key`, from the cache or a grant. `replacing` is a token the API refused
+    /// (revoked before it expired): a new one is granted unless another caller already has.
+    func token(tenantID: String, key: ServiceAccountKey, replacing refused: String? = nil) async throws -> String {
         let slot = tenantID + "\n" + SHA256.hash(Data((key.clientEmail + "\n" + key.privateKey).utf8)).hexString
-        if let held = cache.cached(slot), clock.now < held.until { return held.token }
+        func usable(_ held: Held?) -> Held? {
+            guard let held, clock.now < held.until, held.token != refused else { return nil }
+            return held
+        }
+        if let held = usable(cache.cached(slot)) { return held.token }
         let fetched = try await fetches.run(slot) { [self] in
             // A caller that waited on the previous fetch may find its token now.
-            if let held = cache.cached(slot), clock.now < held.until { return held }
+            if let held = usable(cache.cached(slot)) { return held }
             let fresh = try await grant(key)
             cache.remember(fresh, for: slot)
             return fresh

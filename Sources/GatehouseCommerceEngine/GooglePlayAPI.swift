@@ -45,7 +45,8 @@ struct GooglePlayAPI: Sendable {
 
     let baseURL: URL
     let packageName: String
-    let token: @Sendable () async throws -> String
+    /// The bearer to send; given the one the API just refused, a fresh one.
+    let token: @Sendable (_ refused: String?) async throws -> String
     let http: any OutboundHTTP
 
     func subscription(purchaseToken: String) async throws -> PlaySubscription {
@@ -97,8 +98,27 @@ struct GooglePlayAPI: Sendable {
         return date
     }
 
+    /// A purchase token or product id as Google issues them: 1 to 2048 of `A-Z a-z 0-9 . _ -`,
+    /// and never `.` or `..`, which the transport would fold into a different path.
+    static func isPathSegment(_ text: String) -> Bool {
+        (1...2048).contains(text.utf8.count) && text != "." && text != ".."
+            && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2E || $0 == 0x5F || $0 == 0x2D }
+    }
+
     /// `path` under the package's purchases, each segment escaped, then `:verb` (a custom method).
+    /// A token or product id Google could not have issued is not sent: no such purchase.
     private func call(_ method: String, _ path: [String], verb: String? = nil, body: [String: String]? = nil) async throws -> [String: JSONValue] {
+        guard path.allSatisfy(Self.isPathSegment) else { throw GoogleAPIError.unknownPurchase }
+        let bearer = try await token(nil)
+        do {
+            return try await call(method, path, verb: verb, body: body, bearer: bearer)
+        } catch GoogleAPIError.refused(status: 401) {
+            // A token revoked before it expired (a key disabled and enabled again, say): once more with a fresh one.
+            return try await call(method, path, verb: verb, body: body, bearer: try await token(bearer))
+        }
+    }
+
+    private func call(_ method: String, _ path: [String], verb: String?, body: [String: String]?, bearer: String) async throws -> [String: JSONValue] {
         let segments = ["androidpublisher", "v3", "applications", packageName, "purchases"] + path
         var base = baseURL.absoluteString
         if base.hasSuffix("/") { base.removeLast() }
@@ -107,7 +127,7 @@ struct GooglePlayAPI: Sendable {
         request.target = .googlePlay
         request.httpMethod = method
         request.maxResponseBytes = 1 << 20
-        request.setValue("Bearer " + (try await token()), forHTTPHeaderField: "Authorization")
+        request.setValue("Bearer " + bearer, forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         if let body {
             request.httpBody = try JSONSerialization.data(withJSONObject: body)

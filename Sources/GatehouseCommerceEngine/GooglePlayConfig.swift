@@ -33,10 +33,14 @@ public struct GooglePlayConfigPatch: Sendable, Equatable {
 
 /// The parts of a service account's JSON key file that the server signs with: read and checked
 /// when saved (an RSA key that signs, an email to sign as), then kept sealed.
-struct ServiceAccountKey: Codable, Sendable, Equatable {
+struct ServiceAccountKey: Codable, Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
     let clientEmail: String
     let privateKeyID: String?
     let privateKey: String
+
+    /// Names the account, never the key: a log line or a failed test's message may print it.
+    var description: String { "ServiceAccountKey(\(clientEmail), <redacted>)" }
+    var debugDescription: String { description }
 
     enum CodingKeys: String, CodingKey {
         case clientEmail = "client_email", privateKeyID = "private_key_id", privateKey = "private_key"

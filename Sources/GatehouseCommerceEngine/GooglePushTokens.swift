@@ -24,8 +24,8 @@ public enum PushTokenRefusal: Error, Equatable, Sendable {
 
 /// Checks the OpenID Connect tokens Google signs for the Pub/Sub pushes of real-time developer
 /// notifications: RS256 by `kid` against Google's published certificates (kept as long as the
-/// answer's `Cache-Control: max-age` says, fetched again for a `kid` not among them at most once
-/// a minute, one fetch at a time), `iss` Google's accounts service, `aud` and `email` the ones
+/// answer's `Cache-Control: max-age` says and at least a minute, fetched again for a `kid` not
+/// among them at most once a minute, one fetch at a time), `iss` Google's accounts service, `aud` and `email` the ones
 /// the tenant configured with `email_verified` true, and `exp`/`iat` around now.
 final class GooglePushTokens: Sendable {
     static let defaultCertificatesURL = URL(string: "https://www.googleapis.com/oauth2/v1/certs")!
@@ -82,6 +82,8 @@ final class GooglePushTokens: Sendable {
             guard now.timeIntervalSince(current.fetchedAt) >= Self.refetchInterval else { return nil }
         }
         let fetched = try await fetches.run("") { [self] in
+            // A caller that waited on the previous fetch finds what it brought.
+            if let current = held.cached(""), clock.now.timeIntervalSince(current.fetchedAt) < Self.refetchInterval { return current }
             let fresh = try await fetchCertificates()
             held.remember(fresh, for: "")
             return fresh
@@ -103,7 +105,9 @@ final class GooglePushTokens: Sendable {
             if let pem = value.string, let key = try? RS256PublicKey(certificatePEM: pem) { keys[kid] = key }
         }
         let now = clock.now
-        return Certificates(keys: keys, fetchedAt: now, until: now.addingTimeInterval(Self.maxAge(response.value(forHTTPHeaderField: "Cache-Control"))))
+        // Kept at least a minute whatever the answer says, so pushes cannot make a fetch each.
+        let lifetime = max(Self.refetchInterval, Self.maxAge(response.value(forHTTPHeaderField: "Cache-Control")))
+        return Certificates(keys: keys, fetchedAt: now, until: now.addingTimeInterval(lifetime))
     }
 
     /// `max-age` of a `Cache-Control` value, in seconds (at most a day); 0 without one.

@@ -42,7 +42,7 @@ extension DatacoveWire {
     public struct PricingConfig: Codable, Sendable, Equatable {
         /// The JSON keys, which the server reads by name.
         public enum CodingKeys: String, CodingKey, CaseIterable { case provider, iapCreditPackages }
-        /// Always `apple`.
+        /// `apple`, or `google` for Google Play's packages.
         public var provider: String
         /// The packages.
         public var iapCreditPackages: [CreditPackage]
@@ -159,7 +159,7 @@ extension DatacoveWire {
     public struct PricingConfigUpdate: Codable, Sendable, Equatable {
         /// The JSON keys, which the server reads by name.
         public enum CodingKeys: String, CodingKey, CaseIterable { case provider, iapCreditPackages }
-        /// `apple` when left out.
+        /// `apple` when left out, or `google`: the packages of the other provider are kept.
         public var provider: String?
         public var iapCreditPackages: [CreditPackage]?
 

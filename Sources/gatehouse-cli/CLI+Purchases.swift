@@ -15,7 +15,7 @@ extension CLI {
                gatehouse-cli store google-play-config [--package-name NAME] [--service-account-key-file JSON]
                                                       [--push-audience AUDIENCE|null] [--push-service-account EMAIL|null]
                                                       [--production true|false]
-               gatehouse-cli store credits PRODUCT_ID CREDITS [PRODUCT_ID CREDITS …]
+               gatehouse-cli store credits [--provider apple|google] PRODUCT_ID CREDITS [PRODUCT_ID CREDITS …]
                gatehouse-cli store plan NAME monthly|annual|one_time_year PRODUCT_ID [GATED_WORKFLOW_ID]
                gatehouse-cli store trial DAYS|off
         option: --tenant ID (default: the development tenant)
@@ -30,12 +30,12 @@ extension CLI {
         guard let tenant = options.value("tenant") ?? credentials?["tenantId"] as? String else { fail(storeUsage) }
         let endpoints = DatacoveWire.Endpoints.Store.self
         /// Sends and prints the answer pretty, under `label` when given (as other commands print JSON).
-        func send<Body, Reply>(_ endpoint: Endpoint<Body, Reply>, _ body: [String: Any]? = nil, label: String? = nil) async throws {
+        func send<Body, Reply>(_ endpoint: Endpoint<Body, Reply>, _ body: [String: Any]? = nil, label: String? = nil, query: String = "") async throws {
             let data = try body.map { try JSONSerialization.data(withJSONObject: $0) }
             if let label { print(label + ":") }
             let answer: Data
             do {
-                answer = try await admin.sendRaw(endpoint.method.rawValue, endpoint.path(["tenantId": tenant]), body: data)
+                answer = try await admin.sendRaw(endpoint.method.rawValue, endpoint.path(["tenantId": tenant]) + query, body: data)
             } catch GatehouseClientError.api(404, _, _, _) where label != nil {
                 print("  (not configured yet)")
                 return
@@ -58,6 +58,7 @@ extension CLI {
             try await send(endpoints.appleConfig, label: "apple-config")
             try await send(endpoints.googlePlayConfig, label: "google-play-config")
             try await send(endpoints.pricingConfig, label: "pricing-config (credit packages)")
+            try await send(endpoints.pricingConfig, label: "pricing-config?provider=google (Google Play credit packages)", query: "?provider=google")
             try await send(endpoints.plans, label: "service-entitlement-products (plans)")
             try await send(endpoints.trialConfig, label: "trial-config")
         case "apple-config":
@@ -85,7 +86,7 @@ extension CLI {
             let pairs = Array(words.dropFirst())
             guard !pairs.isEmpty, pairs.count.isMultiple(of: 2) else { fail(storeUsage) }
             let packages = stride(from: 0, to: pairs.count, by: 2).map { ["platformProductId": pairs[$0], "credits": count(pairs[$0 + 1], "the credits of \(pairs[$0])")] }
-            try await send(endpoints.putPricingConfig, ["provider": "apple", "iapCreditPackages": packages])
+            try await send(endpoints.putPricingConfig, ["provider": options.value("provider") ?? "apple", "iapCreditPackages": packages])
         case "plan":
             guard words.count >= 4 else { fail(storeUsage) }
             var body: [String: Any] = ["displayName": words[1], "interval": words[2], "platformProductIds": ["apple": words[3]]]

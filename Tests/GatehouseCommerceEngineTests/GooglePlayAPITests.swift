@@ -23,7 +23,7 @@ import Testing
         let key = try #require(ServiceAccountKey.parse(file.json)?.key)
         let tokens = GoogleAccessTokens(tokenURL: google.tokenURL, http: CurlHTTPClient(), clock: SystemClock())
         let api = GooglePlayAPI(
-            baseURL: google.baseURL, packageName: package, token: { try await tokens.token(tenantID: "t1", key: key) }, http: CurlHTTPClient())
+            baseURL: google.baseURL, packageName: package, token: { try await tokens.token(tenantID: "t1", key: key, replacing: $0) }, http: CurlHTTPClient())
         return Setup(google: google, api: api)
     }
 
@@ -35,7 +35,8 @@ import Testing
             "lineItems": [
                 ["productId": "pro", "expiryTime": expiry, "latestSuccessfulOrderId": "GPA.3344-1122-3344-55667",
                  "offerDetails": ["basePlanId": "monthly", "offerTags": ["intro"]], "autoRenewingPlan": ["autoRenewEnabled": state != "CANCELED"]],
-                ["productId": "storage-addon", "expiryTime": expiry, "prepaidPlan": ["allowExtendAfterTime": "2026-12-28T10:00:00Z"]],
+                // Google's Timestamp JSON may carry nine fractional digits.
+                ["productId": "storage-addon", "expiryTime": expiry.replacingOccurrences(of: ".120Z", with: ".120000000Z"), "prepaidPlan": ["allowExtendAfterTime": "2026-12-28T10:00:00Z"]],
             ],
         ]
     }
@@ -94,8 +95,19 @@ import Testing
         let setup = try await Self.setUp()
         defer { setup.google.stop() }
         await #expect(throws: GoogleAPIError.unknownPurchase) { try await setup.api.subscription(purchaseToken: "never-issued") }
-        let stranger = GooglePlayAPI(baseURL: setup.google.baseURL, packageName: Self.package, token: { "ya29.not-issued" }, http: CurlHTTPClient())
+        // Tokens Google could not have issued are not sent: `..` would fold into another path.
+        for token in ["..", ".", "", "a/b", "a%2Fb", String(repeating: "a", count: 2049), "to ken"] {
+            await #expect(throws: GoogleAPIError.unknownPurchase) { try await setup.api.subscription(purchaseToken: token) }
+        }
+        #expect(try await setup.google.log().filter { $0.path != "/token" }.count == 1)
+        let stranger = GooglePlayAPI(baseURL: setup.google.baseURL, packageName: Self.package, token: { _ in "ya29.not-issued" }, http: CurlHTTPClient())
         await #expect(throws: GoogleAPIError.refused(status: 401)) { try await stranger.subscription(purchaseToken: "never-issued") }
+        // A token Google revoked before it expired is replaced once, and the call goes through.
+        try await setup.google.add(package: Self.package, subscriptions: ["live": Self.subscription("ACTIVE")])
+        _ = try await setup.api.subscription(purchaseToken: "live")
+        try await setup.google.revokeTokens()
+        #expect(try await setup.api.subscription(purchaseToken: "live").state == "ACTIVE")
+        #expect(try await setup.google.log().filter { $0.path == "/token" }.count == 2)
         try await setup.google.failAPI(with: 503)
         do {
             _ = try await setup.api.product("credits-500", purchaseToken: "x")

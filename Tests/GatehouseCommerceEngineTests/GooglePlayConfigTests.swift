@@ -60,6 +60,7 @@ import Testing
             return String(decoding: try JSONSerialization.data(withJSONObject: copy), as: UTF8.self)
         }
         let small = try Command.run("/usr/bin/env", ["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024"])
+        try #require(small.status == 0 && !small.output.isEmpty)
         let refused = [
             "not json", "[]", "{", String(repeating: "[", count: 100_000),
             try variant { $0["type"] = "authorized_user" },
@@ -101,5 +102,28 @@ import Testing
         }
         keyed.serviceAccountKey = nil
         #expect(try await unsealed.updateGooglePlayConfig(tenantID: harness.tenantID, keyed).hasServiceAccountKey == false)
+    }
+
+    /// Google Play's credit packages are a list of their own: saving them keeps the App Store's,
+    /// and an App Store transaction never buys what only Google Play sells.
+    @Test(arguments: TestDatabaseKind.available)
+    func googlePackagesStandApartFromTheAppStores(_ kind: TestDatabaseKind) async throws {
+        let h = try await CommerceHarness(kind)
+        defer { h.close() }
+        let googleOnly = "com.example.gatehouse.credits900"
+        let saved = try await h.engine.setCreditPackages(
+            tenantID: h.tenantID, provider: "google", [CreditPackage(provider: "google", platformProductId: googleOnly, credits: 900, displayName: nil)])
+        #expect(saved.map(\.platformProductId) == [googleOnly] && saved.allSatisfy { $0.provider == "google" })
+        #expect(try await h.engine.creditPackages(tenantID: h.tenantID).map(\.platformProductId) == [CommerceHarness.creditsProduct])
+        await #expect(throws: CommerceError.invalid("provider", .oneOf(["apple", "google"]))) {
+            try await h.engine.creditPackages(tenantID: h.tenantID, provider: "amazon")
+        }
+        let payload: [String: Any] = [
+            "transactionId": "3000000000000901", "originalTransactionId": "3000000000000901", "productId": googleOnly,
+            "bundleId": bundleId, "environment": "Sandbox", "type": "Consumable", "signedDate": Int64(Date().timeIntervalSince1970 * 1000),
+        ]
+        await #expect(throws: PurchaseError(.productUnknown, .productNotSold)) {
+            try await h.report(try h.chain.sign(payload: payload), id: "3000000000000901", product: googleOnly, account: "alice")
+        }
     }
 }

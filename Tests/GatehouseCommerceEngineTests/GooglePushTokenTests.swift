@@ -72,6 +72,11 @@ import Testing
         for (name, token, refusal) in forged {
             await #expect(throws: refusal, "\(name)") { try await check(token) }
         }
+        // The RS256 check itself refuses another algorithm before looking at the signature.
+        let key = try RS256PublicKey(certificatePEM: publicPEM)
+        #expect(throws: JWTError.unsupportedAlgorithm("HS256")) { try JWS.verifyRS256(compact: hs256, publicKey: key) }
+        #expect(throws: JWTError.badSignature) { try JWS.verifyRS256(compact: try Self.replacing(genuine, payload: tampered), publicKey: key) }
+        #expect(try JWS.verifyRS256(compact: genuine, publicKey: key).header.kid == header["kid"] as? String)
     }
 
     @Test func certificatesAreKeptAsLongAsGoogleSaysAndFetchedForANewKey() async throws {
@@ -85,7 +90,8 @@ import Testing
         }
         #expect(try await fetches() == 1)
 
-        // A key Google started signing with is fetched at once; a made-up kid soon after is not.
+        // A key Google started signing with is fetched once the certificates held are a minute old
+        // (Pub/Sub retries a push refused before that); a made-up kid soon after makes no fetch.
         try await google.rotatePushKey()
         let rotated = try await google.pushToken(audience: Self.audience, email: Self.email)
         clock.advance(by: 61)

@@ -149,6 +149,8 @@ extension ExecutableTests {
             #expect(!play.contains("PRIVATE KEY"))
             try await cli.ok(["store", "google-play-config", "--push-audience", "null"], contains: "\"pushAudience\" : null")
             try await cli.ok(["store", "show"], contains: "\"packageName\" : \"com.example.gatehouse\"")
+            try await cli.ok(["store", "credits", "--provider", "google", "credits_500", "500"], contains: "\"provider\" : \"google\"")
+            try await cli.ok(["store", "show"], contains: "\"platformProductId\" : \"credits_500\"")
             try await cli.refused(["store", "google-play-config", "--package-name", "nodots"], exit: 1, line: "packageName is not an Android application id")
 
             // Possession in test mode, end to end.

@@ -46,7 +46,22 @@ import Testing
             ["provider": "apple", "iapCreditPackages": [["platformProductId": "com.example.credits500", "credits": 500, "displayName": "500 credits"]]],
             token: admin)
         #expect(pricing.status == 200 && (pricing.json["iapCreditPackages"] as? [[String: Any]])?.first?["credits"] as? Int == 500)
-        #expect(code(try await client.call("PUT", base + "/pricing-config", ["provider": "google", "iapCreditPackages": []], token: admin)) == "VALIDATION_FAILED")
+        // Google Play's packages are a list of their own: saving them leaves the App Store's.
+        let google = try await client.call(
+            "PUT", base + "/pricing-config",
+            ["provider": "google", "iapCreditPackages": [["platformProductId": "credits_500", "credits": 500], ["platformProductId": "credits_100", "credits": 100]]],
+            token: admin)
+        #expect(NSDictionary(dictionary: google.json) == NSDictionary(dictionary: [
+            "provider": "google",
+            "iapCreditPackages": [["platformProductId": "credits_100", "credits": 100, "displayName": NSNull()],
+                                  ["platformProductId": "credits_500", "credits": 500, "displayName": NSNull()]],
+        ] as [String: Any]), "\(google.json)")
+        let apple = try await client.call("GET", base + "/pricing-config", token: admin)
+        #expect(apple.json["provider"] as? String == "apple" && (apple.json["iapCreditPackages"] as? [[String: Any]])?.map { $0["platformProductId"] as? String } == ["com.example.credits500"])
+        let googleRead = try await client.call("GET", base + "/pricing-config?provider=google", token: admin)
+        #expect((googleRead.json["iapCreditPackages"] as? [[String: Any]])?.count == 2 && googleRead.json["provider"] as? String == "google")
+        #expect(code(try await client.call("GET", base + "/pricing-config?provider=amazon", token: admin)) == "VALIDATION_FAILED")
+        #expect(code(try await client.call("PUT", base + "/pricing-config", ["provider": "amazon", "iapCreditPackages": []], token: admin)) == "VALIDATION_FAILED")
 
         let plan = try await client.call(
             "POST", base + "/service-entitlement-products",

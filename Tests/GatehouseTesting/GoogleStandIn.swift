@@ -73,6 +73,9 @@ public final class GoogleStandIn: @unchecked Sendable {
         try await control("configure", ["tokenStatus": status.map { $0 as Any } ?? NSNull()])
     }
 
+    /// Every access token issued so far is refused by the API from now on (401).
+    public func revokeTokens() async throws { try await control("revoke-tokens", [:]) }
+
     /// The `expires_in` of the tokens issued from now on.
     public func issueTokens(lasting seconds: Int) async throws {
         try await control("configure", ["expiresIn": seconds])

@@ -1,4 +1,5 @@
 import GatehouseWire
+import GatehouseCommerceEngine
 
 /// Purchases and the entitlement (the app's session), and the store setup (the admin token).
 extension DatacoveDocument {
@@ -32,6 +33,8 @@ extension DatacoveDocument {
         func operation<Body, Answer>(_ endpoint: Endpoint<Body, Answer>, body: Content? = nil, _ reply: Reply) -> Operation {
             Operation(endpoint.described, body: body, replies: [reply])
         }
+        var pricingRead = operation(endpoints.pricingConfig, .ok(.ref("PricingConfig"), pricing))
+        pricingRead.query = [Parameter(name: "provider", schema: .oneOf(CommerceEngine.providers), description: "google for Google Play's packages; apple when left out")]
         return [
             operation(endpoints.updateAppleConfig,
                 body: .json(.ref("AppleConfigPatch"), example: .literal(["bundleId": .string("com.example.app"), "production": .bool(false)])),
@@ -43,7 +46,7 @@ extension DatacoveDocument {
             operation(endpoints.googlePlayConfig, .ok(.ref("GooglePlayConfig"), google)),
             operation(endpoints.putPricingConfig, body: .json(.ref("PricingConfigUpdate"), example: pricing),
                 .ok(.ref("PricingConfig"), pricing, links: [Link(name: "read", operationId: "getPricingConfig", parameters: ["tenantId": "$request.path.tenantId"])])),
-            operation(endpoints.pricingConfig, .ok(.ref("PricingConfig"), pricing)),
+            pricingRead,
             operation(endpoints.createPlan,
                 body: .json(.ref("StorePlanRequest"), example: .literal([
                     "displayName": .string("Pro"), "interval": .string("monthly"), "platformProductIds": .object(["apple": .string("com.example.pro.monthly")]),

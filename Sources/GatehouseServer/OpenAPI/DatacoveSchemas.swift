@@ -72,8 +72,9 @@ enum DatacoveSchemas {
             "pushAudience": nullableString, "pushServiceAccountEmail": nullableString, "production": .boolean,
         ], optional: Set(DatacoveWire.GooglePlayConfigPatch.CodingKeys.allCases.map(\.stringValue))),
         "CreditPackage": .object(["platformProductId": .string, "credits": .integer(minimum: 1), "displayName": nullableString]),
-        "PricingConfig": .object(["provider": .oneOf(["apple"]), "iapCreditPackages": .array(.ref("CreditPackage"))]),
-        "PricingConfigUpdate": .object(["provider": .oneOf(["apple"]), "iapCreditPackages": .array(.ref("CreditPackage"))], optional: ["provider"]),
+        "PricingConfig": .object(["provider": .oneOf(CommerceEngine.providers), "iapCreditPackages": .array(.ref("CreditPackage"))]),
+        "PricingConfigUpdate": .object(
+            ["provider": .oneOf(CommerceEngine.providers), "iapCreditPackages": .array(.ref("CreditPackage"))], optional: ["provider"]),
         "StorePlanRequest": .object([
             "displayName": .string, "interval": .oneOf(Plan.Interval.allCases.map(\.rawValue)), "platformProductIds": .map(.string), "gatedWorkflowId": nullableString,
         ], optional: ["gatedWorkflowId"]),

@@ -291,6 +291,13 @@ def add_accounts():
     return answer(200, {})
 
 
+@app.post("/_control/revoke-tokens")
+def revoke_tokens():
+    with LOCK:
+        ISSUED.clear()
+    return answer(200, {})
+
+
 @app.post("/_control/configure")
 def configure():
     with LOCK:

@@ -60,8 +60,8 @@ enum StoreJSON {
             production: config.production)
     }
 
-    static func pricing(_ packages: [CreditPackage]) -> DatacoveWire.PricingConfig {
-        DatacoveWire.PricingConfig(iapCreditPackages: packages.map {
+    static func pricing(_ packages: [CreditPackage], provider: String) -> DatacoveWire.PricingConfig {
+        DatacoveWire.PricingConfig(provider: provider, iapCreditPackages: packages.map {
             DatacoveWire.CreditPackage(platformProductId: $0.platformProductId, credits: $0.credits, displayName: $0.displayName)
         })
     }

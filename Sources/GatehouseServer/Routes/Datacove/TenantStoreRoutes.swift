@@ -54,12 +54,18 @@ enum TenantStoreRoutes {
             return error.path.count == 1 ? packagesRefused : packageRefused
         }) { body, tenantID in
             guard let items = body.iapCreditPackages else { throw packagesRefused }
+            let provider = body.provider ?? "apple"
             let packages = items.map {
-                CreditPackage(provider: "apple", platformProductId: $0.platformProductId, credits: $0.credits, displayName: $0.displayName)
+                CreditPackage(provider: provider, platformProductId: $0.platformProductId, credits: $0.credits, displayName: $0.displayName)
             }
-            return try .json(StoreJSON.pricing(try await commerce.setCreditPackages(tenantID: tenantID, provider: body.provider ?? "apple", packages)))
+            return try .json(StoreJSON.pricing(try await commerce.setCreditPackages(tenantID: tenantID, provider: provider, packages), provider: provider))
         }
-        on(endpoints.pricingConfig) { tenantID, _ in try .json(StoreJSON.pricing(try await commerce.creditPackages(tenantID: tenantID))) }
+        // `?provider=google` for Google Play's packages; the App Store's without one, as before.
+        router.on(endpoints.pricingConfig, admin) { request, context, _ in
+            let provider = request.queryValue("provider") ?? "apple"
+            let packages = try await commerce.creditPackages(tenantID: context.parameter("tenantId"), provider: provider)
+            return try .json(StoreJSON.pricing(packages, provider: provider))
+        }
         typealias PlanKeys = DatacoveWire.PlanRequest.CodingKeys
         let intervalRefused = CommerceError.invalid("interval", .oneOf(["monthly", "annual", "one_time_year"]))
         let appleIDRefused = CommerceError.invalid("platformProductIds.apple", .required)
