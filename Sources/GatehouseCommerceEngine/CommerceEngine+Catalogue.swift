@@ -54,13 +54,19 @@ extension CommerceEngine {
         }
     }
 
-    /// Adds a plan; its App Store product id is unique per tenant.
+    /// Adds a plan; its App Store product id, and its Google Play subscription (with its base
+    /// plan, or without one), are each unique per tenant.
     public func createPlan(
-        tenantID: String, displayName: String, interval: Plan.Interval, appleProductID: String, gatedWorkflowID: String?
+        tenantID: String, displayName: String, interval: Plan.Interval, appleProductID: String, googleProductID: String? = nil,
+        gatedWorkflowID: String?
     ) async throws -> Plan {
         let name = displayName.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...200).contains(name.count) else { throw CommerceError.invalid("displayName", .length(1...200)) }
         guard !appleProductID.isEmpty, appleProductID.count <= 200 else { throw CommerceError.invalid("platformProductIds.apple", .required) }
+        let google = try googleProductID.map { text in
+            guard let id = GoogleSubscriptionID(text) else { throw CommerceError(.validationFailed, .googlePlay(.subscriptionID)) }
+            return id
+        }
         let id = environment.ids.next().lowercased
         let now = environment.clock.now
         do {
@@ -68,14 +74,25 @@ extension CommerceEngine {
                 guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError.notFound(.tenant) }
                 try db.execute(
                     """
-                    INSERT INTO commerce_plans (id, tenant_id, display_name, plan_interval, apple_product_id, gated_workflow_id, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO commerce_plans (id, tenant_id, display_name, plan_interval, apple_product_id, google_product_id,
+                      google_base_plan_id, gated_workflow_id, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                    [.text(id), .text(tenantID), .text(name), .text(interval.rawValue), .text(appleProductID), gatedWorkflowID.sqlValue, now.sqlValue])
+                    [.text(id), .text(tenantID), .text(name), .text(interval.rawValue), .text(appleProductID), (google?.subscriptionID).sqlValue,
+                     (google?.basePlanID).sqlValue, gatedWorkflowID.sqlValue, now.sqlValue])
                 return try Self.plans(db, tenantID).first { $0.productId == id }!
             }
         } catch let error as DatabaseError where error.kind == .uniqueViolation {
-            throw CommerceError(.conflict, .productTaken)
+            // Which store's id another plan holds (the App Store's, unless the Google one is taken).
+            var googleTaken = false
+            if let google {
+                googleTaken = try await database.read { db in
+                    try db.queryOne(
+                        "SELECT id FROM commerce_plans WHERE tenant_id = ? AND google_product_id = ? AND COALESCE(google_base_plan_id, '') = ?",
+                        tenantID, google.subscriptionID, google.basePlanID ?? "") != nil
+                }
+            }
+            throw CommerceError(.conflict, googleTaken ? .googleSubscriptionTaken : .productTaken)
         }
     }
 
@@ -91,11 +108,15 @@ extension CommerceEngine {
     }
 
     static func plans(_ db: any DatabaseConnection, _ tenantID: String) throws -> [Plan] {
-        try db.query("SELECT * FROM commerce_plans WHERE tenant_id = ? ORDER BY created_at, id", [.text(tenantID)]).map {
-            Plan(
-                productId: try $0.get("id"), displayName: try $0.get("display_name"),
-                interval: Plan.Interval(rawValue: try $0.get("plan_interval")) ?? .monthly,
-                applePlatformProductId: try $0.get("apple_product_id"), gatedWorkflowId: try $0.get("gated_workflow_id"))
+        try db.query("SELECT * FROM commerce_plans WHERE tenant_id = ? ORDER BY created_at, id", [.text(tenantID)]).map { row in
+            let subscription: String? = try row.get("google_product_id")
+            let basePlan: String? = try row.get("google_base_plan_id")
+            return Plan(
+                productId: try row.get("id"), displayName: try row.get("display_name"),
+                interval: Plan.Interval(rawValue: try row.get("plan_interval")) ?? .monthly,
+                applePlatformProductId: try row.get("apple_product_id"),
+                google: subscription.flatMap { GoogleSubscriptionID($0 + (basePlan.map { ":" + $0 } ?? "")) },
+                gatedWorkflowId: try row.get("gated_workflow_id"))
         }
     }
 

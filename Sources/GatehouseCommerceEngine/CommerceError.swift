@@ -38,6 +38,8 @@ public struct CommerceError: Error, Equatable, Sendable, CustomStringConvertible
         case serviceAccountKey
         /// Not an Android application id.
         case packageName
+        /// Not a Play subscription id, or `subscriptionId:basePlanId`.
+        case subscriptionID
     }
 
     /// What was refused.
@@ -57,6 +59,8 @@ public struct CommerceError: Error, Equatable, Sendable, CustomStringConvertible
         case productListedTwice
         /// Another plan already sells this App Store product.
         case productTaken
+        /// Another plan already sells this Google Play subscription (or base plan).
+        case googleSubscriptionTaken
         /// The body is not a JSON object.
         case bodyNotAnObject
         /// The body names a field this request does not take.

@@ -165,6 +165,16 @@ public enum CommerceMigrations {
                 CREATE INDEX commerce_wallet_entries_by_account ON commerce_wallet_entries(tenant_id, account_id, created_at);
                 """)
         },
+        // A plan sold on Google Play too: its subscription, and optionally a base plan. One
+        // subscription (or one base plan of it) is one plan's; the index treats no base plan as ''.
+        Migration(id: "commerce.009_google_plans") { db in
+            try db.executeScript("""
+                ALTER TABLE commerce_plans ADD COLUMN google_product_id TEXT;
+                ALTER TABLE commerce_plans ADD COLUMN google_base_plan_id TEXT;
+                CREATE UNIQUE INDEX commerce_plans_by_google_product
+                  ON commerce_plans (tenant_id, google_product_id, COALESCE(google_base_plan_id, ''));
+                """)
+        },
         // The service account's key is kept sealed (`service_account_key`); its email and the
         // fingerprint of its public half are kept beside it in the clear, for the operator.
         Migration(id: "commerce.008_google_play_config") { db in

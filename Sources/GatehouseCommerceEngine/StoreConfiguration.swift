@@ -48,14 +48,41 @@ public struct CreditPackage: Sendable, Equatable {
     }
 }
 
-/// A plan: an App Store subscription that unlocks gated workflows.
+/// A plan: an App Store subscription (and optionally a Google Play one) that unlocks gated workflows.
 public struct Plan: Sendable, Equatable {
     public enum Interval: String, Sendable, CaseIterable { case monthly, annual, oneTimeYear = "one_time_year" }
     public let productId: String
     public let displayName: String
     public let interval: Interval
     public let applePlatformProductId: String
+    /// The Google Play subscription that sells the plan too, if any.
+    public let google: GoogleSubscriptionID?
     public let gatedWorkflowId: String?
+}
+
+/// A Google Play subscription, and optionally one of its base plans, written as RevenueCat
+/// writes Play products: `subscriptionId` or `subscriptionId:basePlanId`.
+public struct GoogleSubscriptionID: Sendable, Equatable, CustomStringConvertible {
+    public let subscriptionID: String
+    public let basePlanID: String?
+
+    /// Parses the written form; nil unless the subscription id is 1 to 140 of lowercase letters,
+    /// digits, `_` and `.` starting with a letter or digit, and the base plan 1 to 63 of
+    /// lowercase letters, digits and `-` starting with a letter or digit (Play Console's rules).
+    public init?(_ text: String) {
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        func valid(_ part: String, length: Int, extra: Set<UInt8>) -> Bool {
+            guard let first = part.utf8.first, (1...length).contains(part.utf8.count), (0x61...0x7A).contains(first) || (0x30...0x39).contains(first)
+            else { return false }
+            return part.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || extra.contains($0) }
+        }
+        guard valid(parts[0], length: 140, extra: [0x5F, 0x2E]) else { return nil }
+        if parts.count == 2, !valid(parts[1], length: 63, extra: [0x2D]) { return nil }
+        subscriptionID = parts[0]
+        basePlanID = parts.count == 2 ? parts[1] : nil
+    }
+
+    public var description: String { subscriptionID + (basePlanID.map { ":" + $0 } ?? "") }
 }
 
 /// The server trial for iOS.

@@ -83,7 +83,7 @@ extension DatacoveWire {
         public var displayName: String
         /// `monthly`, `annual` or `one_time_year`.
         public var interval: String
-        /// Store product ids by platform (`{"apple": …}`).
+        /// Store product ids by platform (`{"apple": …, "google": "subscriptionId[:basePlanId]"}`).
         public var platformProductIds: [String: String]
         /// The workflow the plan unlocks; `null` when none.
         @ExplicitNull public var gatedWorkflowId: String?
@@ -177,7 +177,8 @@ extension DatacoveWire {
         public var displayName: String?
         /// `monthly`, `annual` or `one_time_year`.
         public var interval: String?
-        /// Store product ids by platform; `apple` is required.
+        /// Store product ids by platform; `apple` is required, `google` (a Play subscription id,
+        /// or `subscriptionId:basePlanId`) sells the plan on Google Play too.
         public var platformProductIds: [String: String]?
         public var gatedWorkflowId: String?
 

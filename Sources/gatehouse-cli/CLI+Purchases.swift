@@ -17,6 +17,7 @@ extension CLI {
                                                       [--production true|false]
                gatehouse-cli store credits [--provider apple|google] PRODUCT_ID CREDITS [PRODUCT_ID CREDITS …]
                gatehouse-cli store plan NAME monthly|annual|one_time_year PRODUCT_ID [GATED_WORKFLOW_ID]
+                                        [--google SUBSCRIPTION_ID[:BASE_PLAN_ID]]
                gatehouse-cli store trial DAYS|off
         option: --tenant ID (default: the development tenant)
         """
@@ -89,7 +90,9 @@ extension CLI {
             try await send(endpoints.putPricingConfig, ["provider": options.value("provider") ?? "apple", "iapCreditPackages": packages])
         case "plan":
             guard words.count >= 4 else { fail(storeUsage) }
-            var body: [String: Any] = ["displayName": words[1], "interval": words[2], "platformProductIds": ["apple": words[3]]]
+            var ids = ["apple": words[3]]
+            if let google = options.value("google") { ids["google"] = google }
+            var body: [String: Any] = ["displayName": words[1], "interval": words[2], "platformProductIds": ids]
             if words.count > 4 { body["gatedWorkflowId"] = words[4] }
             try await send(endpoints.createPlan, body)
         case "trial":

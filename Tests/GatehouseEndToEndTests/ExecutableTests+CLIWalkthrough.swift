@@ -151,6 +151,7 @@ extension ExecutableTests {
             try await cli.ok(["store", "show"], contains: "\"packageName\" : \"com.example.gatehouse\"")
             try await cli.ok(["store", "credits", "--provider", "google", "credits_500", "500"], contains: "\"provider\" : \"google\"")
             try await cli.ok(["store", "show"], contains: "\"platformProductId\" : \"credits_500\"")
+            try await cli.ok(["store", "plan", "Pro", "monthly", "com.example.pro.monthly", "--google", "pro:monthly"], contains: "\"google\" : \"pro:monthly\"")
             try await cli.refused(["store", "google-play-config", "--package-name", "nodots"], exit: 1, line: "packageName is not an Android application id")
 
             // Possession in test mode, end to end.

@@ -75,8 +75,32 @@ import Testing
         #expect(code(try await client.call(
             "POST", base + "/service-entitlement-products",
             ["displayName": "Weekly", "interval": "weekly", "platformProductIds": ["apple": "x"]], token: admin)) == "VALIDATION_FAILED")
+        // Sold on Google Play too: a subscription, or one base plan of it, is one plan's.
+        let both = try await client.call(
+            "POST", base + "/service-entitlement-products",
+            ["displayName": "Pro", "interval": "monthly", "platformProductIds": ["apple": "com.example.app.pro", "google": "pro:monthly-autorenew"]],
+            token: admin)
+        #expect(both.status == 201 && NSDictionary(dictionary: both.json["platformProductIds"] as? [String: Any] ?? [:])
+            == NSDictionary(dictionary: ["apple": "com.example.app.pro", "google": "pro:monthly-autorenew"]), "\(both.json)")
+        let sameBasePlan = try await client.call(
+            "POST", base + "/service-entitlement-products",
+            ["displayName": "Pro again", "interval": "monthly", "platformProductIds": ["apple": "com.example.app.pro2", "google": "pro:monthly-autorenew"]],
+            token: admin)
+        #expect(sameBasePlan.status == 409 && (sameBasePlan.json["error"] as? [String: Any])?["message"] as? String
+            == "a plan already uses this Google Play subscription")
+        let otherBasePlan = try await client.call(
+            "POST", base + "/service-entitlement-products",
+            ["displayName": "Pro yearly", "interval": "annual", "platformProductIds": ["apple": "com.example.app.pro.yearly", "google": "pro:yearly"]],
+            token: admin)
+        #expect(otherBasePlan.status == 201)
+        for bad in ["Pro", "pro:", ":monthly", "pro:monthly:x", "pro/x", String(repeating: "p", count: 141)] {
+            let refused = try await client.call(
+                "POST", base + "/service-entitlement-products",
+                ["displayName": "Bad", "interval": "monthly", "platformProductIds": ["apple": "com.example.app.bad", "google": bad]], token: admin)
+            #expect(code(refused) == "VALIDATION_FAILED", "\(bad): \(refused.json)")
+        }
         let plans = try await client.call("GET", base + "/service-entitlement-products", token: admin)
-        #expect((plans.json["data"] as? [[String: Any]])?.count == 1)
+        #expect((plans.json["data"] as? [[String: Any]])?.count == 3)
         let productID = try #require(plan.json["productId"] as? String)
         #expect(try await client.call("DELETE", base + "/service-entitlement-products/\(productID)", token: admin).status == 204)
 

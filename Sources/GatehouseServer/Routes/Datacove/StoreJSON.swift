@@ -69,7 +69,8 @@ enum StoreJSON {
     static func plan(_ plan: Plan) -> DatacoveWire.StorePlan {
         DatacoveWire.StorePlan(
             productId: plan.productId, displayName: plan.displayName, interval: plan.interval.rawValue,
-            platformProductIds: ["apple": plan.applePlatformProductId], gatedWorkflowId: plan.gatedWorkflowId)
+            platformProductIds: ["apple": plan.applePlatformProductId].merging(plan.google.map { ["google": $0.description] } ?? [:]) { $1 },
+            gatedWorkflowId: plan.gatedWorkflowId)
     }
 
     static func trial(_ config: TrialConfig) -> DatacoveWire.TrialConfig {

@@ -76,7 +76,8 @@ enum TenantStoreRoutes {
             guard let interval = body.interval.flatMap(Plan.Interval.init(rawValue:)) else { throw intervalRefused }
             guard let apple = body.platformProductIds?["apple"] else { throw appleIDRefused }
             let plan = try await commerce.createPlan(
-                tenantID: tenantID, displayName: body.displayName ?? "", interval: interval, appleProductID: apple, gatedWorkflowID: body.gatedWorkflowId)
+                tenantID: tenantID, displayName: body.displayName ?? "", interval: interval, appleProductID: apple,
+                googleProductID: body.platformProductIds?["google"], gatedWorkflowID: body.gatedWorkflowId)
             return try .json(StoreJSON.plan(plan), status: 201)
         }
         on(endpoints.plans) { tenantID, _ in

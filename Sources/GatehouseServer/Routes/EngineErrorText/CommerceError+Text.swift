@@ -16,10 +16,12 @@ extension CommerceError {
         case .googlePlay(.serviceAccountKey):
             "serviceAccountKey must be a service account's JSON key file (type service_account, client_email, an RSA private_key)"
         case .googlePlay(.packageName): "packageName is not an Android application id"
+        case .googlePlay(.subscriptionID): "platformProductIds.google must be a Play subscription id, or subscriptionId:basePlanId"
         case .noSealingKey: "this server has no store-secret-key, so it cannot keep a service account key"
         case .sandboxOnly(let field): "\(field) is refused on production tenants"
         case .productListedTwice: "each platformProductId may appear once"
         case .productTaken: "a plan already uses this App Store product id"
+        case .googleSubscriptionTaken: "a plan already uses this Google Play subscription"
         case .bodyNotAnObject: "The body must be a JSON object."
         case .unknownField(let name): "unknown field: \(name)"
         }
