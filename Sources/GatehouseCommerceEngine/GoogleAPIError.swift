@@ -1,3 +1,6 @@
+import Foundation
+import GatehouseCore
+
 /// Why a call to Google failed. `isRetryable` separates "try again later" (no answer, 5xx,
 /// 429) from answers that will not change (a refused grant, a 4xx, a malformed answer).
 public enum GoogleAPIError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -32,6 +35,19 @@ public enum GoogleAPIError: Error, Equatable, Sendable, CustomStringConvertible 
         case .unavailable(let status): "Google answered \(status)"
         case .network(let detail): "network error: \(detail)"
         case .invalidResponse(let detail): "invalid response: \(detail)"
+        }
+    }
+}
+
+extension GoogleAPIError {
+    /// Sends `request`: no answer at all is `.network`, a cancelled caller stays cancelled.
+    static func send(_ request: OutboundRequest, on http: any OutboundHTTP) async throws -> (Data, OutboundResponse) {
+        do {
+            return try await http.send(request)
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            throw GoogleAPIError.network("\(error)")
         }
     }
 }

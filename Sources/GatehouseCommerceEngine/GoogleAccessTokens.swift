@@ -67,14 +67,7 @@ final class GoogleAccessTokens: Sendable {
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.httpBody = Data(PercentEncoding.form([("grant_type", Self.grantType), ("assertion", assertion)]).utf8)
         request.maxResponseBytes = 64 << 10
-        let (data, response): (Data, OutboundResponse)
-        do {
-            (data, response) = try await http.send(request)
-        } catch let error as CancellationError {
-            throw error
-        } catch {
-            throw GoogleAPIError.network("\(error)")
-        }
+        let (data, response) = try await GoogleAPIError.send(request, on: http)
         switch response.statusCode {
         case 200:
             guard let object = (try? JSONReader.parse(data))?.object, let token = object["access_token"]?.string, !token.isEmpty,

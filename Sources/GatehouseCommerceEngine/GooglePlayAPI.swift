@@ -133,14 +133,7 @@ struct GooglePlayAPI: Sendable {
             request.httpBody = try JSONSerialization.data(withJSONObject: body)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        let (data, response): (Data, OutboundResponse)
-        do {
-            (data, response) = try await http.send(request)
-        } catch let error as CancellationError {
-            throw error
-        } catch {
-            throw GoogleAPIError.network("\(error)")
-        }
+        let (data, response) = try await GoogleAPIError.send(request, on: http)
         switch response.statusCode {
         case 200...299:
             if data.isEmpty { return [:] }

@@ -31,6 +31,25 @@ final class EVPKey: @unchecked Sendable {
         return String(decoding: name.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// True when `signature` is a signature of SHA-256(`message`) by this key: DER ECDSA for an
+    /// EC key, PKCS#1 v1.5 for RSA. Any failure, a library error included, answers false: a
+    /// verifier fails closed.
+    func verifySHA256(signature: some DataProtocol, message: some DataProtocol) -> Bool {
+        defer { OpenSSL.drainErrors() }
+        guard let context = EVP_MD_CTX_new() else { return false }
+        defer { EVP_MD_CTX_free(context) }
+        guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, pointer) == 1 else { return false }
+        return withContiguousBytes(signature) { signature in
+            withContiguousBytes(message) { message in
+                EVP_DigestVerify(
+                    context,
+                    signature.baseAddress?.assumingMemoryBound(to: UInt8.self), signature.count,
+                    message.baseAddress?.assumingMemoryBound(to: UInt8.self), message.count
+                ) == 1
+            }
+        }
+    }
+
     /// The DER SubjectPublicKeyInfo of the key (its public half only).
     func subjectPublicKeyInfo() throws -> [UInt8] {
         try Self.subjectPublicKeyInfo(of: pointer)

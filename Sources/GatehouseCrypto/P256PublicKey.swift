@@ -118,19 +118,7 @@ public struct P256PublicKey: Sendable, Equatable {
     ///
     /// Any failure, including a library error, answers false: a verifier must fail closed.
     public func verify(derSignature: some DataProtocol, message: some DataProtocol) -> Bool {
-        defer { OpenSSL.drainErrors() }
-        guard let context = EVP_MD_CTX_new() else { return false }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, key.pointer) == 1 else { return false }
-        return withContiguousBytes(derSignature) { signature in
-            withContiguousBytes(message) { message in
-                EVP_DigestVerify(
-                    context,
-                    signature.baseAddress?.assumingMemoryBound(to: UInt8.self), signature.count,
-                    message.baseAddress?.assumingMemoryBound(to: UInt8.self), message.count
-                ) == 1
-            }
-        }
+        key.verifySHA256(signature: derSignature, message: message)
     }
 
     /// Keys are equal when OpenSSL says they hold the same public point.

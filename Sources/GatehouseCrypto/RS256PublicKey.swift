@@ -19,18 +19,6 @@ public struct RS256PublicKey: Sendable {
     /// True when `signature` is this key's PKCS#1 v1.5 signature of SHA-256(`message`). Any
     /// failure, a library error included, answers false: a verifier fails closed.
     public func verify(signature: some DataProtocol, message: some DataProtocol) -> Bool {
-        defer { OpenSSL.drainErrors() }
-        guard let context = EVP_MD_CTX_new() else { return false }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, key.pointer) == 1 else { return false }
-        return withContiguousBytes(signature) { signature in
-            withContiguousBytes(message) { message in
-                EVP_DigestVerify(
-                    context,
-                    signature.baseAddress?.assumingMemoryBound(to: UInt8.self), signature.count,
-                    message.baseAddress?.assumingMemoryBound(to: UInt8.self), message.count
-                ) == 1
-            }
-        }
+        key.verifySHA256(signature: signature, message: message)
     }
 }
