@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehouseOutbound
+import GatehouseFormats
 import GatehouseTesting
 import Testing
 @testable import GatehouseCommerceEngine
@@ -93,5 +94,53 @@ import Testing
         } catch let error as GoogleAPIError {
             #expect(error.isRetryable, "\(error)")
         }
+    }
+}
+
+/// Google's three endpoints, when they never answer or redirect: each call ends by its own
+/// deadline as a retryable failure, and a redirect is not followed.
+@Suite struct GoogleUnansweredTests {
+    @Test func aSilentGoogleEndsByTheDeadlineAndARedirectIsNotFollowed() async throws {
+        let upstream = try await HostileUpstream.start()
+        defer { upstream.stop() }
+        let google = try await GoogleStandIn.start()
+        defer { google.stop() }
+        let file = try GoogleServiceAccountKeyFile.generate()
+        try await google.register(file)
+        let key = try GoogleAccessTokenTests.key(file)
+        let started = Date()
+        async let grant: GoogleAPIError? = {
+            do {
+                _ = try await GoogleAccessTokens(tokenURL: upstream.url("/silent/token"), http: CurlHTTPClient(), clock: SystemClock())
+                    .token(tenantID: "t1", key: key)
+                return nil
+            } catch let error as GoogleAPIError { return error }
+        }()
+        async let read: GoogleAPIError? = {
+            do {
+                _ = try await GooglePlayAPI(baseURL: upstream.url("/silent"), packageName: "com.example.gatehouse", token: { _ in "ya29.x" }, http: CurlHTTPClient())
+                    .subscription(purchaseToken: "token")
+                return nil
+            } catch let error as GoogleAPIError { return error }
+        }()
+        async let certificates: PushTokenRefusal? = {
+            do {
+                _ = try await GooglePushTokens(certificatesURL: upstream.url("/silent/certs"), http: CurlHTTPClient(), clock: SystemClock())
+                    .verify(try await google.pushToken(audience: "a", email: "e@x.y"), audience: "a", serviceAccountEmail: "e@x.y")
+                return nil
+            } catch let error as PushTokenRefusal { return error }
+        }()
+        let (grantError, readError, certificatesError) = try await (grant, read, certificates)
+        #expect(grantError?.isRetryable == true, "\(String(describing: grantError))")
+        #expect(readError?.isRetryable == true, "\(String(describing: readError))")
+        #expect(certificatesError == .certificatesUnavailable)
+        #expect(Date().timeIntervalSince(started) < 60)
+
+        // A redirect to the real token endpoint is not followed: Google's side never sees the grant.
+        let redirect = upstream.url("/redirect?to=" + PercentEncoding.escaped(google.tokenURL.absoluteString))
+        await #expect(throws: GoogleAPIError.self) {
+            try await GoogleAccessTokens(tokenURL: redirect, http: CurlHTTPClient(), clock: SystemClock()).token(tenantID: "t1", key: key)
+        }
+        #expect(try await google.log().filter { $0.path == "/token" }.isEmpty)
     }
 }
