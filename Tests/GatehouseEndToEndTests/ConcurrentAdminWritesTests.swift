@@ -4,8 +4,9 @@ import GatehouseTesting
 import GatehouseWire
 import Testing
 
-/// Concurrent duplicates of the typed admin and store setup writes: a plan's product id is
-/// claimed once, balance changes all count, and concurrent saves leave one whole configuration.
+/// Concurrent duplicates of the typed admin and store setup writes: a plan's product id (and
+/// Google subscription) is claimed once, balance changes all count, and concurrent saves leave
+/// one whole configuration.
 @Suite struct ConcurrentAdminWritesTests {
     @Test(arguments: TestDatabaseKind.available)
     func aPlanCreatedSixteenTimesAtOnceLandsOnce(_ kind: TestDatabaseKind) async throws {
@@ -109,6 +110,67 @@ import Testing
         let packages = try #require(try await client.call("GET", path, token: admin).json["iapCreditPackages"] as? [[String: Any]])
         let credits = Set(packages.compactMap { $0["credits"] as? Int })
         #expect(packages.count == 3 && credits.count == 1, "a mix of replacements: \(packages)")
+        await live.stop()
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func concurrentGooglePlayConfigPatchesOfDifferentFieldsAllStay(_ kind: TestDatabaseKind) async throws {
+        let live = try await LiveServer.start(kind, inProcess: true)
+        let client = DatacoveClient(live)
+        let admin = live.credentials.adminToken
+        let path = "tenants/v1/\(live.credentials.tenantId)/google-play-config"
+        let file = try GoogleServiceAccountKeyFile.generate()
+        let patches: [(String, String)] = [
+            ("packageName", "com.example.gatehouse"), ("pushAudience", "https://gatehouse.example/webhooks/google-play"),
+            ("pushServiceAccountEmail", "pubsub-push@gatehouse-test.iam.gserviceaccount.com"), ("serviceAccountKey", file.json),
+        ]
+        // The first round races to make the row as well.
+        for _ in 0..<3 {
+            let statuses = try await atOnce(patches) { field, value in try await client.call("PATCH", path, [field: value], token: admin).status }
+            #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+            let saved = try await client.call("GET", path, token: admin).json
+            for (field, value) in patches.dropLast() { #expect(saved[field] as? String == value, "\(field) lost: \(saved)") }
+            #expect(saved["clientEmail"] as? String == file.clientEmail, "the key lost: \(saved)")
+            _ = try await client.call("PATCH", path, ["packageName": "com.example.reset", "pushAudience": NSNull(), "pushServiceAccountEmail": NSNull()], token: admin)
+        }
+        await live.stop()
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func aGoogleSubscriptionClaimedByTwelvePlansAtOnceLandsOnce(_ kind: TestDatabaseKind) async throws {
+        let live = try await LiveServer.start(kind, inProcess: true)
+        let client = DatacoveClient(live)
+        let admin = live.credentials.adminToken
+        let base = "tenants/v1/\(live.credentials.tenantId)/service-entitlement-products"
+        let statuses = try await atOnce(Array(0..<12)) { index in
+            try await client.call(
+                "POST", base,
+                ["displayName": "Plan \(index)", "interval": "monthly",
+                 "platformProductIds": ["apple": "com.example.app.monthly\(index)", "google": "pro:monthly"]],
+                token: admin).status
+        }
+        #expect(statuses.filter { $0 == 201 }.count == 1 && statuses.filter { $0 == 409 }.count == 11, "\(statuses)")
+        await live.stop()
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func concurrentReplacementsOfBothProvidersLeaveEachWhole(_ kind: TestDatabaseKind) async throws {
+        let live = try await LiveServer.start(kind, inProcess: true)
+        let client = DatacoveClient(live)
+        let admin = live.credentials.adminToken
+        let path = "tenants/v1/\(live.credentials.tenantId)/pricing-config"
+        let statuses = try await atOnce(Array(0..<8)) { set in
+            let provider = set.isMultiple(of: 2) ? "apple" : "google"
+            let packages = ["shared", "own-\(set)"].map { ["platformProductId": "credits.\($0)", "credits": set + 1] }
+            return try await client.call("PUT", path, ["provider": provider, "iapCreditPackages": packages], token: admin).status
+        }
+        #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+        for (provider, query) in [("apple", ""), ("google", "?provider=google")] {
+            let packages = try #require(try await client.call("GET", path + query, token: admin).json["iapCreditPackages"] as? [[String: Any]])
+            let credits = Set(packages.compactMap { $0["credits"] as? Int })
+            #expect(packages.count == 2 && credits.count == 1, "\(provider): \(packages)")
+            #expect(credits.allSatisfy { ($0 - 1).isMultiple(of: 2) == (provider == "apple") }, "\(provider) holds the other's: \(packages)")
+        }
         await live.stop()
     }
 
