@@ -82,6 +82,13 @@ extension SessionService {
     }
 
     /// The account's live sessions, newest first.
+    /// The platform of the app key a session was signed in with (`IOS`, `ANDROID`, `WEB`), nil when it had none.
+    public func platform(sessionID: String) async throws -> String? {
+        try await database.read { db in
+            try db.queryOne("SELECT platform FROM account_sessions WHERE id = ?", sessionID)?.get("platform")
+        }
+    }
+
     public func sessions(accountID: String) async throws -> [SessionInfo] {
         try await database.read { db in
             try db.query(

@@ -24,10 +24,22 @@ extension CommerceEngine {
     /// moving it from another account only as `transfer` allows.
     func linkPlan(tenantID: String, holder: String, payload: TransactionPayload, plan: Plan, transfer: TransferPolicy) async throws -> PlanLink {
         let expiry = try Self.expiry(of: payload, plan: plan)
-        for _ in 0..<3 {
+        return try await linkSubscription(tenantID: tenantID, holder: holder, chain: payload.originalTransactionId, transfer: transfer) { db, id, now in
+            try Self.recordTransaction(
+                db, tenantID: tenantID, payload: payload, plan: plan, expiry: expiry, signedAt: payload.signedDate ?? now, newID: id, now: now)
+        }
+    }
+
+    /// Records a subscription chain's row (`record` upserts it in the linking transaction, given
+    /// a fresh id and the time) and links it to `holder`, moving it from another account only
+    /// as `transfer` allows. Both stores link through here.
+    func linkSubscription(
+        tenantID: String, holder: String, chain: String, transfer: TransferPolicy,
+        record: @escaping @Sendable (any DatabaseConnection, _ newID: String, _ now: Date) throws -> Subscription
+    ) async throws -> PlanLink {
+        for _ in 0..<4 {
             let owners = try await database.read { db in
-                try db.query(
-                    "SELECT tenant_id, account_id FROM commerce_subscriptions WHERE original_transaction_id = ?", [.text(payload.originalTransactionId)])
+                try db.query("SELECT tenant_id, account_id FROM commerce_subscriptions WHERE original_transaction_id = ?", [.text(chain)])
             }
             if try owners.contains(where: { try $0.get("tenant_id", as: String.self) != tenantID }) {
                 throw PurchaseError(.linkedToAnotherAccount, .linkedElsewhere(.purchaseToWorkspace), canTransfer: false)
@@ -46,8 +58,7 @@ extension CommerceEngine {
             let automatic = relation != .unrelated
             do {
                 let link = try await database.write { db -> PlanLink? in
-                    let current = try Self.recordTransaction(
-                        db, tenantID: tenantID, payload: payload, plan: plan, expiry: expiry, signedAt: payload.signedDate ?? now, newID: id, now: now)
+                    let current = try record(db, id, now)
                     guard current.accountId == owner else { return nil }  // moved meanwhile: decide again
                     guard let owner, owner != holder else { return PlanLink(subscription: try Self.setHolder(db, current, holder, now), transferred: false) }
                     if !automatic {

@@ -5,16 +5,24 @@ import GatehouseDatabase
 
 /// What the app reported (seed 000 §07, `verify-purchase`).
 public struct PurchaseReport: Sendable, Equatable {
+    /// `apple` or `google`.
     public var platform: String
     public var platformProductId: String
+    /// The App Store transaction id (`apple`).
     public var transactionId: String
     public var signedTransaction: String?
+    /// The Play Billing purchase token (`google`).
+    public var purchaseToken: String?
     public var transferToCurrentAccount: Bool
-    public init(platform: String, platformProductId: String, transactionId: String, signedTransaction: String?, transferToCurrentAccount: Bool) {
+    public init(
+        platform: String, platformProductId: String, transactionId: String, signedTransaction: String?, purchaseToken: String? = nil,
+        transferToCurrentAccount: Bool
+    ) {
         self.platform = platform
         self.platformProductId = platformProductId
         self.transactionId = transactionId
         self.signedTransaction = signedTransaction
+        self.purchaseToken = purchaseToken
         self.transferToCurrentAccount = transferToCurrentAccount
     }
 }
@@ -65,7 +73,10 @@ public struct PurchaseError: Error, Equatable, Sendable {
         case linkedElsewhere(Link)
         case noPurchaseDate
         case noExpiry
-        case platformNotApple
+        /// `platform` is neither `apple` nor `google`.
+        case platformUnknown
+        /// What only the Google Play path refuses.
+        case google(GooglePlayRefusal)
         case transactionIDMalformed
         case productMismatch
         case revoked
@@ -76,6 +87,26 @@ public struct PurchaseError: Error, Equatable, Sendable {
     }
 
     public enum Collision: Equatable, Sendable { case notification, link }
+    public enum GooglePlayRefusal: Equatable, Sendable {
+        /// No package name or service account key is saved.
+        case notSetUp
+        /// A service account key is saved but does not open under this server's `store-secret-key`.
+        case keyUnreadable
+        /// Google refused the service account (a wrong key, or one not granted access to the app yet).
+        case accessRefused
+        /// `purchaseToken` is missing, or not a token Google issues.
+        case purchaseTokenMalformed
+        /// A test purchase (license tester) on a production configuration.
+        case testPurchase
+        /// The purchase is still pending (a cash payment not made yet, say).
+        case pending
+        /// Google Play could not be reached (or answered 5xx); retry.
+        case unreachable
+        /// Google knows no such purchase token (for this package).
+        case unknownToStore
+        /// Reported from an app whose key is not an Android one.
+        case notAndroid
+    }
     public enum Link: Equatable, Sendable { case purchaseToAccount, purchaseToWorkspace, planToAccount }
 
     public let code: Code
@@ -96,7 +127,8 @@ extension CommerceEngine {
     public func verifyPurchase(tenantID: String, accountID: String, _ report: PurchaseReport, appStoreAPIOverride: URL? = nil)
         async throws -> PurchaseOutcome
     {
-        guard report.platform == "apple" else { throw PurchaseError(.purchaseInvalid, .platformNotApple) }
+        if report.platform == "google" { return try await verifyGooglePurchase(tenantID: tenantID, accountID: accountID, report) }
+        guard report.platform == "apple" else { throw PurchaseError(.purchaseInvalid, .platformUnknown) }
         guard !report.transactionId.isEmpty, report.transactionId.count <= 40, report.transactionId.allSatisfy(\.isASCII),
               report.transactionId.allSatisfy(\.isNumber)
         else {
@@ -140,42 +172,59 @@ extension CommerceEngine {
     }
 
     func grantCredits(tenantID: String, accountID: String, payload: TransactionPayload, package: CreditPackage) async throws -> PurchaseOutcome {
-        let credits = package.credits * max(1, payload.quantity ?? 1)
+        let now = environment.clock.now
+        let purchase = CreditPurchase(
+            transactionID: payload.transactionId, chain: payload.originalTransactionId, productID: payload.productId,
+            credits: package.credits * max(1, payload.quantity ?? 1), environment: payload.environment.rawValue, signedAt: payload.signedDate,
+            // The copy is Apple's word that the purchase stood unrefunded when it was signed.
+            revocationAsOf: payload.signedDate ?? now, store: nil)
+        return try await grantCredits(tenantID: tenantID, accountID: accountID, purchase)
+    }
+
+    /// Records the purchase and credits the wallet once per `transactionID`; `inTransaction`
+    /// runs in the granting transaction (Google's marks the token for consumption).
+    func grantCredits(
+        tenantID: String, accountID: String, _ purchase: CreditPurchase,
+        inTransaction: @escaping @Sendable (any DatabaseConnection) throws -> Void = { _ in }
+    ) async throws -> PurchaseOutcome {
         do {
-            return try await grant(tenantID: tenantID, accountID: accountID, payload: payload, credits: credits)
+            return try await grant(tenantID: tenantID, accountID: accountID, purchase, inTransaction: inTransaction)
         } catch let error as DatabaseError where error.kind == .uniqueViolation {
             // A concurrent report of the same transaction inserted first (PostgreSQL locks no
             // row that does not exist yet); the second attempt finds it and answers the same.
-            return try await grant(tenantID: tenantID, accountID: accountID, payload: payload, credits: credits)
+            return try await grant(tenantID: tenantID, accountID: accountID, purchase, inTransaction: inTransaction)
         }
     }
 
     /// Records the purchase and credits the wallet, or finds the earlier grant.
-    private func grant(tenantID: String, accountID: String, payload: TransactionPayload, credits: Int) async throws -> PurchaseOutcome {
+    private func grant(
+        tenantID: String, accountID: String, _ purchase: CreditPurchase, inTransaction: @escaping @Sendable (any DatabaseConnection) throws -> Void
+    ) async throws -> PurchaseOutcome {
         let now = environment.clock.now
         return try await database.write { db in
             if let existing = try db.queryOne(
                 "SELECT account_id, credits FROM commerce_purchases WHERE tenant_id = ? AND transaction_id = ?" + db.dialect.forUpdate,
-                tenantID, payload.transactionId)
+                tenantID, purchase.transactionID)
             {
                 guard try existing.get("account_id", as: String.self) == accountID else {
                     // Credits already spent on another account cannot move with the purchase.
                     throw PurchaseError(.linkedToAnotherAccount, .linkedElsewhere(.purchaseToAccount), canTransfer: false)
                 }
+                try inTransaction(db)
                 return .creditPackage(creditsGranted: try existing.get("credits"))
             }
             try db.execute(
                 """
                 INSERT INTO commerce_purchases (tenant_id, transaction_id, original_transaction_id, account_id, platform_product_id,
-                  kind, credits, environment, signed_at, revocation_as_of, created_at)
-                VALUES (?, ?, ?, ?, ?, 'credit_package', ?, ?, ?, ?, ?)
+                  kind, credits, environment, signed_at, revocation_as_of, store, created_at)
+                VALUES (?, ?, ?, ?, ?, 'credit_package', ?, ?, ?, ?, ?, ?)
                 """,
-                [.text(tenantID), .text(payload.transactionId), .text(payload.originalTransactionId), .text(accountID),
-                 .text(payload.productId), .integer(Int64(credits)), .text(payload.environment.rawValue), payload.signedDate.sqlValue,
-                 // The copy is Apple's word that the purchase stood unrefunded when it was signed.
-                 (payload.signedDate ?? now).sqlValue, now.sqlValue])
-            try Self.addCredits(db, tenantID: tenantID, accountID: accountID, credits)
-            return .creditPackage(creditsGranted: credits)
+                [.text(tenantID), .text(purchase.transactionID), .text(purchase.chain), .text(accountID), .text(purchase.productID),
+                 .integer(Int64(purchase.credits)), .text(purchase.environment), purchase.signedAt.sqlValue, purchase.revocationAsOf.sqlValue,
+                 purchase.store.sqlValue, now.sqlValue])
+            try Self.addCredits(db, tenantID: tenantID, accountID: accountID, purchase.credits)
+            try inTransaction(db)
+            return .creditPackage(creditsGranted: purchase.credits)
         }
     }
 
@@ -211,6 +260,23 @@ extension CommerceEngine {
         }
         return wallet
     }
+}
+
+/// A credit package bought once, by either store: the row of `commerce_purchases` it makes.
+struct CreditPurchase: Sendable {
+    /// The idempotency key: Apple's transaction id, Google's order id.
+    let transactionID: String
+    /// Apple's original transaction id; `google:<token hash>` for Google.
+    let chain: String
+    let productID: String
+    let credits: Int
+    /// `Production`, `Sandbox`, `Xcode`.
+    let environment: String
+    let signedAt: Date?
+    /// When the purchase was last known unrefunded.
+    let revocationAsOf: Date
+    /// nil for the App Store (rows from before Google), `google`.
+    let store: String?
 }
 
 /// What a product id in a verified transaction stands for in the tenant's catalogue.

@@ -15,16 +15,28 @@ public final class CommerceEngine: Sendable {
     let productionTestRoots: [Certificate]
     /// Seals the stores' secrets at rest (a Google service account's key); without it none is kept.
     let secrets: SecretBox?
+    /// Where Google is reached, and the tokens held for it.
+    let google: GoogleEndpoints
+    let googleTokens: GoogleAccessTokens
+    let pushTokens: GooglePushTokens
 
-    public convenience init(environment: Environment, accounts: (any AccountDirectory)? = nil, secrets: SecretBox? = nil) {
-        self.init(environment: environment, accounts: accounts, secrets: secrets, productionTestRoots: [])
+    public convenience init(
+        environment: Environment, accounts: (any AccountDirectory)? = nil, secrets: SecretBox? = nil, google: GoogleEndpoints = .live
+    ) {
+        self.init(environment: environment, accounts: accounts, secrets: secrets, google: google, productionTestRoots: [])
     }
 
-    init(environment: Environment, accounts: (any AccountDirectory)?, secrets: SecretBox? = nil, productionTestRoots: [Certificate]) {
+    init(
+        environment: Environment, accounts: (any AccountDirectory)?, secrets: SecretBox? = nil, google: GoogleEndpoints = .live,
+        productionTestRoots: [Certificate]
+    ) {
         self.environment = environment
         self.accounts = accounts
         self.secrets = secrets
         self.productionTestRoots = productionTestRoots
+        self.google = google
+        googleTokens = GoogleAccessTokens(tokenURL: google.token, http: environment.http, clock: environment.clock)
+        pushTokens = GooglePushTokens(certificatesURL: google.certificates, http: environment.http, clock: environment.clock)
     }
 
     var database: any Database { environment.database }

@@ -193,5 +193,38 @@ public enum CommerceMigrations {
                 );
                 """)
         },
+        // Google Play purchases. A subscription's line item is a row of `commerce_subscriptions`
+        // (store 'google', keyed `google:<token hash>:<product>`), a one-time product's credits a
+        // row of `commerce_purchases` keyed by its order id. Each purchase token has a row of
+        // `commerce_google_tokens`: the token it replaced (`linkedPurchaseToken`) and the one
+        // that replaced it, so a chain is walked whichever end arrives first, and whether Google
+        // still waits for its acknowledgement (or, for a consumable, its consumption).
+        Migration(id: "commerce.010_google_purchases") { db in
+            let d = db.dialect
+            try db.executeScript("""
+                ALTER TABLE commerce_subscriptions ADD COLUMN store TEXT;
+                ALTER TABLE commerce_subscriptions ADD COLUMN google_token_hash TEXT;
+                CREATE INDEX commerce_subscriptions_by_google_token ON commerce_subscriptions(tenant_id, google_token_hash);
+                ALTER TABLE commerce_purchases ADD COLUMN store TEXT;
+                CREATE TABLE commerce_google_tokens (
+                    tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                    token_hash TEXT NOT NULL,
+                    purchase_token TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    product_id TEXT,
+                    linked_token_hash TEXT,
+                    replaced_by TEXT,
+                    settle TEXT,
+                    settle_claimed_at \(d.bigint),
+                    settled_at \(d.bigint),
+                    settle_failures INTEGER NOT NULL DEFAULT 0,
+                    granted_at \(d.bigint),
+                    created_at \(d.bigint) NOT NULL,
+                    PRIMARY KEY (tenant_id, token_hash)
+                );
+                CREATE INDEX commerce_google_tokens_by_link ON commerce_google_tokens(tenant_id, linked_token_hash);
+                CREATE INDEX commerce_google_tokens_unsettled ON commerce_google_tokens(settled_at, granted_at);
+                """)
+        },
     ]
 }

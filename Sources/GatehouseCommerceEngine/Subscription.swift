@@ -1,8 +1,9 @@
 import Foundation
 import GatehouseDatabase
 
-/// One App Store subscription chain (all renewals of an `originalTransactionId`) and the
-/// account it is linked to; the row behind a plan's entitlement.
+/// One App Store subscription chain (all renewals of an `originalTransactionId`), or one line
+/// item of a Google Play purchase token, and the account it is linked to; the row behind a
+/// plan's entitlement.
 public struct Subscription: Sendable, Equatable {
     public let id: String
     public let originalTransactionId: String
@@ -20,6 +21,8 @@ public struct Subscription: Sendable, Equatable {
     public let endedAt: Date?
     public let revokedAt: Date?
     public let autoRenew: Bool?
+    /// `apple` or `google`: the store that sells it.
+    public let store: String
 
     /// The entitlement this subscription gives at `now` (server time, never the device's).
     public func state(at now: Date) -> EntitlementState {
@@ -46,6 +49,7 @@ public struct Subscription: Sendable, Equatable {
         endedAt = try row.get("ended_at")
         revokedAt = try row.get("revoked_at")
         autoRenew = try row.get("auto_renew")
+        store = try row.get("store", as: String?.self) ?? "apple"
     }
 }
 

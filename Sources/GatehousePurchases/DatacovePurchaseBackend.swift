@@ -33,6 +33,19 @@ public struct DatacovePurchaseBackend: PurchaseBackend {
             platformProductId: transaction.productID, transactionId: transaction.id,
             signedTransaction: transaction.jwsRepresentation.isEmpty ? nil : transaction.jwsRepresentation,
             transferToCurrentAccount: transferToCurrentAccount ? true : nil)
+        return await verify(body)
+    }
+
+    /// Reports a Google Play purchase (the Play Billing `Purchase`'s token and product), for an
+    /// app that shares Swift code with its Android build; the Play Billing client stays the
+    /// app's. The session must be one the Android app's key signed in. Never throws: on
+    /// `.accepted` the server has granted it and acknowledged it to Google.
+    public func verifyGooglePlayPurchase(productId: String, purchaseToken: String, transferToCurrentAccount: Bool = false) async -> ReportVerdict {
+        await verify(DatacoveWire.VerifyPurchase(
+            platformProductId: productId, purchaseToken: purchaseToken, transferToCurrentAccount: transferToCurrentAccount ? true : nil))
+    }
+
+    private func verify(_ body: DatacoveWire.VerifyPurchase) async -> ReportVerdict {
         let answer: HTTPResponse
         do {
             answer = try await authorized(DatacoveWire.Endpoints.verifyPurchase, body: try JSONEncoder().encode(body))

@@ -63,6 +63,11 @@ public struct Settings: Sendable {
     public var smtpSubject = "Your sign-in code"
     /// Replaces both App Store Server API hosts (tests, proxies); an absolute http(s) URL.
     public var appstoreApiURL: URL?
+    /// Replace Google's hosts (tests, proxies): the Play Developer API, the OAuth token endpoint
+    /// of the service account's grant, and the certificates that sign Pub/Sub push tokens.
+    public var googlePlayApiURL: URL?
+    public var googleTokenURL: URL?
+    public var googleCertsURL: URL?
     /// Seals the stores' secrets at rest (a Google Play service account's key): 64 hex digits or
     /// base64 of 32 bytes. Unset in development: a key is made once in
     /// `<dataDir>/store-secret.key`; unset in production: no such secret can be saved.

@@ -2,19 +2,23 @@ extension DatacoveWire {
     /// The body of `POST purchases/v1/verify-purchase` (seed 000 §07).
     public struct VerifyPurchase: Codable, Sendable, Equatable {
         /// The JSON keys, which the server reads by name.
-        public enum CodingKeys: String, CodingKey, CaseIterable { case platform, platformProductId, transactionId, signedTransaction, transferToCurrentAccount }
-        /// Always `apple`.
+        public enum CodingKeys: String, CodingKey, CaseIterable {
+            case platform, platformProductId, transactionId, signedTransaction, purchaseToken, transferToCurrentAccount
+        }
+        /// `apple` or `google`.
         public var platform: String
-        /// The App Store product id.
+        /// The App Store product id, or the Play product (subscription) id.
         public var platformProductId: String
-        /// `Transaction.id` as a decimal string.
-        public var transactionId: String
-        /// The StoreKit 2 JWS: verified offline; without it the server asks the App Store Server API by id.
+        /// Apple: `Transaction.id` as a decimal string.
+        public var transactionId: String?
+        /// Apple: the StoreKit 2 JWS, verified offline; without it the server asks the App Store Server API by id.
         public var signedTransaction: String?
+        /// Google: the Play Billing `Purchase.getPurchaseToken()`; the server reads the purchase from Google.
+        public var purchaseToken: String?
         /// `true` only after the user agreed to move a plan from another account.
         public var transferToCurrentAccount: Bool?
 
-        /// A verify-purchase body; `nil` fields are left out.
+        /// An App Store verify-purchase body; `nil` fields are left out.
         public init(
             platform: String = "apple", platformProductId: String, transactionId: String, signedTransaction: String? = nil,
             transferToCurrentAccount: Bool? = nil
@@ -23,6 +27,14 @@ extension DatacoveWire {
             self.platformProductId = platformProductId
             self.transactionId = transactionId
             self.signedTransaction = signedTransaction
+            self.transferToCurrentAccount = transferToCurrentAccount
+        }
+
+        /// A Google Play verify-purchase body.
+        public init(platformProductId: String, purchaseToken: String, transferToCurrentAccount: Bool? = nil) {
+            platform = "google"
+            self.platformProductId = platformProductId
+            self.purchaseToken = purchaseToken
             self.transferToCurrentAccount = transferToCurrentAccount
         }
     }

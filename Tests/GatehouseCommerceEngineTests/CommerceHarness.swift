@@ -26,15 +26,19 @@ final class CommerceHarness: @unchecked Sendable {
 
     /// - Parameter production: a production tenant that (through the engine's test hook) also
     ///   trusts the test chain, to reach production-only rules with test-signed data.
-    init(_ kind: TestDatabaseKind, production: Bool = false) async throws {
+    ///   - google: where the engine reaches Google, over `http` (a stand-in's URLs over libcurl).
+    init(
+        _ kind: TestDatabaseKind, production: Bool = false, google: GoogleEndpoints = .live, http: any OutboundHTTP = UnimplementedOutboundHTTP()
+    ) async throws {
         store = try TestDatabase(kind)
         let clock = self.clock
         _ = try DatabaseMigrator(migrations: CoreMigrations.all + CommerceMigrations.all, now: { clock.now }).migrate(store.database)
-        let environment = Environment.test(database: store.database, clock: clock)
+        let environment = Environment.test(database: store.database, clock: clock, http: http)
         self.environment = environment
         tenantID = try await TenantDirectory(environment: environment).createTenant(name: "Acme").id
         chain = try await Chains.get().main
-        engine = CommerceEngine(environment: environment, accounts: accounts, secrets: secrets, productionTestRoots: production ? [chain.root] : [])
+        engine = CommerceEngine(
+            environment: environment, accounts: accounts, secrets: secrets, google: google, productionTestRoots: production ? [chain.root] : [])
         var patch = AppleConfigPatch()
         patch.bundleId = bundleId
         patch.appAppleId = appAppleId

@@ -58,7 +58,9 @@ import Testing
     /// must be an unset one.
     @Test func documentedDefaultsAreTheServersDefaults() throws {
         // Worked out at start-up, and described rather than written out in the README.
-        let computed: Set<String> = ["threads", "public-url", "appstore-api-url", "workflow-files-dir"]
+        let computed: Set<String> = [
+            "threads", "public-url", "appstore-api-url", "google-play-api-url", "google-token-url", "google-certs-url", "workflow-files-dir",
+        ]
         for row in try Self.rows() {
             for flag in row.flags {
                 let setting = try #require(Settings.table.first { $0.flag == flag })

@@ -11,7 +11,9 @@ struct CommerceAssembly {
 
     init(_ node: NodeParts, accounts: AccountsEngine) throws {
         engine = CommerceEngine(
-            environment: node.environment, accounts: accounts, secrets: try GatehouseApp.storeSecrets(node.settings, logger: node.logger))
+            environment: node.environment, accounts: accounts, secrets: try GatehouseApp.storeSecrets(node.settings, logger: node.logger),
+            google: GoogleEndpoints(
+                playAPI: node.settings.googlePlayApiURL, token: node.settings.googleTokenURL, certificates: node.settings.googleCertsURL))
     }
 
     func register(on router: Router, accounts: AccountsEngine, directory: TenantDirectory, node: NodeParts) {

@@ -37,9 +37,10 @@ enum DatacoveSchemas {
 
     static let commerce: [String: Schema] = [
         "VerifyPurchase": .object([
-            "platform": .oneOf(["apple"]), "platformProductId": .string, "transactionId": .string, "signedTransaction": .string,
-            "transferToCurrentAccount": .boolean,
-        ], optional: ["platform", "signedTransaction", "transferToCurrentAccount"]),
+            "platform": .oneOf(["apple", "google"]), "platformProductId": .string, "transactionId": .string, "signedTransaction": .string,
+            "purchaseToken": .string, "transferToCurrentAccount": .boolean,
+        ], optional: ["platform", "transactionId", "signedTransaction", "purchaseToken", "transferToCurrentAccount"])
+            .described("apple (the default) needs transactionId; google needs purchaseToken and an app whose key is an ANDROID key"),
         "PurchaseResult": .object([
             "kind": .string, "creditsGranted": .integer, "entitlementStatus": .string, "currentPeriodEnd": nullableString, "transferred": .boolean,
         ], optional: ["creditsGranted", "entitlementStatus", "currentPeriodEnd", "transferred"]),

@@ -74,7 +74,11 @@ enum DatacoveBody {
     static func verifyPurchase(_ request: Request) throws -> DatacoveWire.VerifyPurchase {
         typealias Keys = DatacoveWire.VerifyPurchase.CodingKeys
         let body = try decode(DatacoveWire.VerifyPurchase.self, request, unknownKeys: .refuse)
-        try required((body.platform, Keys.platform), (body.platformProductId, Keys.platformProductId), (body.transactionId, Keys.transactionId))
+        try required((body.platform, Keys.platform), (body.platformProductId, Keys.platformProductId))
+        switch body.platform {
+        case "google": try required((body.purchaseToken ?? "", Keys.purchaseToken))
+        default: try required((body.transactionId ?? "", Keys.transactionId))
+        }
         return body
     }
 

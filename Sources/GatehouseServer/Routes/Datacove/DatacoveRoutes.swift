@@ -61,9 +61,14 @@ enum DatacoveRoutes {
         }
         router.on(endpoints.verifyPurchase, sessions) { request, _, who in
             let body = try DatacoveBody.verifyPurchase(request)
+            // A Play purchase is reported from the Android app: the session's key said which app signed in.
+            if body.platform == "google", try await accounts.sessions.platform(sessionID: who.sessionId) != "ANDROID" {
+                throw PurchaseError(.purchaseInvalid, .google(.notAndroid))
+            }
             let report = PurchaseReport(
-                platform: body.platform, platformProductId: body.platformProductId, transactionId: body.transactionId,
-                signedTransaction: body.signedTransaction, transferToCurrentAccount: body.transferToCurrentAccount ?? false)
+                platform: body.platform, platformProductId: body.platformProductId, transactionId: body.transactionId ?? "",
+                signedTransaction: body.signedTransaction, purchaseToken: body.purchaseToken,
+                transferToCurrentAccount: body.transferToCurrentAccount ?? false)
             let outcome = try await commerce.verifyPurchase(tenantID: who.tenantId, accountID: who.accountId, report, appStoreAPIOverride: appStoreAPI)
             return try .json(PurchaseJSON.outcome(outcome))
         }

@@ -25,7 +25,7 @@ enum PurchaseJSON {
         var entitlement = DatacoveWire.EntitlementSummary.Entitlement(status: summary.entitlement.state.status.rawValue)
         if let plan = summary.entitlement.planId {
             entitlement.productId = plan
-            entitlement.platform = "apple"
+            entitlement.platform = summary.entitlement.subscription?.store ?? "apple"
             entitlement.currentPeriodEnd = date(summary.entitlement.state.currentPeriodEnd)
         }
         return DatacoveWire.EntitlementSummary(
