@@ -29,4 +29,11 @@ extension AccountsEngine {
             return sharesPhone || sharesEmail ? .sameOwner : .unrelated
         }
     }
+
+    /// Whether `accountID` is a live (not deleted) account of the tenant.
+    public func accountExists(tenantID: String, accountID: String) async throws -> Bool {
+        try await database.read { db in
+            try db.queryOne("SELECT id FROM accounts WHERE tenant_id = ? AND id = ? AND deleted_at IS NULL", tenantID, accountID) != nil
+        }
+    }
 }

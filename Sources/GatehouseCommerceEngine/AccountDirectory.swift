@@ -13,4 +13,6 @@ public enum AccountRelation: Sendable, Equatable {
 /// engine never reads the accounts tables itself.
 public protocol AccountDirectory: Sendable {
     func relation(tenantID: String, holder: String, reporter: String) async throws -> AccountRelation
+    /// Whether `accountID` is a live account of the tenant (a purchase tagged with it is its).
+    func accountExists(tenantID: String, accountID: String) async throws -> Bool
 }

@@ -18,8 +18,8 @@ extension CommerceEngine {
         case 1: throw PurchaseError(.purchaseRevoked, .revoked)
         default: throw PurchaseError(.purchaseInvalid, .google(.pending))
         }
-        if let tag = purchase.obfuscatedAccountID, tag != accountID,
-           (try await accounts?.relation(tenantID: tenantID, holder: tag, reporter: accountID)) ?? .unrelated == .unrelated
+        if let tagged = try await holder(taggedWith: purchase.obfuscatedAccountID, tenantID: tenantID), tagged != accountID,
+           (try await accounts?.relation(tenantID: tenantID, holder: tagged, reporter: accountID)) ?? .unrelated == .unrelated
         {
             throw PurchaseError(.linkedToAnotherAccount, .linkedElsewhere(.purchaseToAccount), canTransfer: false)
         }
@@ -31,6 +31,11 @@ extension CommerceEngine {
             signedAt: nil, revocationAsOf: now, store: "google")
         let consumed = purchase.consumed
         let outcome = try await grantCredits(tenantID: tenantID, accountID: accountID, credit) { db in
+            if try db.queryOne("SELECT voided_at FROM commerce_google_tokens WHERE tenant_id = ? AND token_hash = ?", tenantID, hash)?
+                .get("voided_at", as: Date?.self) != nil
+            {
+                throw PurchaseError(.purchaseRevoked, .revoked)  // Google voided it before it was reported
+            }
             try db.execute(
                 """
                 INSERT INTO commerce_google_tokens (tenant_id, token_hash, purchase_token, kind, product_id, settle, settled_at, granted_at, created_at)
@@ -71,17 +76,17 @@ extension CommerceEngine {
             return
         }
         guard let claim else { return }
-        var failed = false
+        var succeeded = true
         do {
             switch claim.settle {
             case "consume": try await connection.api.consumeProduct(claim.productID ?? "", purchaseToken: claim.token)
             default: try await connection.api.acknowledgeSubscription(claim.productID ?? "", purchaseToken: claim.token)
             }
         } catch {
-            failed = true
+            succeeded = false
             environment.logger.warning("google play \(claim.settle) failed; the sweeper retries", ["tenant": tenantID, "error": "\(error)"])
         }
-        let done = environment.clock.now
+        let (done, failed) = (environment.clock.now, !succeeded)
         _ = try? await database.write { db in
             if failed {
                 try db.execute(

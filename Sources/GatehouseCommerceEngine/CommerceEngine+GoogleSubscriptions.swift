@@ -9,6 +9,8 @@ struct GoogleChainPosition {
     let retired: Bool
     /// The holder of the nearest earlier token of the chain that has one: the new token's owner.
     let inheritedOwner: String?
+    /// When Google said the purchase was voided: its grants are revoked from then.
+    let voidedAt: Date?
 }
 
 /// A line item's entitlement as Google states it, in the columns of `commerce_subscriptions`.
@@ -63,12 +65,13 @@ extension CommerceEngine {
             throw PurchaseError(.purchaseInvalid, .productMismatch)
         }
         let items = [reportedItem] + purchase.lineItems.filter { $0.productID != productID }
+        let tagged = try await self.holder(taggedWith: purchase.obfuscatedAccountID, tenantID: tenantID)
         var reported: PlanLink?
         for item in items {
             guard let plan = Self.plan(for: item, in: plans) else { continue }
             let record: @Sendable (any DatabaseConnection, String, Date) throws -> Subscription = { db, id, now in
                 try Self.recordGoogleLine(
-                    db, tenantID: tenantID, token: token, purchase: purchase, item: item, plan: plan, readAt: readAt, tag: purchase.obfuscatedAccountID,
+                    db, tenantID: tenantID, token: token, purchase: purchase, item: item, plan: plan, readAt: readAt, tag: tagged,
                     newID: id, now: now)
             }
             let chain = GooglePurchaseToken.lineKey(GooglePurchaseToken.hash(token), productID: item.productID)
@@ -93,8 +96,8 @@ extension CommerceEngine {
 
     /// Upserts a line item's row from Google's state read at `readAt`: a read older than the
     /// row's last one changes nothing; a revocation stays; a retired token's grant stays ended.
-    /// A new row starts with the owner of the token it replaced, else the account the purchase
-    /// is tagged with.
+    /// A new row starts with the owner of the token it replaced, else `tag`, the holder the
+    /// purchase is tagged with.
     static func recordGoogleLine(
         _ db: any DatabaseConnection, tenantID: String, token: String, purchase: PlaySubscription, item: PlaySubscription.LineItem, plan: Plan,
         readAt: Date, tag: String?, newID: String, now: Date
@@ -116,25 +119,26 @@ extension CommerceEngine {
             try db.execute(
                 """
                 UPDATE commerce_subscriptions SET plan_id = ?, platform_product_id = ?, product_type = ?, environment = ?, latest_transaction_id = ?,
-                  expires_at = ?, grace_expires_at = ?, billing_issue_at = ?, ended_at = ?, auto_renew = ?, last_event_at = ?, updated_at = ?
+                  expires_at = ?, grace_expires_at = ?, billing_issue_at = ?, ended_at = ?, auto_renew = ?, last_event_at = ?, updated_at = ?,
+                  revoked_at = COALESCE(revoked_at, ?)
                 WHERE id = ?
                 """,
                 [.text(plan.productId), .text(item.productID), .text(productType), .text(environment.rawValue), .text(order),
                  state.expiresAt.sqlValue, state.graceExpiresAt.sqlValue, state.billingIssueAt.sqlValue, state.endedAt.sqlValue,
-                 state.autoRenew.sqlValue, readAt.sqlValue, now.sqlValue, .text(stored.id)])
+                 state.autoRenew.sqlValue, readAt.sqlValue, now.sqlValue, position.voidedAt.sqlValue, .text(stored.id)])
             return try subscription(db, id: stored.id)
         }
         try db.execute(
             """
             INSERT INTO commerce_subscriptions (id, tenant_id, original_transaction_id, account_id, plan_id, platform_product_id, product_type,
               environment, ownership_type, latest_transaction_id, purchased_at, expires_at, grace_expires_at, billing_issue_at, ended_at,
-              auto_renew, last_event_at, updated_at, store, google_token_hash)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'PURCHASED', ?, ?, ?, ?, ?, ?, ?, ?, ?, 'google', ?)
+              auto_renew, last_event_at, updated_at, revoked_at, store, google_token_hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'PURCHASED', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'google', ?)
             """,
             [.text(newID), .text(tenantID), .text(chain), (position.inheritedOwner ?? tag).sqlValue, .text(plan.productId), .text(item.productID),
              .text(productType), .text(environment.rawValue), .text(order), readAt.sqlValue, state.expiresAt.sqlValue,
              state.graceExpiresAt.sqlValue, state.billingIssueAt.sqlValue, state.endedAt.sqlValue, state.autoRenew.sqlValue, readAt.sqlValue,
-             now.sqlValue, .text(position.tokenHash)])
+             now.sqlValue, position.voidedAt.sqlValue, .text(position.tokenHash)])
         return try subscription(db, id: newID)
     }
 
@@ -179,8 +183,8 @@ extension CommerceEngine {
                 "UPDATE commerce_subscriptions SET ended_at = ?, updated_at = ? WHERE tenant_id = ? AND google_token_hash = ? AND (ended_at IS NULL OR ended_at > ?)",
                 now, now, tenantID, linkedHash, now)
         }
-        let retired = try db.queryOne(
-            "SELECT replaced_by FROM commerce_google_tokens WHERE tenant_id = ? AND token_hash = ?", tenantID, hash)?.get("replaced_by", as: String?.self) != nil
+        let recorded = try db.queryOne("SELECT replaced_by, voided_at FROM commerce_google_tokens WHERE tenant_id = ? AND token_hash = ?", tenantID, hash)
+        let retired = try recorded?.get("replaced_by", as: String?.self) != nil
         var owner: String?
         var cursor = linkedHash
         var walked: Set<String> = [hash]
@@ -191,6 +195,6 @@ extension CommerceEngine {
             cursor = try db.queryOne(
                 "SELECT linked_token_hash FROM commerce_google_tokens WHERE tenant_id = ? AND token_hash = ?", tenantID, step)?.get("linked_token_hash")
         }
-        return GoogleChainPosition(tokenHash: hash, retired: retired, inheritedOwner: owner)
+        return GoogleChainPosition(tokenHash: hash, retired: retired, inheritedOwner: owner, voidedAt: try recorded?.get("voided_at"))
     }
 }

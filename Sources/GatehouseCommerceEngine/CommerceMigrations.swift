@@ -197,8 +197,10 @@ public enum CommerceMigrations {
         // (store 'google', keyed `google:<token hash>:<product>`), a one-time product's credits a
         // row of `commerce_purchases` keyed by its order id. Each purchase token has a row of
         // `commerce_google_tokens`: the token it replaced (`linkedPurchaseToken`) and the one
-        // that replaced it, so a chain is walked whichever end arrives first, and whether Google
-        // still waits for its acknowledgement (or, for a consumable, its consumption).
+        // that replaced it, so a chain is walked whichever end arrives first, whether Google
+        // still waits for its acknowledgement (or, for a consumable, its consumption), and
+        // when Google said it was voided (refunded or charged back). Google's notifications are
+        // kept in `commerce_notifications` under `google:<messageId>`.
         Migration(id: "commerce.010_google_purchases") { db in
             let d = db.dialect
             try db.executeScript("""
@@ -219,6 +221,7 @@ public enum CommerceMigrations {
                     settled_at \(d.bigint),
                     settle_failures INTEGER NOT NULL DEFAULT 0,
                     granted_at \(d.bigint),
+                    voided_at \(d.bigint),
                     created_at \(d.bigint) NOT NULL,
                     PRIMARY KEY (tenant_id, token_hash)
                 );

@@ -108,6 +108,8 @@ public struct Credential: RawRepresentable, Sendable, Hashable, CustomStringConv
     public static let metricsToken = Credential(rawValue: "metrics-token")
     /// A provider's signature over its callback (Twilio's `X-Twilio-Signature`, Vonage's JWT or `sig`).
     public static let providerSignature = Credential(rawValue: "provider-signature")
+    /// A Google-signed OpenID Connect token (`Authorization: Bearer`) on a Pub/Sub push.
+    public static let googlePush = Credential(rawValue: "google-push")
     /// A payload signed by its sender inside the body (Apple's JWS), which the engine verifies.
     public static let signedPayload = Credential(rawValue: "signed-payload")
     /// A link the server signed itself (`expires` and `signature` in the query).

@@ -21,6 +21,9 @@ public enum OperatorEndpoints {
         "Development only: a request callback that approves every signed start")
     public static let appleNotification: Endpoint<RawBytes, RawBytes> = endpoint(
         .POST, "/webhooks/apple", .signedPayload, envelope: .datacove, id: "appleNotification", "App Store Server Notifications V2")
+    public static let googlePlayNotification: Endpoint<GooglePlayWire.Push, GooglePlayWire.PushOutcome> = endpoint(
+        .POST, "/webhooks/google-play", .googlePush, envelope: .datacove, id: "googlePlayNotification",
+        "Google Play real-time developer notifications (a Pub/Sub push)")
     public static let twilioReceipt: Endpoint<RawBytes, NoBody> =
         endpoint(.POST, "/webhooks/delivery/twilio", .providerSignature, id: "twilioReceipt", "Twilio's status callback")
     public static let vonageReceipt: Endpoint<RawBytes, NoBody> =
@@ -31,7 +34,7 @@ public enum OperatorEndpoints {
     public static var all: [EndpointDescription] {
         [
             healthz.described, readyz.described, metrics.described, openAPIIndex.described, openAPIDocument.described, developmentCallback.described,
-            appleNotification.described, twilioReceipt.described, vonageReceipt.described, vonageReceiptByQuery.described,
+            appleNotification.described, googlePlayNotification.described, twilioReceipt.described, vonageReceipt.described, vonageReceiptByQuery.described,
         ]
     }
 }

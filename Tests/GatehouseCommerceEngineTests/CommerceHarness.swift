@@ -109,6 +109,14 @@ final class CommerceHarness: @unchecked Sendable {
 final class StubAccounts: AccountDirectory, @unchecked Sendable {
     private let lock = NSLock()
     private var relations: [String: AccountRelation] = [:]
+    private var existing: Set<String> = []
+
+    /// Makes `id` a live account of the tenant.
+    func add(_ id: String) { _ = lock.withLock { existing.insert(id) } }
+
+    func accountExists(tenantID: String, accountID: String) async throws -> Bool {
+        lock.withLock { existing.contains(accountID) }
+    }
 
     func set(_ relation: AccountRelation, holder: String, reporter: String) {
         lock.withLock { relations[holder + ">" + reporter] = relation }

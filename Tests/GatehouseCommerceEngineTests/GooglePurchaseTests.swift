@@ -89,6 +89,7 @@ import Testing
     func aPurchaseTaggedWithAnotherAccountIsThatAccounts(_ kind: TestDatabaseKind) async throws {
         let h = try await GoogleHarness(kind)
         defer { h.close() }
+        h.commerce.accounts.add("alice")
         try await h.add(subscriptions: ["tagged": h.subscription("ACTIVE", tag: "alice")])
         await #expect(throws: PurchaseError(.linkedToAnotherAccount, .linkedElsewhere(.planToAccount), canTransfer: true)) {
             try await h.report("tagged", account: "mallory")
@@ -121,6 +122,7 @@ import Testing
     func creditsAreGrantedOncePerOrderAndTheProductConsumed(_ kind: TestDatabaseKind) async throws {
         let h = try await GoogleHarness(kind)
         defer { h.close() }
+        h.commerce.accounts.add("bob")
         try await h.add(products: [("p-1", h.product(quantity: 2)), ("p-test", h.product(order: nil, test: true)),
                                    ("p-canceled", h.product(order: "GPA.9", state: 1)), ("p-pending", h.product(order: "GPA.8", state: 2)),
                                    ("p-bob", h.product(order: "GPA.7", tag: "bob"))])

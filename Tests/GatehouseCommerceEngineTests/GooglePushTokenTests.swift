@@ -15,17 +15,10 @@ import Testing
 
     /// `token` with its header or payload replaced (the signature kept).
     static func replacing(_ token: String, header: [String: Any]? = nil, payload: [String: Any]? = nil, signature: String? = nil) throws -> String {
-        var parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        if let header { parts[0] = Base64URL.encode(try JSONSerialization.data(withJSONObject: header, options: .sortedKeys)) }
-        if let payload { parts[1] = Base64URL.encode(try JSONSerialization.data(withJSONObject: payload, options: .sortedKeys)) }
-        if let signature { parts[2] = signature }
-        return parts.joined(separator: ".")
+        try JWTForgery.replacing(token, header: header, payload: payload, signature: signature)
     }
 
-    static func payload(_ token: String) throws -> [String: Any] {
-        let bytes = try #require(Base64URL.decode(token.split(separator: ".")[1]))
-        return try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
-    }
+    static func payload(_ token: String) throws -> [String: Any] { try JWTForgery.json(token, part: 1) }
 
     @Test func aGenuinePushPassesAndForgeriesAreRefused() async throws {
         let google = try await GoogleStandIn.start()
@@ -53,14 +46,11 @@ import Testing
             await #expect(throws: refusal, "\(name)") { try await check(token) }
         }
 
-        let headerBytes = try #require(Base64URL.decode(genuine.split(separator: ".")[0]))
-        let header = try #require(try JSONSerialization.jsonObject(with: Data(headerBytes)) as? [String: Any])
+        let header = try JWTForgery.json(genuine, part: 0)
         var tampered = try Self.payload(genuine)
         tampered["email"] = "attacker@example.com"
         let publicPEM = try #require(try await google.certificates()[header["kid"] as? String ?? ""])
-        let hs256Header = try Self.replacing(genuine, header: ["alg": "HS256", "kid": header["kid"] as Any, "typ": "JWT"])
-        let hs256Input = hs256Header.split(separator: ".").prefix(2).joined(separator: ".")
-        let hs256 = hs256Input + "." + Base64URL.encode(HMAC.sha256(key: Array(publicPEM.utf8), message: Array(hs256Input.utf8)))
+        let hs256 = try JWTForgery.hs256(genuine, keyedWith: publicPEM)
         let forged: [(String, String, PushTokenRefusal)] = [
             ("alg none", try Self.replacing(genuine, header: ["alg": "none", "kid": header["kid"] as Any], signature: ""), .malformed),
             ("HS256 keyed with the public key", hs256, .malformed),

@@ -44,7 +44,9 @@ import FoundationNetworking
         "POST /api/auth/v1/refresh": ["refreshToken": "probe"],
         "POST /api/auth/v1/logout": ["refreshToken": "probe"],
         "PATCH /api/users/v1/profile": ["name": "Probe", "country": "CA", "timezone": "America/Toronto"],
-        "POST /api/purchases/v1/verify-purchase": ["platform": "ios", "productId": "p", "transactionId": "1", "signedTransaction": "x.y.z"],
+        "POST /api/purchases/v1/verify-purchase": [
+            "platform": "google", "platformProductId": "p", "purchaseToken": "tok", "transactionId": "1", "signedTransaction": "x.y.z",
+        ],
         "POST /api/purchases/v1/trial/start": [:],
         "PATCH /api/tenants/v1/:tenantId/apple-config": ["bundleId": "com.example.app", "issuerId": "i", "keyId": "k"],
         "PATCH /api/tenants/v1/:tenantId/google-play-config": [
@@ -61,6 +63,11 @@ import FoundationNetworking
         "POST /api/v1/mobile-stores/purchases": ["customer_id": "c", "store": "apple", "signed_transaction": "x.y.z"],
         "POST /api/v1/mobile-stores/client/purchases": ["signed_transaction": "x.y.z"],
         "POST /webhooks/apple": ["signedPayload": "x.y.z"],
+        "POST /webhooks/google-play": [
+            "message": ["data": Data(#"{"packageName":"com.example.app","eventTimeMillis":"1764928800000","testNotification":{"version":"1.0"}}"#.utf8)
+                .base64EncodedString(), "messageId": "136969346945", "publishTime": "2026-12-05T10:00:00.000Z"],
+            "subscription": "projects/gatehouse-test/subscriptions/play",
+        ],
         "PUT /admin/v1/tenants/:tenantId/workflows/:workflowId": [
             "name": "Probe", "description": "d", "category": "c", "credits": 2, "timeoutSeconds": 30, "responseType": "event",
             "executor": ["kind": "url-check", "config": ["input": "url"]],

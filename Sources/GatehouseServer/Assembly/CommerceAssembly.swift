@@ -22,6 +22,7 @@ struct CommerceAssembly {
             on: router, accounts: accounts, commerce: engine, directory: directory, appStoreAPI: settings.appstoreApiURL, logger: logger)
         TenantStoreRoutes.register(on: router, commerce: engine, directory: directory, adminToken: settings.adminToken, logger: logger)
         AppleWebhookRoutes.register(on: router, commerce: engine, logger: logger)
+        GooglePlayWebhookRoutes.register(on: router, commerce: engine, logger: logger)
         SubscriptionFlowRoutes.register(
             on: router, commerce: engine, directory: directory, clientPerMinute: settings.storeClientRequestsPerMinute, logger: logger)
     }

@@ -28,7 +28,9 @@ extension AppleWebhookRoutes {
     static func render(_ error: any Error, path: String, context: RequestContext, logger: Logger) -> Response {
         switch error {
         case let refused as ReceiptRefused: refused.response(context: context)
-        case is NotificationRejected, is DatacoveError, is HTTPError: DatacoveError.render(error, path: path, context: context, logger: logger)
+        case let refused as PushRefused: refused.response(context: context)
+        case is NotificationRejected, is DatacoveError, is HTTPError, is PurchaseError:
+            DatacoveError.render(error, path: path, context: context, logger: logger)
         default: DatacoveError.render(WebhookFailure(underlying: error), path: path, context: context, logger: logger)
         }
     }
