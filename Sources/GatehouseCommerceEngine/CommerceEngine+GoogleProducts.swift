@@ -89,9 +89,9 @@ extension CommerceEngine {
         let (done, failed) = (environment.clock.now, !succeeded)
         _ = try? await database.write { db in
             if failed {
+                // The claim stays as the time of the attempt: retries wait for it to lapse, and the sweeper backs off further.
                 try db.execute(
-                    "UPDATE commerce_google_tokens SET settle_claimed_at = NULL, settle_failures = settle_failures + 1 WHERE tenant_id = ? AND token_hash = ?",
-                    tenantID, tokenHash)
+                    "UPDATE commerce_google_tokens SET settle_failures = settle_failures + 1 WHERE tenant_id = ? AND token_hash = ?", tenantID, tokenHash)
             } else {
                 try db.execute(
                     "UPDATE commerce_google_tokens SET settle_claimed_at = NULL, settled_at = ? WHERE tenant_id = ? AND token_hash = ?",

@@ -227,6 +227,7 @@ public enum CommerceMigrations {
                 );
                 CREATE INDEX commerce_google_tokens_by_link ON commerce_google_tokens(tenant_id, linked_token_hash);
                 CREATE INDEX commerce_google_tokens_unsettled ON commerce_google_tokens(settled_at, granted_at);
+                ALTER TABLE commerce_google_play_configs ADD COLUMN voided_checked_at \(d.bigint);
                 """)
         },
     ]

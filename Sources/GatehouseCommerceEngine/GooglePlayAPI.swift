@@ -38,6 +38,13 @@ struct PlayProductPurchase: Sendable, Equatable {
     let quantity: Int
 }
 
+/// One entry of `purchases.voidedpurchases.list` (`VoidedPurchase`).
+struct PlayVoidedPurchase: Sendable, Equatable {
+    let purchaseToken: String
+    let orderID: String?
+    let voidedAt: Date?
+}
+
 /// The Play Developer API calls of the Google Play store, as the tenant's service account
 /// (`GoogleAccessTokens`), on the server's outbound client.
 struct GooglePlayAPI: Sendable {
@@ -77,6 +84,22 @@ struct GooglePlayAPI: Sendable {
             purchaseType: object["purchaseType"]?.int, quantity: object["quantity"]?.int ?? 1)
     }
 
+    /// A page of `purchases.voidedpurchases.list`: purchases Google saw voided since `since`
+    /// (it keeps 30 days), subscriptions included (`type=1`); the next page's token, if any.
+    func voidedPurchases(since: Date, pageToken: String?) async throws -> (voided: [PlayVoidedPurchase], next: String?) {
+        var query = [("startTime", String(Int64(since.timeIntervalSince1970 * 1000))), ("type", "1"), ("maxResults", "1000")]
+        if let pageToken { query.append(("token", pageToken)) }
+        let object = try await call("GET", ["voidedpurchases"], query: query)
+        let voided = (object["voidedPurchases"]?.array ?? []).compactMap { value -> PlayVoidedPurchase? in
+            guard let item = value.object, let token = item["purchaseToken"]?.string else { return nil }
+            let millis = item["voidedTimeMillis"]?.string.flatMap(Double.init)
+            return PlayVoidedPurchase(
+                purchaseToken: token, orderID: item["orderId"]?.string,
+                voidedAt: millis.flatMap { (0...4_102_444_800_000).contains($0) ? Date(timeIntervalSince1970: $0 / 1000) : nil })
+        }
+        return (voided, object["tokenPagination"]?.object?["nextPageToken"]?.string)
+    }
+
     /// `purchases.subscriptions.acknowledge`; Google refunds a purchase left unacknowledged for three days.
     func acknowledgeSubscription(_ productID: String, purchaseToken: String) async throws {
         _ = try await call("POST", ["subscriptions", productID, "tokens", purchaseToken], verb: "acknowledge", body: [:])
@@ -107,22 +130,27 @@ struct GooglePlayAPI: Sendable {
 
     /// `path` under the package's purchases, each segment escaped, then `:verb` (a custom method).
     /// A token or product id Google could not have issued is not sent: no such purchase.
-    private func call(_ method: String, _ path: [String], verb: String? = nil, body: [String: String]? = nil) async throws -> [String: JSONValue] {
+    private func call(
+        _ method: String, _ path: [String], verb: String? = nil, query: [(String, String)] = [], body: [String: String]? = nil
+    ) async throws -> [String: JSONValue] {
         guard path.allSatisfy(Self.isPathSegment) else { throw GoogleAPIError.unknownPurchase }
         let bearer = try await token(nil)
         do {
-            return try await call(method, path, verb: verb, body: body, bearer: bearer)
+            return try await call(method, path, verb: verb, query: query, body: body, bearer: bearer)
         } catch GoogleAPIError.refused(status: 401) {
             // A token revoked before it expired (a key disabled and enabled again, say): once more with a fresh one.
-            return try await call(method, path, verb: verb, body: body, bearer: try await token(bearer))
+            return try await call(method, path, verb: verb, query: query, body: body, bearer: try await token(bearer))
         }
     }
 
-    private func call(_ method: String, _ path: [String], verb: String?, body: [String: String]?, bearer: String) async throws -> [String: JSONValue] {
+    private func call(
+        _ method: String, _ path: [String], verb: String?, query: [(String, String)], body: [String: String]?, bearer: String
+    ) async throws -> [String: JSONValue] {
         let segments = ["androidpublisher", "v3", "applications", packageName, "purchases"] + path
         var base = baseURL.absoluteString
         if base.hasSuffix("/") { base.removeLast() }
-        let url = URL(string: base + "/" + segments.map(PercentEncoding.escaped).joined(separator: "/") + (verb.map { ":" + $0 } ?? ""))!
+        let search = query.isEmpty ? "" : "?" + PercentEncoding.form(query)
+        let url = URL(string: base + "/" + segments.map(PercentEncoding.escaped).joined(separator: "/") + (verb.map { ":" + $0 } ?? "") + search)!
         var request = OutboundRequest(url: url, timeoutInterval: 15)
         request.target = .googlePlay
         request.httpMethod = method

@@ -1,3 +1,4 @@
+import GatehouseCommerceEngine
 import GatehouseCore
 import GatehouseDatabase
 import GatehouseHTTP
@@ -43,5 +44,22 @@ extension GatehouseApp {
             "# HELP gatehouse_database_round_trips_total Round trips to PostgreSQL (a pipeline's sync point, or a command).\n"
                 + "# TYPE gatehouse_database_round_trips_total counter\ngatehouse_database_round_trips_total \(postgres.roundTrips)\n"
         }]
+    }
+
+    /// Google Play grants Google has not heard of a day after they were made, by tenant:
+    /// Google refunds and revokes them at three days.
+    static func googlePlayFamily(_ commerce: CommerceEngine, logger: Logger) -> @Sendable () -> String {
+        {
+            var text = "# HELP gatehouse_google_play_unacknowledged Google Play grants still unacknowledged (or unconsumed) 24 hours after they were made.\n"
+                + "# TYPE gatehouse_google_play_unacknowledged gauge\n"
+            do {
+                for (tenant, count) in try commerce.unacknowledgedGooglePurchases().sorted(by: { $0.key < $1.key }) {
+                    text += "gatehouse_google_play_unacknowledged{tenant=\"\(tenant)\"} \(count)\n"
+                }
+            } catch {
+                logger.warning("google play gauge not read", ["error": "\(error)"])
+            }
+            return text
+        }
     }
 }

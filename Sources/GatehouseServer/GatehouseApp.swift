@@ -110,7 +110,8 @@ public final class GatehouseApp: Sendable {
         metricsServer = Self.metricsServer(
             settings, metrics: [metrics, managedAPIs.proxyMetrics],
             counters: [verification.engine.testNumberUses, verification.engine.deliveryReceipts, verification.engine.prefixBlocksImposed],
-            outbound: outbound.metrics, families: Self.databaseFamilies(database), publicRouter: router, errorLog: transportLog, logger: logger)
+            outbound: outbound.metrics, families: Self.databaseFamilies(database) + [Self.googlePlayFamily(commerce.engine, logger: logger)],
+            publicRouter: router, errorLog: transportLog, logger: logger)
     }
 
     /// The access log the settings ask for, if any.
@@ -255,9 +256,10 @@ public final class GatehouseApp: Sendable {
             failed: { logger.warning("notification listener connection failed", ["error": "\($0)"]) })
     }
 
-    /// Housekeeping every 30 s: stale dispatches, lapsed and overdue runs, retention, old counters, ended possession flows.
+    /// Housekeeping every 30 s: stale dispatches, lapsed and overdue runs, retention, old counters, ended possession flows,
+    /// Google Play acknowledgements to retry and voided purchases to read.
     private func startSweeper() {
-        let (engine, workflows, possession) = (verification, self.workflows, self.possession)
+        let (engine, workflows, possession, commerce) = (verification, self.workflows, self.possession, self.commerce)
         let logger = environment.logger
         let task = Task.detached {
             while !Task.isCancelled {
@@ -266,6 +268,7 @@ public final class GatehouseApp: Sendable {
                 do { try await engine.sweep() } catch { logger.warning("sweep failed", ["error": "\(error)"]) }
                 do { try await workflows.sweep() } catch { logger.warning("workflow sweep failed", ["error": "\(error)"]) }
                 do { try await possession.sweep() } catch { logger.warning("possession sweep failed", ["error": "\(error)"]) }
+                do { _ = try await commerce.sweepGooglePlay() } catch { logger.warning("google play sweep failed", ["error": "\(error)"]) }
             }
         }
         sweeper.withLock { $0 = task }

@@ -6,6 +6,9 @@ import GatehouseServer
 import GatehouseServerTesting
 import GatehouseTesting
 import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Datacove's verify-purchase for Google Play, end to end: the live server reads the purchase
 /// from the Play Developer API stand-in (its service account's grant checked by google-auth),
@@ -107,6 +110,20 @@ import Testing
         // Acknowledged and consumed, once each.
         let settled = try await f.google.log().compactMap(\.verb).sorted()
         #expect(settled == ["acknowledge", "consume"])
+
+        // A grant Google cannot be told of is granted all the same, and shows on /metrics a day later.
+        try await f.google.add(package: Self.package, products: [("credits_500", "product-token-2", [
+            "kind": "androidpublisher#productPurchase", "purchaseState": 0, "consumptionState": 0, "orderId": "GPA.2", "acknowledgementState": 0,
+        ])])
+        try await f.google.failSettlements(with: 503)
+        guard case .accepted = await backend.verifyGooglePlayPurchase(productId: "credits_500", purchaseToken: "product-token-2") else {
+            Issue.record("the credits were not accepted")
+            return await f.stop()
+        }
+        f.store.clock.advance(by: 86_400 + 60)
+        let metrics = String(decoding: try await URLSession.shared.data(from: f.store.live.baseURL.appendingPathComponent("metrics")).0, as: UTF8.self)
+        #expect(metrics.contains("# TYPE gatehouse_google_play_unacknowledged gauge"))
+        #expect(metrics.contains("gatehouse_google_play_unacknowledged{tenant=\"\(f.store.live.credentials.tenantId)\"} 1"), "\(metrics)")
         await f.stop()
     }
 

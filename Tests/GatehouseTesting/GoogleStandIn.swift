@@ -36,6 +36,8 @@ public final class GoogleStandIn: @unchecked Sendable {
         public let lifetime: Int?
         /// Why google-auth refused the assertion.
         public let error: String?
+        /// The query of a `voidedpurchases.list` call.
+        public let query: [String: String]?
     }
 
     public let baseURL: URL
@@ -97,6 +99,17 @@ public final class GoogleStandIn: @unchecked Sendable {
         let (data, response) = try await URLSession.shared.data(from: components.url!)
         guard (response as? HTTPURLResponse)?.statusCode == 200 else { return nil }
         return try JSONSerialization.jsonObject(with: data) as? [String: Any]
+    }
+
+    /// Voided purchases that `voidedpurchases.list` will report (`VoidedPurchase` JSON, checked
+    /// against the discovery document); `subscription` ones only with `type=1`.
+    public func addVoided(package: String, _ voided: [(purchase: [String: Any], subscription: Bool)]) async throws {
+        try await control("voided", ["package": package, "voided": voided.map { ["purchase": $0.purchase, "subscription": $0.subscription] as [String: Any] }])
+    }
+
+    /// From now on acknowledge and consume calls answer `status` (nil: answer normally); reads are unaffected.
+    public func failSettlements(with status: Int?) async throws {
+        try await control("configure", ["settleStatus": status.map { $0 as Any } ?? NSNull()])
     }
 
     /// From now on the Play API answers `status` to every call with a valid token (nil: answers normally).

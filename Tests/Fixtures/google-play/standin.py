@@ -58,7 +58,8 @@ SCOPE = "https://www.googleapis.com/auth/androidpublisher"
 LOCK = threading.RLock()
 ACCOUNTS, LOG, ISSUED = {}, [], set()
 SUBSCRIPTIONS, PRODUCTS = {}, {}
-CONTROL = {"tokenStatus": None, "expiresIn": 3599, "apiStatus": None}
+VOIDED = {}  # package -> [VoidedPurchase], in the order Google saw them voided
+CONTROL = {"tokenStatus": None, "expiresIn": 3599, "apiStatus": None, "settleStatus": None}
 PUSH_KEYS = {}  # kid -> (private key PEM, certificate PEM), the newest last
 DISCOVERY = json.loads(get_static_doc("androidpublisher", "v3"))
 SCHEMAS = DISCOVERY["schemas"]
@@ -219,11 +220,19 @@ def play_api(package, rest):
         entry["status"] = forced
         record(entry)
         return answer(forced, {"error": {"code": forced, "message": "Backend Error", "status": "UNAVAILABLE"}})
+    if rest == "voidedpurchases" and request.method == "GET":
+        return voided_list(package, entry)
     parts = rest.split("/")
     verb = None
     if ":" in parts[-1]:
         parts[-1], verb = parts[-1].split(":", 1)
     entry["verb"] = verb
+    with LOCK:
+        settle_forced = CONTROL["settleStatus"]
+    if verb is not None and settle_forced:
+        entry["status"] = settle_forced
+        record(entry)
+        return answer(settle_forced, {"error": {"code": settle_forced, "message": "Backend Error", "status": "UNAVAILABLE"}})
     status, body = 404, {"error": {"code": 404, "message": "The purchase token was not found.", "status": "NOT_FOUND"}}
     with LOCK:
         if request.method == "GET" and len(parts) == 3 and parts[:2] == ["subscriptionsv2", "tokens"] and verb is None:
@@ -250,6 +259,41 @@ def play_api(package, rest):
     entry["status"] = status
     record(entry)
     return Response(status=204) if body is None else answer(status, body)
+
+
+def voided_list(package, entry):
+    """purchases.voidedpurchases.list: the package's voided purchases seen since startTime (ms),
+    `maxResults` a page (token pagination), `type` 0 one-time only (the default) or 1 with subscriptions."""
+    args = request.args
+    entry["query"] = dict(args)
+    start = int(args.get("startTime", "0"))
+    kinds = (0,) if args.get("type", "0") == "0" else (0, 1)
+    size = int(args.get("maxResults", "1000"))
+    offset = int(args.get("token", "0") or "0")
+    with LOCK:
+        seen = [item for item, kind in VOIDED.get(package, []) if int(item["voidedTimeMillis"]) >= start and kind in kinds]
+    page = seen[offset:offset + size]
+    body = {"voidedPurchases": page}
+    if offset + size < len(seen):
+        body["tokenPagination"] = {"nextPageToken": str(offset + size)}
+    entry["status"] = 200
+    record(entry)
+    return answer(200, body)
+
+
+@app.post("/_control/voided")
+def add_voided():
+    """{"package": name, "voided": [{"purchase": VoidedPurchase, "subscription": bool}]}"""
+    given = request.get_json()
+    found = []
+    for index, item in enumerate(given.get("voided", [])):
+        found += problems(item["purchase"], {"$ref": "VoidedPurchase"}, f"voided[{index}]")
+    if found:
+        return answer(400, {"problems": found})
+    with LOCK:
+        for item in given.get("voided", []):
+            VOIDED.setdefault(given["package"], []).append((item["purchase"], 1 if item.get("subscription") else 0))
+    return answer(200, {})
 
 
 @app.post("/_control/purchases")
