@@ -9,6 +9,8 @@ public struct CustomerEntitlement: Sendable, Equatable {
         /// `Active` or `InGracePeriod`.
         public let status: String
         public let expiresAt: Date?
+        /// `apple` or `google`.
+        public let store: String
     }
     /// The plan's gated workflow id, else its catalogue id.
     public let key: String
@@ -74,7 +76,7 @@ extension CommerceEngine {
             // App Review and TestFlight: unlock for the session, record nothing.
             guard let expiry = try? Self.expiry(of: payload, plan: plan) else { return .refused }
             let now = environment.clock.now
-            let grant = CustomerEntitlement.Grant(subscriptionId: payload.originalTransactionId, status: "Active", expiresAt: expiry)
+            let grant = CustomerEntitlement.Grant(subscriptionId: payload.originalTransactionId, status: "Active", expiresAt: expiry, store: "apple")
             let active = expiry > now && payload.revocationDate == nil
             return .sandbox(active ? [CustomerEntitlement(key: Self.key(plan), name: plan.displayName, subscriptionId: grant.subscriptionId,
                                                           expiresAt: expiry, grants: [grant])] : [])
@@ -99,7 +101,8 @@ extension CommerceEngine {
             let state = subscription.state(at: now)
             guard state.hasAccess, let plan = plans.first(where: { $0.productId == subscription.planId }) else { continue }
             let grant = CustomerEntitlement.Grant(
-                subscriptionId: subscription.id, status: state.status == .inGrace ? "InGracePeriod" : "Active", expiresAt: state.currentPeriodEnd)
+                subscriptionId: subscription.id, status: state.status == .inGrace ? "InGracePeriod" : "Active", expiresAt: state.currentPeriodEnd,
+                store: subscription.store)
             byKey[key(plan), default: (plan, [])].grants.append(grant)
         }
         return byKey.keys.sorted().map { key in

@@ -52,15 +52,22 @@ struct GoogleLineState: Equatable {
 }
 
 extension CommerceEngine {
+    /// Reads a subscription token from Google: a test purchase is refused on production.
+    func readGoogleSubscription(tenantID: String, connection: GooglePlayConnection, token: String) async throws -> PlaySubscription {
+        let purchase = try await askGoogle(tenantID: tenantID) { try await connection.api.subscription(purchaseToken: token) }
+        if purchase.isTest, connection.production { throw PurchaseError(.purchaseInvalid, .google(.testPurchase)) }
+        return purchase
+    }
+
     /// Links each line item of a subscription token whose product is one of the tenant's plans
     /// to `holder` (the reported product first), then acknowledges the purchase.
     func linkGoogleSubscription(
         tenantID: String, holder: String, connection: GooglePlayConnection, productID: String, token: String, plans: [Plan],
-        transfer: TransferPolicy
+        transfer: TransferPolicy, purchase known: PlaySubscription? = nil
     ) async throws -> PurchaseOutcome {
-        let purchase = try await askGoogle(tenantID: tenantID) { try await connection.api.subscription(purchaseToken: token) }
+        let purchase: PlaySubscription
+        if let known { purchase = known } else { purchase = try await readGoogleSubscription(tenantID: tenantID, connection: connection, token: token) }
         let readAt = environment.clock.now
-        if purchase.isTest, connection.production { throw PurchaseError(.purchaseInvalid, .google(.testPurchase)) }
         guard let reportedItem = purchase.lineItems.first(where: { $0.productID == productID }) else {
             throw PurchaseError(.purchaseInvalid, .productMismatch)
         }

@@ -51,7 +51,19 @@ public struct SubscriptionFlowPurchaseBackend: PurchaseBackend {
 
     /// Sends the signed transaction; never throws, the verdict says what to do.
     public func report(_ transaction: StoreTransaction, transferToCurrentAccount: Bool) async -> ReportVerdict {
-        let body = try? JSONEncoder().encode(SubscriptionFlowWire.PurchaseReport(signedTransaction: transaction.jwsRepresentation))
+        await report(SubscriptionFlowWire.PurchaseReport(signedTransaction: transaction.jwsRepresentation))
+    }
+
+    /// Reports a Google Play purchase (the Play Billing `Purchase`'s token and product), for an
+    /// app that shares Swift code with its Android build; tag the purchase with
+    /// ``appAccountToken()`` as its `obfuscatedAccountId` when launching the billing flow, so it
+    /// links only to this customer. Never throws: the verdict says what to do.
+    public func reportGooglePlayPurchase(productId: String, purchaseToken: String) async -> ReportVerdict {
+        await report(SubscriptionFlowWire.PurchaseReport(purchaseToken: purchaseToken, productId: productId))
+    }
+
+    private func report(_ report: SubscriptionFlowWire.PurchaseReport) async -> ReportVerdict {
+        let body = try? JSONEncoder().encode(report)
         let answer: HTTPResponse
         do {
             answer = try await send(SubscriptionFlowWire.Endpoints.reportPurchase, body: body)

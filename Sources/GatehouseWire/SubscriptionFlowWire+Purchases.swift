@@ -1,21 +1,33 @@
 extension SubscriptionFlowWire {
-    /// The body of `POST /api/v1/mobile-stores/client/purchases`: `{"store": "apple", "signed_transaction": JWS}`.
+    /// The body of `POST /api/v1/mobile-stores/client/purchases`: `{"store": "apple", "signed_transaction": JWS}`,
+    /// or `{"store": "google", "purchase_token", "product_id"}`.
     public struct PurchaseReport: Codable, Sendable, Equatable {
-        /// Always `apple`.
+        /// `apple` or `google`.
         public var store: String
-        /// The StoreKit 2 signed transaction.
-        public var signedTransaction: String
+        /// Apple: the StoreKit 2 signed transaction.
+        public var signedTransaction: String?
+        /// Google: the Play Billing purchase token.
+        public var purchaseToken: String?
+        /// Google: the Play product (subscription) id.
+        public var productId: String?
 
-        /// A purchase report.
+        /// An App Store purchase report.
         public init(store: String = "apple", signedTransaction: String) {
             self.store = store
             self.signedTransaction = signedTransaction
         }
 
+        /// A Google Play purchase report.
+        public init(purchaseToken: String, productId: String) {
+            store = "google"
+            self.purchaseToken = purchaseToken
+            self.productId = productId
+        }
+
         /// The JSON keys, which the server reads by name.
         public enum CodingKeys: String, CodingKey, CaseIterable {
             case store
-            case signedTransaction = "signed_transaction"
+            case signedTransaction = "signed_transaction", purchaseToken = "purchase_token", productId = "product_id"
         }
     }
 
@@ -42,7 +54,7 @@ extension SubscriptionFlowWire {
         public var key: String
         /// Its display name.
         public var name: String
-        /// Where it comes from (`AppStore`).
+        /// Where it comes from (`AppStore`, `GooglePlay`): its longest-lasting grant's store.
         public var source: String
         /// The subscription granting it.
         public var subscriptionId: String
@@ -70,7 +82,7 @@ extension SubscriptionFlowWire {
 
     /// One subscription behind an entitlement.
     public struct Grant: Codable, Sendable, Equatable {
-        /// Where it comes from (`AppStore`).
+        /// Where it comes from (`AppStore`, `GooglePlay`).
         public var source: String
         /// The subscription.
         public var subscriptionId: String

@@ -22,12 +22,18 @@ enum SubscriptionFlowDocument {
     static let envelope = { (data: Schema) in Schema.object(["status": .boolean, "data": data]) }
     static let grant = Schema.object(["source": .string, "subscription_id": .string, "status": .string, "expires_at": Schema.dateTime.orNull])
 
+    static let storeFields = "apple needs signed_transaction; google needs purchase_token and product_id (the Play subscription)"
+
     static let schemas: [String: Schema] = [
         "Failure": .object(["status": .boolean, "code": .string, "message": .string]),
         "AccountTokenRequest": .object(["customer_id": .string(minLength: 1), "rotate": .boolean], optional: ["rotate"]),
-        "CustomerPurchase": .object(["customer_id": .string(minLength: 1), "store": .oneOf(["apple"]), "signed_transaction": .string],
-            optional: ["store"]),
-        "PurchaseReport": .object(["store": .oneOf(["apple"]), "signed_transaction": .string], optional: ["store"]),
+        "CustomerPurchase": .object([
+            "customer_id": .string(minLength: 1), "store": .oneOf(["apple", "google"]), "signed_transaction": .string, "purchase_token": .string,
+            "product_id": .string,
+        ], optional: ["store", "signed_transaction", "purchase_token", "product_id"]).described(storeFields),
+        "PurchaseReport": .object([
+            "store": .oneOf(["apple", "google"]), "signed_transaction": .string, "purchase_token": .string, "product_id": .string,
+        ], optional: ["store", "signed_transaction", "purchase_token", "product_id"]).described(storeFields),
         "AccountToken": .object([
             "account_token": .string, "customer_id": .string, "created_at": .dateTime, "revoked_at": Schema.dateTime.orNull,
             "client_secret": .string, "reused": .boolean,

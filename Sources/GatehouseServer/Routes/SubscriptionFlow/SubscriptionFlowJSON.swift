@@ -26,10 +26,11 @@ enum SubscriptionFlowJSON {
     static func entitlements(_ list: [CustomerEntitlement]) -> [SubscriptionFlowWire.Entitlement] {
         list.map { entitlement in
             SubscriptionFlowWire.Entitlement(
-                key: entitlement.key, name: entitlement.name, source: "AppStore", subscriptionId: entitlement.subscriptionId,
+                key: entitlement.key, name: entitlement.name, source: source(entitlement.grants.first?.store), subscriptionId: entitlement.subscriptionId,
                 expiresAt: entitlement.expiresAt.map(date),
                 grants: entitlement.grants.map { grant in
-                    SubscriptionFlowWire.Grant(source: "AppStore", subscriptionId: grant.subscriptionId, status: grant.status, expiresAt: grant.expiresAt.map(date))
+                    SubscriptionFlowWire.Grant(
+                        source: source(grant.store), subscriptionId: grant.subscriptionId, status: grant.status, expiresAt: grant.expiresAt.map(date))
                 })
         }
     }
@@ -37,6 +38,9 @@ enum SubscriptionFlowJSON {
     static func link(_ list: [CustomerEntitlement], sandbox: Bool) -> SubscriptionFlowWire.PurchaseLink {
         SubscriptionFlowWire.PurchaseLink(linked: !sandbox, sandbox: sandbox, entitlements: entitlements(list))
     }
+
+    /// The seed's name of a store.
+    static func source(_ store: String?) -> String { store == "google" ? "GooglePlay" : "AppStore" }
 
     /// `2026-11-03T09:00:00+00:00`.
     static func date(_ date: Date) -> String { WireDate.secondsWithOffset(date) }

@@ -36,8 +36,12 @@ enum SubscriptionFlowRoutes {
         }
         router.on(endpoints.registerPurchase, backends) { request, _, backend in
             let body = try SubscriptionFlowBody.customerPurchase(request)
+            if body.store == "google" {
+                return try outcome(try await commerce.registerCustomerGooglePurchase(
+                    tenantID: backend.tenantID, customerID: body.customerId, productID: body.productId ?? "", purchaseToken: body.purchaseToken ?? ""))
+            }
             return try outcome(try await commerce.registerCustomerPurchase(
-                tenantID: backend.tenantID, customerID: body.customerId, signedTransaction: body.signedTransaction))
+                tenantID: backend.tenantID, customerID: body.customerId, signedTransaction: body.signedTransaction ?? ""))
         }
         router.on(endpoints.customerEntitlements, backends) { _, context, backend in
             try SubscriptionFlowJSON.success(SubscriptionFlowJSON.entitlements(
@@ -45,8 +49,12 @@ enum SubscriptionFlowRoutes {
         }
         router.on(endpoints.reportPurchase, customers) { request, _, customer in
             let body = try SubscriptionFlowBody.purchaseReport(request)
+            if body.store == "google" {
+                return try outcome(try await commerce.reportCustomerGooglePurchase(
+                    tenantID: customer.tenantID, customerID: customer.customerID, productID: body.productId ?? "", purchaseToken: body.purchaseToken ?? ""))
+            }
             return try outcome(try await commerce.reportCustomerPurchase(
-                tenantID: customer.tenantID, customerID: customer.customerID, signedTransaction: body.signedTransaction))
+                tenantID: customer.tenantID, customerID: customer.customerID, signedTransaction: body.signedTransaction ?? ""))
         }
         router.on(endpoints.clientEntitlements, customers) { _, _, customer in
             try SubscriptionFlowJSON.success(SubscriptionFlowJSON.entitlements(
