@@ -16,6 +16,8 @@ struct SessionRow {
     let absoluteExpiresAt: Date
     let revokedReason: String?
     let appVersion: String?
+    /// The platform of the app key the session signed in with (`IOS`, `ANDROID`, `WEB`).
+    let platform: String?
 
     init(_ row: Row) throws {
         id = try row.get("id")
@@ -31,6 +33,7 @@ struct SessionRow {
         absoluteExpiresAt = try row.get("absolute_expires_at")
         revokedReason = try row.get("revoked_reason")
         appVersion = try row.get("app_version")
+        platform = try row.get("platform")
     }
 
     /// Why the session ended, as the error its requests get; nil while it is live.

@@ -78,17 +78,11 @@ extension SessionService {
             // Ended since the cached row was read (its notice not here yet): refused now.
             if let ending = written?.ending { throw ending }
         }
-        return SessionPrincipal(tenantId: claims.tid, accountId: claims.sub, sessionId: claims.sid, status: claims.status, generation: claims.gen)
+        return SessionPrincipal(
+            tenantId: claims.tid, accountId: claims.sub, sessionId: claims.sid, status: claims.status, generation: claims.gen, platform: session.platform)
     }
 
     /// The account's live sessions, newest first.
-    /// The platform of the app key a session was signed in with (`IOS`, `ANDROID`, `WEB`), nil when it had none.
-    public func platform(sessionID: String) async throws -> String? {
-        try await database.read { db in
-            try db.queryOne("SELECT platform FROM account_sessions WHERE id = ?", sessionID)?.get("platform")
-        }
-    }
-
     public func sessions(accountID: String) async throws -> [SessionInfo] {
         try await database.read { db in
             try db.query(

@@ -33,6 +33,8 @@ public struct SessionPrincipal: Sendable, Equatable {
     /// The account status the token was issued with (`CREATED`, `ACTIVE`).
     public let status: String
     public let generation: Int
+    /// The platform of the app key the session signed in with (`IOS`, `ANDROID`, `WEB`), nil when the key had none.
+    public let platform: String?
 }
 
 /// The device a session was started from, for the "signed-in devices" list.

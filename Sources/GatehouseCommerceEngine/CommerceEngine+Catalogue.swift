@@ -120,25 +120,33 @@ extension CommerceEngine {
         }
     }
 
-    /// Turns the iOS server trial on or off and sets its length (1 to 365 days).
-    public func updateTrialConfig(tenantID: String, iosEnabled: Bool?, iosDurationDays: Int?) async throws -> TrialConfig {
-        if let days = iosDurationDays, !(1...365).contains(days) { throw CommerceError.invalid("durationDays", .range(1...365)) }
+    /// Turns each platform's server trial on or off and sets its length (1 to 365 days); nil keeps a value.
+    public func updateTrialConfig(
+        tenantID: String, iosEnabled: Bool?, iosDurationDays: Int?, androidEnabled: Bool? = nil, androidDurationDays: Int? = nil
+    ) async throws -> TrialConfig {
+        for days in [iosDurationDays, androidDurationDays].compactMap({ $0 }) where !(1...365).contains(days) {
+            throw CommerceError.invalid("durationDays", .range(1...365))
+        }
         return try await database.write { db in
             guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError.notFound(.tenant) }
             // One upsert merges the patch into the row it finds, so concurrent saves queue on the
             // row (PostgreSQL) instead of racing a delete and an insert into a duplicate key.
-            let fresh = TrialConfig(
-                iosEnabled: iosEnabled ?? TrialConfig.default.iosEnabled,
-                iosDurationDays: iosDurationDays ?? TrialConfig.default.iosDurationDays)
+            let fallback = TrialConfig.default
+            func flag(_ value: Bool?) -> SQLValue { value.map { .boolean($0) } ?? .null }
+            func days(_ value: Int?) -> SQLValue { value.map { .integer(Int64($0)) } ?? .null }
             try db.execute(
                 """
-                INSERT INTO commerce_trial_configs (tenant_id, ios_enabled, ios_duration_days) VALUES (?, ?, ?)
+                INSERT INTO commerce_trial_configs (tenant_id, ios_enabled, ios_duration_days, android_enabled, android_duration_days)
+                VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (tenant_id) DO UPDATE SET
                     ios_enabled = COALESCE(?, commerce_trial_configs.ios_enabled),
-                    ios_duration_days = COALESCE(?, commerce_trial_configs.ios_duration_days)
+                    ios_duration_days = COALESCE(?, commerce_trial_configs.ios_duration_days),
+                    android_enabled = COALESCE(?, commerce_trial_configs.android_enabled),
+                    android_duration_days = COALESCE(?, commerce_trial_configs.android_duration_days)
                 """,
-                [.text(tenantID), .boolean(fresh.iosEnabled), .integer(Int64(fresh.iosDurationDays)),
-                 iosEnabled.map { .boolean($0) } ?? .null, iosDurationDays.map { .integer(Int64($0)) } ?? .null])
+                [.text(tenantID), .boolean(iosEnabled ?? fallback.iosEnabled), .integer(Int64(iosDurationDays ?? fallback.iosDurationDays)),
+                 .boolean(androidEnabled ?? fallback.androidEnabled), .integer(Int64(androidDurationDays ?? fallback.androidDurationDays)),
+                 flag(iosEnabled), days(iosDurationDays), flag(androidEnabled), days(androidDurationDays)])
             return try Self.trialConfig(db, tenantID)
         }
     }
@@ -149,6 +157,10 @@ extension CommerceEngine {
 
     static func trialConfig(_ db: any DatabaseConnection, _ tenantID: String) throws -> TrialConfig {
         guard let row = try db.queryOne("SELECT * FROM commerce_trial_configs WHERE tenant_id = ?", tenantID) else { return .default }
-        return TrialConfig(iosEnabled: try row.get("ios_enabled"), iosDurationDays: try row.get("ios_duration_days"))
+        let fallback = TrialConfig.default
+        return TrialConfig(
+            iosEnabled: try row.get("ios_enabled"), iosDurationDays: try row.get("ios_duration_days"),
+            androidEnabled: try row.get("android_enabled", as: Bool?.self) ?? fallback.androidEnabled,
+            androidDurationDays: try row.get("android_duration_days", as: Int?.self) ?? fallback.androidDurationDays)
     }
 }

@@ -31,16 +31,17 @@ public struct EntitlementSummary: Sendable, Equatable {
 }
 
 extension CommerceEngine {
-    public func entitlementSummary(tenantID: String, accountID: String) async throws -> EntitlementSummary {
+    /// - Parameter platform: the app's (`ANDROID` is offered the Android trial; any other app the iOS one).
+    public func entitlementSummary(tenantID: String, accountID: String, platform: String? = nil) async throws -> EntitlementSummary {
         let now = environment.clock.now
-        return try await database.read { db in try Self.summary(db, tenantID: tenantID, accountID: accountID, now: now) }
+        return try await database.read { db in try Self.summary(db, tenantID: tenantID, accountID: accountID, platform: platform, now: now) }
     }
 
-    /// Starts the server trial once per account; asking again answers the same trial.
-    public func startTrial(tenantID: String, accountID: String) async throws -> EntitlementSummary {
+    /// Starts the server trial of the app's platform once per account; asking again answers the same trial.
+    public func startTrial(tenantID: String, accountID: String, platform: String? = nil) async throws -> EntitlementSummary {
         let now = environment.clock.now
         return try await database.write { db in
-            let summary = try Self.summary(db, tenantID: tenantID, accountID: accountID, now: now)
+            let summary = try Self.summary(db, tenantID: tenantID, accountID: accountID, platform: platform, now: now)
             if summary.trial.status != .notStarted { return summary }
             guard summary.trialOfferAvailable, let days = summary.trialDurationDays else {
                 throw PurchaseError(.trialUnavailable, .noTrial)
@@ -48,7 +49,7 @@ extension CommerceEngine {
             try db.execute(
                 "INSERT INTO commerce_trials (tenant_id, account_id, started_at, ends_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 tenantID, accountID, now, now.addingTimeInterval(TimeInterval(days) * 86_400))
-            return try Self.summary(db, tenantID: tenantID, accountID: accountID, now: now)
+            return try Self.summary(db, tenantID: tenantID, accountID: accountID, platform: platform, now: now)
         }
     }
 
@@ -69,13 +70,13 @@ extension CommerceEngine {
             .contains { covering.contains($0.planId) && $0.state(at: now).hasAccess }
     }
 
-    static func summary(_ db: any DatabaseConnection, tenantID: String, accountID: String, now: Date) throws -> EntitlementSummary {
+    static func summary(_ db: any DatabaseConnection, tenantID: String, accountID: String, platform: String?, now: Date) throws -> EntitlementSummary {
         let trial = try trial(db, tenantID: tenantID, accountID: accountID, now: now)
         let entitlement = try entitlement(db, tenantID: tenantID, holder: accountID, now: now)
-        let config = try trialConfig(db, tenantID)
-        let offer = config.iosEnabled && trial.status == .notStarted && !entitlement.state.hasAccess
+        let config = try trialConfig(db, tenantID).offer(platform: platform)
+        let offer = config.enabled && trial.status == .notStarted && !entitlement.state.hasAccess
         return EntitlementSummary(
-            trial: trial, trialOfferAvailable: offer, trialDurationDays: config.iosEnabled ? config.iosDurationDays : nil,
+            trial: trial, trialOfferAvailable: offer, trialDurationDays: config.enabled ? config.days : nil,
             entitlement: entitlement, plans: try plans(db, tenantID),
             canExecuteGatedWorkflow: trial.status == .active || entitlement.state.hasAccess, serverTime: now)
     }

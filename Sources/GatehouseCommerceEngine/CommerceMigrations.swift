@@ -200,7 +200,7 @@ public enum CommerceMigrations {
         // that replaced it, so a chain is walked whichever end arrives first, whether Google
         // still waits for its acknowledgement (or, for a consumable, its consumption), and
         // when Google said it was voided (refunded or charged back). Google's notifications are
-        // kept in `commerce_notifications` under `google:<messageId>`.
+        // kept in `commerce_notifications` under `google:<messageId>`. Android apps get a trial of their own.
         Migration(id: "commerce.010_google_purchases") { db in
             let d = db.dialect
             try db.executeScript("""
@@ -228,6 +228,8 @@ public enum CommerceMigrations {
                 CREATE INDEX commerce_google_tokens_by_link ON commerce_google_tokens(tenant_id, linked_token_hash);
                 CREATE INDEX commerce_google_tokens_unsettled ON commerce_google_tokens(settled_at, granted_at);
                 ALTER TABLE commerce_google_play_configs ADD COLUMN voided_checked_at \(d.bigint);
+                ALTER TABLE commerce_trial_configs ADD COLUMN android_enabled \(d.boolean);
+                ALTER TABLE commerce_trial_configs ADD COLUMN android_duration_days INTEGER;
                 """)
         },
     ]

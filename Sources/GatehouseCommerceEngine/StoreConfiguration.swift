@@ -89,5 +89,19 @@ public struct GoogleSubscriptionID: Sendable, Equatable, CustomStringConvertible
 public struct TrialConfig: Sendable, Equatable {
     public var iosEnabled: Bool
     public var iosDurationDays: Int
+    /// The trial of Android apps (sessions an `ANDROID` key signed in).
+    public var androidEnabled: Bool
+    public var androidDurationDays: Int
+    public init(iosEnabled: Bool, iosDurationDays: Int, androidEnabled: Bool = false, androidDurationDays: Int = 7) {
+        self.iosEnabled = iosEnabled
+        self.iosDurationDays = iosDurationDays
+        self.androidEnabled = androidEnabled
+        self.androidDurationDays = androidDurationDays
+    }
     public static let `default` = TrialConfig(iosEnabled: false, iosDurationDays: 7)
+
+    /// The trial offered to an app of `platform` (`ANDROID`'s own; every other app gets iOS's).
+    public func offer(platform: String?) -> (enabled: Bool, days: Int) {
+        platform == "ANDROID" ? (androidEnabled, androidDurationDays) : (iosEnabled, iosDurationDays)
+    }
 }

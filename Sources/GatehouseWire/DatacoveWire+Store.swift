@@ -106,14 +106,19 @@ extension DatacoveWire {
         public init(data: [StorePlan]) { self.data = data }
     }
 
-    /// `tenants/v1/{id}/trial-config`: `{"ios": {"enabled", "durationDays"}}`.
+    /// `tenants/v1/{id}/trial-config`: `{"ios": {"enabled", "durationDays"}, "android": {...}}`.
     public struct TrialConfig: Codable, Sendable, Equatable {
         /// The JSON keys, which the server reads by name.
-        public enum CodingKeys: String, CodingKey, CaseIterable { case ios }
-        /// The iOS trial.
+        public enum CodingKeys: String, CodingKey, CaseIterable { case ios, android }
+        /// The iOS trial (also every app whose key is not an Android one).
         public var ios: Platform
+        /// The Android trial; the server always sends it.
+        public var android: Platform?
         /// A trial configuration.
-        public init(ios: Platform) { self.ios = ios }
+        public init(ios: Platform, android: Platform? = nil) {
+            self.ios = ios
+            self.android = android
+        }
 
         /// One platform's trial.
         public struct Platform: Codable, Sendable, Equatable {
@@ -194,10 +199,14 @@ extension DatacoveWire {
     /// `PATCH tenants/v1/{id}/trial-config`: what is left out is kept.
     public struct TrialConfigPatch: Codable, Sendable, Equatable {
         /// The JSON keys, which the server reads by name.
-        public enum CodingKeys: String, CodingKey, CaseIterable { case ios }
+        public enum CodingKeys: String, CodingKey, CaseIterable { case ios, android }
         public var ios: Platform?
+        public var android: Platform?
         /// A patch.
-        public init(ios: Platform? = nil) { self.ios = ios }
+        public init(ios: Platform? = nil, android: Platform? = nil) {
+            self.ios = ios
+            self.android = android
+        }
 
         /// One platform's changes.
         public struct Platform: Codable, Sendable, Equatable {

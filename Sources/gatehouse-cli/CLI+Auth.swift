@@ -16,7 +16,8 @@ extension CLI {
     /// The signed-in session of `auth verify`, kept in the token file.
     static func authClient(url: URL, credentials: [String: Any]?, logger: (@Sendable (String) -> Void)?) -> (AuthClient, tokenFile: String) {
         let environment = ProcessInfo.processInfo.environment.filter { !$0.value.isEmpty }
-        let developmentKey = (credentials?["apiKeys"] as? [String: String])?["IOS"]
+        // The development tenant's key of the app to be (APP_PLATFORM: IOS, ANDROID or WEB).
+        let developmentKey = (credentials?["apiKeys"] as? [String: String])?[environment["APP_PLATFORM"]?.uppercased() ?? "IOS"]
         let tokenFile = environment["GATEHOUSE_TOKEN_FILE"] ?? "data/cli-tokens.json"
         let client = AuthClient(
             baseURL: url.appendingPathComponent("api"), apiKey: environment["API_KEY"] ?? developmentKey ?? "",

@@ -18,12 +18,13 @@ extension CLI {
                gatehouse-cli store credits [--provider apple|google] PRODUCT_ID CREDITS [PRODUCT_ID CREDITS …]
                gatehouse-cli store plan NAME monthly|annual|one_time_year PRODUCT_ID [GATED_WORKFLOW_ID]
                                         [--google SUBSCRIPTION_ID[:BASE_PLAN_ID]]
-               gatehouse-cli store trial DAYS|off
+               gatehouse-cli store trial DAYS|off [--platform ios|android]
         option: --tenant ID (default: the development tenant)
         """
     static let purchasesUsage = """
         usage: gatehouse-cli purchases entitlement | trial
                gatehouse-cli purchases verify PRODUCT_ID TRANSACTION_ID [--signed-file JWS_FILE] [--transfer true]
+               gatehouse-cli purchases verify --platform google PRODUCT_ID PURCHASE_TOKEN [--transfer true]  (signed in with APP_PLATFORM=ANDROID)
         """
 
     static func store(_ words: [String], admin: APIClient, credentials: [String: Any]?) async throws {
@@ -97,8 +98,10 @@ extension CLI {
             try await send(endpoints.createPlan, body)
         case "trial":
             guard words.count == 2 else { fail(storeUsage) }
-            let ios: [String: Any] = words[1] == "off" ? ["enabled": false] : ["enabled": true, "durationDays": count(words[1], "the trial's days")]
-            try await send(endpoints.updateTrialConfig, ["ios": ios])
+            let trial: [String: Any] = words[1] == "off" ? ["enabled": false] : ["enabled": true, "durationDays": count(words[1], "the trial's days")]
+            let platform = options.value("platform") ?? "ios"
+            guard ["ios", "android"].contains(platform) else { fail("--platform must be ios or android") }
+            try await send(endpoints.updateTrialConfig, [platform: trial])
         default:
             fail(storeUsage)
         }
@@ -116,12 +119,25 @@ extension CLI {
             print(describe(try await backend.startTrial()))
         case "verify":
             guard options.positional.count == 2 else { fail(purchasesUsage) }
-            let jws = try options.value("signed-file").map { try String(contentsOfFile: $0, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) }
-            let transaction = StoreTransaction(
-                id: options.positional[1], originalID: options.positional[1], productID: options.positional[0], productType: .consumable,
-                jwsRepresentation: jws ?? "", appAccountToken: nil)
-            switch await backend.report(transaction, transferToCurrentAccount: options.value("transfer") == "true") {
-            case .accepted(let receipt): print("accepted: \(receipt.kind.rawValue)\(receipt.creditsGranted.map { ", \($0) credits added" } ?? "")")
+            let transfer = options.value("transfer") == "true"
+            let verdict: ReportVerdict
+            switch options.value("platform") ?? "apple" {
+            case "google":
+                verdict = await backend.verifyGooglePlayPurchase(
+                    productId: options.positional[0], purchaseToken: options.positional[1], transferToCurrentAccount: transfer)
+            case "apple":
+                let jws = try options.value("signed-file").map { try String(contentsOfFile: $0, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) }
+                let transaction = StoreTransaction(
+                    id: options.positional[1], originalID: options.positional[1], productID: options.positional[0], productType: .consumable,
+                    jwsRepresentation: jws ?? "", appAccountToken: nil)
+                verdict = await backend.report(transaction, transferToCurrentAccount: transfer)
+            default:
+                fail("--platform must be apple or google")
+            }
+            switch verdict {
+            case .accepted(let receipt):
+                print("accepted: \(receipt.kind.rawValue)\(receipt.creditsGranted.map { ", \($0) credits added" } ?? "")"
+                    + (receipt.entitlementStatus.map { ", \($0)" } ?? ""))
             case .transferOffered(let message): refuse("not linked: \(message) — run again with --transfer true to move it to this account")
             case .refused(let status, let code, let message): throw api(status, code?.rawValue, message, retryAfter: nil)
             case .retryLater(let reason, let retryAfter):

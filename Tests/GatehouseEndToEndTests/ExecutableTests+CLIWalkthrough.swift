@@ -54,7 +54,12 @@ extension ExecutableTests {
 
     @Test(arguments: TestDatabaseKind.available)
     func theReadmesCommandsWorkAsWritten(_ kind: TestDatabaseKind) async throws {
-        let live = try await LiveServer.start(kind)
+        let google = try await GoogleStandIn.start()
+        let live = try await LiveServer.start(kind) { settings in
+            settings.googlePlayApiURL = google.baseURL
+            settings.googleTokenURL = google.tokenURL
+        }
+        defer { google.stop() }
         let home = NSTemporaryDirectory() + "gatehouse-cli-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         let cli = CLI(live: live, home: home)
@@ -153,6 +158,19 @@ extension ExecutableTests {
             try await cli.ok(["store", "show"], contains: "\"platformProductId\" : \"credits_500\"")
             try await cli.ok(["store", "plan", "Pro", "monthly", "com.example.pro.monthly", "--google", "pro:monthly"], contains: "\"google\" : \"pro:monthly\"")
             try await cli.refused(["store", "google-play-config", "--package-name", "nodots"], exit: 1, line: "packageName is not an Android application id")
+            // A Play purchase, reported from the Android app's session.
+            try await google.register(keyFile)
+            try await google.add(package: "com.example.gatehouse", products: [("credits_500", "cli-play-token", [
+                "kind": "androidpublisher#productPurchase", "purchaseState": 0, "consumptionState": 0, "orderId": "GPA.7", "acknowledgementState": 0,
+            ])])
+            let android = ["APP_PLATFORM": "ANDROID"]
+            try await cli.ok(["auth", "request-otp", "--phone", "+14165550188"], contains: "code sent", environment: android)
+            try await live.app.deliveries.drain()
+            let androidCode = try await cli.ok(["outbox", "14165550188", "--code", "yes"]).trimmingCharacters(in: .whitespacesAndNewlines)
+            try await cli.ok(["auth", "verify", "--phone", "+14165550188", androidCode], contains: "signed in", environment: android)
+            try await cli.ok(["purchases", "verify", "--platform", "google", "credits_500", "cli-play-token"], contains: "accepted: credit_package, 500 credits added")
+            try await cli.refused(["purchases", "verify", "--platform", "amazon", "credits_500", "x"], exit: 2, line: "--platform must be apple or google")
+            try await cli.ok(["auth", "logout"], contains: "signed out")
 
             // Possession in test mode, end to end.
             try await cli.ok(["possession", "run", "+12025550142", "--ssn", "6789"], contains: "\"success\" : true")

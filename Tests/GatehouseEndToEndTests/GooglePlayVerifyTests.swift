@@ -162,3 +162,49 @@ import FoundationNetworking
         await f.stop()
     }
 }
+
+/// `trial-config.android`: Android apps (sessions an ANDROID key signed in) get a trial of their own.
+@Suite struct AndroidTrialTests {
+    @Test(arguments: TestDatabaseKind.available)
+    func theTrialIsChosenByTheAppsPlatform(_ kind: TestDatabaseKind) async throws {
+        let f = try await GooglePlayVerifyTests.start(kind)
+        let base = "tenants/v1/\(f.store.live.credentials.tenantId)/trial-config"
+        let admin = f.store.live.credentials.adminToken
+        let patched = try await f.store.client.call("PATCH", base, ["android": ["enabled": true, "durationDays": 3]], token: admin)
+        #expect(patched.status == 200)
+        // The literal answer: both platforms, iOS's untouched.
+        let answer = try JSONSerialization.data(withJSONObject: patched.json, options: .sortedKeys)
+        #expect(String(decoding: answer, as: UTF8.self) == #"{"android":{"durationDays":3,"enabled":true},"ios":{"durationDays":7,"enabled":false}}"#)
+        _ = try await f.store.client.call("PATCH", base, ["ios": ["enabled": true, "durationDays": 14]], token: admin)
+        let refused = try await f.store.client.call("PATCH", base, ["android": ["enabled": true, "durationDays": 0]], token: admin)
+        #expect(refused.status == 400)
+        let wrongShape = try await f.store.client.call("PATCH", base, ["android": true], token: admin)
+        #expect(wrongShape.status == 400 && ((wrongShape.json["error"] as? [String: Any])?["message"] as? String)?.contains("android") == true, "\(wrongShape.json)")
+
+        func offer(_ platform: String, _ phone: String) async throws -> (Any?, Any?) {
+            let session = try await f.auth(phone, platform: platform)
+            let token = try await session.session.validAccessToken(rejected: nil)
+            let summary = try await f.store.client.call("GET", "purchases/v1/entitlement", token: token)
+            let trialOffer = summary.json["trialOffer"] as? [String: Any]
+            return (trialOffer?["available"], trialOffer?["durationDays"])
+        }
+        let android = try await offer("ANDROID", "+14165550195")
+        let ios = try await offer("IOS", "+14165550196")
+        #expect(android.0 as? Bool == true && android.1 as? Int == 3)
+        #expect(ios.0 as? Bool == true && ios.1 as? Int == 14)
+        // Started from the Android app: three days.
+        let session = try await f.auth("+14165550197")
+        let started = try await f.store.client.call("POST", "purchases/v1/trial/start", token: try await session.session.validAccessToken(rejected: nil))
+        let trial = try #require(started.json["trial"] as? [String: Any])
+        let starts = try #require((trial["startedAt"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) ?? Self.fractional($0) })
+        let ends = try #require((trial["endsAt"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) ?? Self.fractional($0) })
+        #expect(abs(ends.timeIntervalSince(starts) - 3 * 86_400) < 1, "\(trial)")
+        await f.stop()
+    }
+
+    static func fractional(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)
+    }
+}

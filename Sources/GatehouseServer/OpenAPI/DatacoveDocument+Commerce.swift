@@ -28,7 +28,7 @@ extension DatacoveDocument {
             production: false))
         let pricing = Example.wire(DatacoveWire.PricingConfig(iapCreditPackages: [.init(platformProductId: "com.example.credits.10", credits: 10, displayName: "10 credits")]))
         let plan = DatacoveWire.StorePlan(productId: "pro", displayName: "Pro", interval: "monthly", platformProductIds: ["apple": "com.example.pro.monthly"], gatedWorkflowId: nil)
-        let trial = Example.wire(DatacoveWire.TrialConfig(ios: .init(enabled: true, durationDays: 7)))
+        let trial = Example.wire(DatacoveWire.TrialConfig(ios: .init(enabled: true, durationDays: 7), android: .init(enabled: false, durationDays: 7)))
         let endpoints = DatacoveWire.Endpoints.Store.self
         func operation<Body, Answer>(_ endpoint: Endpoint<Body, Answer>, body: Content? = nil, _ reply: Reply) -> Operation {
             Operation(endpoint.described, body: body, replies: [reply])

@@ -83,7 +83,10 @@ enum DatacoveSchemas {
             "productId": .string, "displayName": .string, "interval": .string, "platformProductIds": .map(.string), "gatedWorkflowId": nullableString,
         ]),
         "StorePlans": .object(["data": .array(.ref("StorePlan"))]),
-        "TrialConfig": .object(["ios": .object(["enabled": .boolean, "durationDays": .integer(minimum: 1)])]),
+        "TrialConfig": .object([
+            "ios": .object(["enabled": .boolean, "durationDays": .integer(minimum: 1)]),
+            "android": .object(["enabled": .boolean, "durationDays": .integer(minimum: 1)]),
+        ], optional: ["android"]).described("ios is the trial of every app whose key is not an ANDROID key; a patch may send either or both"),
     ]
 
     static let workflows: [String: Schema] = [

@@ -62,7 +62,7 @@ enum DatacoveRoutes {
         router.on(endpoints.verifyPurchase, sessions) { request, _, who in
             let body = try DatacoveBody.verifyPurchase(request)
             // A Play purchase is reported from the Android app: the session's key said which app signed in.
-            if body.platform == "google", try await accounts.sessions.platform(sessionID: who.sessionId) != "ANDROID" {
+            if body.platform == "google", who.platform != "ANDROID" {
                 throw PurchaseError(.purchaseInvalid, .google(.notAndroid))
             }
             let report = PurchaseReport(
@@ -73,10 +73,10 @@ enum DatacoveRoutes {
             return try .json(PurchaseJSON.outcome(outcome))
         }
         router.on(endpoints.entitlement, sessions) { _, _, who in
-            try .json(PurchaseJSON.summary(try await commerce.entitlementSummary(tenantID: who.tenantId, accountID: who.accountId)))
+            try .json(PurchaseJSON.summary(try await commerce.entitlementSummary(tenantID: who.tenantId, accountID: who.accountId, platform: who.platform)))
         }
         router.on(endpoints.startTrial, sessions) { _, _, who in
-            try .json(PurchaseJSON.summary(try await commerce.startTrial(tenantID: who.tenantId, accountID: who.accountId)))
+            try .json(PurchaseJSON.summary(try await commerce.startTrial(tenantID: who.tenantId, accountID: who.accountId, platform: who.platform)))
         }
         router.on(endpoints.profile, sessions) { _, _, who in
             // The profile and the wallet in one read transaction.

@@ -74,6 +74,8 @@ enum StoreJSON {
     }
 
     static func trial(_ config: TrialConfig) -> DatacoveWire.TrialConfig {
-        DatacoveWire.TrialConfig(ios: .init(enabled: config.iosEnabled, durationDays: config.iosDurationDays))
+        DatacoveWire.TrialConfig(
+            ios: .init(enabled: config.iosEnabled, durationDays: config.iosDurationDays),
+            android: .init(enabled: config.androidEnabled, durationDays: config.androidDurationDays))
     }
 }

@@ -87,13 +87,16 @@ enum TenantStoreRoutes {
             try await commerce.deletePlan(tenantID: tenantID, productID: context.parameter("productId"))
             return .empty()
         }
-        // An `ios` that is not an object of those two members is refused as a whole, as before the
-        // members' own types are read.
-        let iosRefused = CommerceError.invalid("ios", .object(keys: ["enabled", "durationDays"]))
+        // An `ios` or `android` that is not an object of those two members is refused as a whole,
+        // as before the members' own types are read.
         on(endpoints.updateTrialConfig, keys: DatacoveWire.TrialConfigPatch.CodingKeys.self, refusal: { error in
-            error.path.first == "ios" && (error.path.count == 1 || error.problem == .unknownKey) ? iosRefused : nil
+            guard let platform = error.path.first, ["ios", "android"].contains(platform), error.path.count == 1 || error.problem == .unknownKey
+            else { return nil }
+            return CommerceError.invalid(platform, .object(keys: ["enabled", "durationDays"]))
         }) { body, tenantID in
-            let trial = try await commerce.updateTrialConfig(tenantID: tenantID, iosEnabled: body.ios?.enabled, iosDurationDays: body.ios?.durationDays)
+            let trial = try await commerce.updateTrialConfig(
+                tenantID: tenantID, iosEnabled: body.ios?.enabled, iosDurationDays: body.ios?.durationDays, androidEnabled: body.android?.enabled,
+                androidDurationDays: body.android?.durationDays)
             return try .json(StoreJSON.trial(trial))
         }
         on(endpoints.trialConfig) { tenantID, _ in try .json(StoreJSON.trial(try await commerce.trialConfig(tenantID: tenantID))) }
