@@ -139,17 +139,20 @@ import Testing
         patch.pushAudience = .some(audience)
         patch.pushServiceAccountEmail = .some(email)
         _ = try await h.engine.updateGooglePlayConfig(tenantID: h.tenantID, patch)
-        let token = try await h.google.pushToken(audience: audience, email: email)
+        // Issued at the engine's (manual) clock, which a slow run leaves behind real time.
+        let now = Int(h.clock.now.timeIntervalSince1970)
+        let issued: [String: Any] = ["iat": now, "exp": now + 3600]
+        let token = try await h.google.pushToken(audience: audience, email: email, claims: issued)
         #expect(try await h.engine.authorizeGooglePush(bearer: token, packageName: GoogleHarness.package) == h.tenantID)
         #expect(try await h.engine.authorizeGooglePush(bearer: token, packageName: "com.example.other") == nil)
         #expect(try await h.engine.authorizeGooglePush(bearer: token, packageName: "not a package\u{0}") == nil)
         let forged: [([String: Any], PushTokenRefusal)] = [
             (["aud": "https://elsewhere.example"], .wrongAudience), (["iss": "https://evil.example"], .wrongIssuer),
             (["email": "other@example.iam.gserviceaccount.com"], .wrongAccount), (["email_verified": false], .wrongAccount),
-            (["exp": Int(Date().timeIntervalSince1970) - 600, "iat": Int(Date().timeIntervalSince1970) - 4200], .expired),
+            (["exp": now - 600, "iat": now - 4200], .expired),
         ]
         for (claims, refusal) in forged {
-            let bad = try await h.google.pushToken(audience: audience, email: email, claims: claims)
+            let bad = try await h.google.pushToken(audience: audience, email: email, claims: issued.merging(claims) { $1 })
             await #expect(throws: refusal) { try await h.engine.authorizeGooglePush(bearer: bad, packageName: GoogleHarness.package) }
         }
         await #expect(throws: PushTokenRefusal.malformed) { try await h.engine.authorizeGooglePush(bearer: nil, packageName: GoogleHarness.package) }
