@@ -4,25 +4,12 @@ import GatehouseCore
 /// SubscriptionFlow's Google Play reports (seed 003: "an untagged Google purchase links: only
 /// the buyer's device knows its purchase token").
 extension CommerceEngine {
-    /// The app's report: a purchase tagged with an account token (its
-    /// `obfuscatedExternalAccountId`) links only to that token's customer; an untagged one
-    /// links to the caller.
-    public func reportCustomerGooglePurchase(tenantID: String, customerID: String, productID: String, purchaseToken: String) async throws
-        -> CustomerPurchaseOutcome
-    {
-        try await linkCustomerGooglePurchase(tenantID: tenantID, customerID: customerID, productID: productID, token: purchaseToken)
-    }
-
-    /// The tenant's backend registers a Play purchase for a customer, by the same rules.
-    public func registerCustomerGooglePurchase(tenantID: String, customerID: String, productID: String, purchaseToken: String) async throws
-        -> CustomerPurchaseOutcome
-    {
-        try await linkCustomerGooglePurchase(tenantID: tenantID, customerID: customerID, productID: productID, token: purchaseToken)
-    }
-
+    /// A Play purchase reported by the app, or registered by the tenant's backend, for a
+    /// customer: a purchase tagged with an account token (its `obfuscatedExternalAccountId`)
+    /// links only to that token's customer; an untagged one links to the customer named.
     /// Every refusal but a tag naming another customer is one `.refused`, so a report never
     /// tells whether a token or product exists; Google unreachable throws (retry later).
-    private func linkCustomerGooglePurchase(tenantID: String, customerID: String, productID: String, token: String) async throws
+    public func linkCustomerGooglePurchase(tenantID: String, customerID: String, productID: String, token: String) async throws
         -> CustomerPurchaseOutcome
     {
         let plans: [Plan]
@@ -37,8 +24,9 @@ extension CommerceEngine {
         } catch let error as PurchaseError where error.code != .storeUnavailable {
             return .refused
         }
-        if let tag = purchase.obfuscatedAccountID {
-            guard try await customer(ofToken: tag, tenantID: tenantID) == customerID else { return .conflict }
+        if purchase.obfuscatedAccountID != nil {
+            guard let tag = Self.screenedTag(purchase.obfuscatedAccountID), try await customer(ofToken: tag, tenantID: tenantID) == customerID
+            else { return .conflict }
         }
         do {
             _ = try await linkGoogleSubscription(

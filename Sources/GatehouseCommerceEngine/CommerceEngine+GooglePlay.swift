@@ -71,9 +71,14 @@ extension CommerceEngine {
         } catch let error as GoogleAPIError {
             environment.logger.info("google play call failed", ["tenant": tenantID, "error": error.description])
             switch error {
-            case .unknownPurchase: throw PurchaseError(.purchaseInvalid, .google(.unknownToStore))
-            case .grantRefused, .refused: throw PurchaseError(.storeNotConfigured, .google(.accessRefused))
-            case .network, .unavailable, .invalidResponse: throw PurchaseError(.storeUnavailable, .google(.unreachable))
+            // Google answers a token it never issued (or issued for another app) 400 Invalid Value as often as 404.
+            case .unknownPurchase, .refused(status: 400), .refused(status: 404), .refused(status: 410):
+                throw PurchaseError(.purchaseInvalid, .google(.unknownToStore))
+            case .grantRefused, .refused(status: 401), .refused(status: 403): throw PurchaseError(.storeNotConfigured, .google(.accessRefused))
+            case .refused: throw PurchaseError(.purchaseInvalid, .google(.unknownToStore))
+            // An answer that will not change by asking again: refused, never retried.
+            case .invalidResponse: throw PurchaseError(.purchaseInvalid, .google(.unreadable))
+            case .network, .unavailable: throw PurchaseError(.storeUnavailable, .google(.unreachable))
             }
         }
     }

@@ -5,7 +5,8 @@ import GatehouseDatabase
 extension CommerceEngine {
     /// Grants a one-time product's credits once per order (the token when a test order has
     /// none), then consumes it so the buyer can buy it again. A purchase tagged with another
-    /// account is that account's, unless the accounts are one person's or the other was deleted.
+    /// account is refused (409, no transfer: credits do not move) unless the two accounts are
+    /// one person's or the tagged one was deleted.
     func grantGoogleCredits(
         tenantID: String, accountID: String, connection: GooglePlayConnection, package: CreditPackage, token: String
     ) async throws -> PurchaseOutcome {
@@ -30,32 +31,26 @@ extension CommerceEngine {
             productID: productID, credits: package.credits * max(1, purchase.quantity), environment: isTest ? "Sandbox" : "Production",
             signedAt: nil, revocationAsOf: now, store: "google")
         let consumed = purchase.consumed
-        let outcome = try await grantCredits(tenantID: tenantID, accountID: accountID, credit) { db in
-            if try db.queryOne("SELECT voided_at FROM commerce_google_tokens WHERE tenant_id = ? AND token_hash = ?", tenantID, hash)?
-                .get("voided_at", as: Date?.self) != nil
-            {
+        let outcome = try await grantCredits(tenantID: tenantID, accountID: accountID, credit, first: { db in
+            // The token's row first, as a void takes it: the two queue instead of deadlocking.
+            try Self.lockGoogleToken(db, tenantID: tenantID, token: token, productID: productID, now: now)
+            if try Self.googleVoid(db, tenantID: tenantID, tokenHash: hash) != nil {
                 throw PurchaseError(.purchaseRevoked, .revoked)  // Google voided it before it was reported
             }
-            try db.execute(
-                """
-                INSERT INTO commerce_google_tokens (tenant_id, token_hash, purchase_token, kind, product_id, settle, settled_at, granted_at, created_at)
-                VALUES (?, ?, ?, 'product', ?, 'consume', ?, ?, ?)
-                ON CONFLICT (tenant_id, token_hash) DO UPDATE SET settle = 'consume',
-                  settled_at = COALESCE(commerce_google_tokens.settled_at, excluded.settled_at),
-                  granted_at = COALESCE(commerce_google_tokens.granted_at, excluded.granted_at)
-                """,
-                [.text(tenantID), .text(hash), .text(token), .text(productID), consumed ? now.sqlValue : .null, now.sqlValue, now.sqlValue])
-        }
+        }, then: { db in
+            try Self.markGranted(db, tenantID: tenantID, tokenHash: hash, settle: "consume", settled: consumed, now: now)
+        })
         await settleGooglePurchase(tenantID: tenantID, tokenHash: hash, connection: connection)
         return outcome
     }
 
     /// Acknowledges a granted subscription, or consumes a granted product, once: the caller
-    /// that claims the token calls Google; a failure leaves it for the sweeper. Never throws:
-    /// the grant stands whether or not Google heard of it yet.
+    /// that claims the token calls Google; a failure leaves it for the sweeper, which waits 2ⁿ
+    /// minutes after the n-th (at most an hour). Never throws: the grant stands whether or not
+    /// Google heard of it yet.
     func settleGooglePurchase(tenantID: String, tokenHash: String, connection: GooglePlayConnection) async {
         let now = environment.clock.now
-        let claim: (settle: String, productID: String?, token: String)?
+        let claim: (settle: String, productID: String?, token: String, failures: Int)?
         do {
             claim = try await database.write { db in
                 let taken = try db.execute(
@@ -67,9 +62,10 @@ extension CommerceEngine {
                     now, tenantID, tokenHash, now.addingTimeInterval(-Self.settleClaimLifetime))
                 guard taken == 1,
                       let row = try db.queryOne(
-                        "SELECT settle, product_id, purchase_token FROM commerce_google_tokens WHERE tenant_id = ? AND token_hash = ?", tenantID, tokenHash)
+                        "SELECT settle, product_id, purchase_token, settle_failures FROM commerce_google_tokens WHERE tenant_id = ? AND token_hash = ?",
+                        tenantID, tokenHash)
                 else { return nil }
-                return (try row.get("settle"), try row.get("product_id"), try row.get("purchase_token"))
+                return (try row.get("settle"), try row.get("product_id"), try row.get("purchase_token"), try row.get("settle_failures"))
             }
         } catch {
             environment.logger.warning("google play settlement not claimed", ["tenant": tenantID, "error": "\(error)"])
@@ -87,11 +83,13 @@ extension CommerceEngine {
             environment.logger.warning("google play \(claim.settle) failed; the sweeper retries", ["tenant": tenantID, "error": "\(error)"])
         }
         let (done, failed) = (environment.clock.now, !succeeded)
+        let retry = done.addingTimeInterval(Self.settleBackoff(failures: claim.failures + 1))
         _ = try? await database.write { db in
             if failed {
-                // The claim stays as the time of the attempt: retries wait for it to lapse, and the sweeper backs off further.
+                // The claim stays as the time of the attempt; the next is due after the backoff.
                 try db.execute(
-                    "UPDATE commerce_google_tokens SET settle_failures = settle_failures + 1 WHERE tenant_id = ? AND token_hash = ?", tenantID, tokenHash)
+                    "UPDATE commerce_google_tokens SET settle_failures = settle_failures + 1, next_settle_at = ? WHERE tenant_id = ? AND token_hash = ?",
+                    retry, tenantID, tokenHash)
             } else {
                 try db.execute(
                     "UPDATE commerce_google_tokens SET settle_claimed_at = NULL, settled_at = ? WHERE tenant_id = ? AND token_hash = ?",
@@ -102,4 +100,7 @@ extension CommerceEngine {
 
     /// How long a claim to settle a token holds before another caller may take it (a node that died mid-call).
     static let settleClaimLifetime: TimeInterval = 120
+
+    /// The wait after the n-th failed attempt: 2ⁿ minutes, at most an hour.
+    static func settleBackoff(failures: Int) -> TimeInterval { min(60 * pow(2, Double(min(failures, 10))), 3600) }
 }

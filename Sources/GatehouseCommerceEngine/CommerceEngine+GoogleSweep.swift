@@ -19,7 +19,8 @@ extension CommerceEngine {
     static let acknowledgementDeadline: TimeInterval = 3 * 86_400
     /// How often each tenant's voided purchases are read (the API keeps 30 days of them).
     static let voidedCheckInterval: TimeInterval = 86_400
-    static let voidedWindow: TimeInterval = 30 * 86_400
+    /// Google keeps 30 days and refuses a `startTime` older than that: a day's margin.
+    static let voidedWindow: TimeInterval = 29 * 86_400
 
     /// The Google Play store's housekeeping: retries acknowledgements and consumptions that
     /// failed (the n-th retry waits 2ⁿ minutes, at most an hour, and none after Google's three
@@ -27,15 +28,23 @@ extension CommerceEngine {
     /// notification never came. Each node may sweep: claims in the database keep the work single.
     public func sweepGooglePlay() async throws -> GooglePlaySweep {
         var sweep = GooglePlaySweep()
-        var connections: [String: GooglePlayConnection] = [:]
-        func connection(_ tenantID: String) async throws -> GooglePlayConnection {
+        var connections: [String: GooglePlayConnection?] = [:]
+        func connection(_ tenantID: String) async -> GooglePlayConnection? {
             if let known = connections[tenantID] { return known }
-            let made = try await googlePlayConnection(tenantID: tenantID)
+            let made = try? await googlePlayConnection(tenantID: tenantID)
             connections[tenantID] = made
             return made
         }
         for (tenantID, tokenHash) in try await unsettledGrants() {
-            guard let tenant = try? await connection(tenantID) else { continue }
+            guard let tenant = await connection(tenantID) else {
+                // The tenant's connection is broken (its key no longer opens, say): its grants wait ten minutes, not others'.
+                let later = environment.clock.now.addingTimeInterval(600)
+                _ = try await database.write { db in
+                    try db.execute("UPDATE commerce_google_tokens SET next_settle_at = ? WHERE tenant_id = ? AND token_hash = ?", later, tenantID, tokenHash)
+                }
+                sweep.failed += 1
+                continue
+            }
             await settleGooglePurchase(tenantID: tenantID, tokenHash: tokenHash, connection: tenant)
             let settled = try await database.read { db in
                 try db.queryOne("SELECT settled_at FROM commerce_google_tokens WHERE tenant_id = ? AND token_hash = ?", tenantID, tokenHash)?
@@ -45,11 +54,12 @@ extension CommerceEngine {
         }
         for tenantID in try await claimVoidedChecks() {
             do {
-                sweep.voided += try await readVoidedPurchases(tenantID: tenantID, connection: try await connection(tenantID))
+                guard let tenant = await connection(tenantID) else { throw PurchaseError(.storeNotConfigured, .google(.notSetUp)) }
+                sweep.voided += try await readVoidedPurchases(tenantID: tenantID, connection: tenant)
             } catch {
-                // Tried again in ten minutes rather than tomorrow.
+                // Tried again in an hour rather than tomorrow (the list's quota is small).
                 environment.logger.warning("google play voided purchases not read", ["tenant": tenantID, "error": "\(error)"])
-                let retry = environment.clock.now.addingTimeInterval(600 - Self.voidedCheckInterval)
+                let retry = environment.clock.now.addingTimeInterval(3600 - Self.voidedCheckInterval)
                 _ = try? await database.write { db in
                     try db.execute("UPDATE commerce_google_play_configs SET voided_checked_at = ? WHERE tenant_id = ?", retry, tenantID)
                 }
@@ -65,23 +75,15 @@ extension CommerceEngine {
         let rows = try await database.read { db in
             try db.query(
                 """
-                SELECT tenant_id, token_hash, settle_claimed_at, settle_failures FROM commerce_google_tokens
+                SELECT tenant_id, token_hash FROM commerce_google_tokens
                 WHERE settled_at IS NULL AND settle IS NOT NULL AND granted_at IS NOT NULL AND granted_at > ? AND granted_at <= ?
-                  AND (settle_claimed_at IS NULL OR settle_claimed_at < ?)
+                  AND (next_settle_at IS NULL OR next_settle_at <= ?) AND (settle_claimed_at IS NULL OR settle_claimed_at < ?)
                 ORDER BY granted_at LIMIT 200
                 """,
-                [now.addingTimeInterval(-Self.acknowledgementDeadline).sqlValue, now.addingTimeInterval(-Self.settleGrace).sqlValue,
+                [now.addingTimeInterval(-Self.acknowledgementDeadline).sqlValue, now.addingTimeInterval(-Self.settleGrace).sqlValue, now.sqlValue,
                  now.addingTimeInterval(-Self.settleClaimLifetime).sqlValue])
         }
-        return try rows.compactMap { row in
-            let failures: Int = try row.get("settle_failures")
-            if failures > 0, let attempted: Date = try row.get("settle_claimed_at"),
-               now.timeIntervalSince(attempted) < min(60 * pow(2, Double(min(failures, 10))), 3600)
-            {
-                return nil
-            }
-            return (try row.get("tenant_id"), try row.get("token_hash"))
-        }
+        return try rows.map { (try $0.get("tenant_id"), try $0.get("token_hash")) }
     }
 
     /// The tenants whose voided purchases are due to be read, each claimed for this sweep.
@@ -114,7 +116,8 @@ extension CommerceEngine {
             let (voided, next) = try await askGoogle(tenantID: tenantID) {
                 try await connection.api.voidedPurchases(since: now.addingTimeInterval(-Self.voidedWindow), pageToken: token)
             }
-            for purchase in voided where try await voidGooglePurchase(tenantID: tenantID, token: purchase.purchaseToken, productType: nil, at: purchase.voidedAt ?? now) {
+            for purchase in voided
+            where try await voidGooglePurchase(tenantID: tenantID, token: purchase.purchaseToken, orderID: purchase.orderID, at: purchase.voidedAt ?? now) {
                 changed += 1
             }
             (page, pages) = (next, pages + 1)
@@ -123,10 +126,10 @@ extension CommerceEngine {
     }
 
     /// Grants Google has not heard of a day after they were made, by tenant: the `/metrics`
-    /// gauge that warns before Google's three days run out.
-    public func unacknowledgedGooglePurchases(olderThan age: TimeInterval = 86_400) throws -> [String: Int] {
+    /// gauge that warns before Google's three days run out (the server reads it each sweep).
+    public func unacknowledgedGooglePurchases(olderThan age: TimeInterval = 86_400) async throws -> [String: Int] {
         let before = environment.clock.now.addingTimeInterval(-age)
-        return try database.readBlocking { db in
+        return try await database.read { db in
             var counts: [String: Int] = [:]
             for row in try db.query(
                 """

@@ -3,24 +3,31 @@ import GatehouseCore
 import GatehouseDatabase
 
 extension CommerceEngine {
-    /// A purchase Google voided (refunded, charged back, revoked): its plan grants end at once
-    /// and its credits are taken back (never below zero), once, whether the notification or
-    /// the daily `voidedpurchases.list` backstop says so first. The token remembers the void,
-    /// so a report or a read that comes later grants nothing. Answers whether anything changed.
-    func voidGooglePurchase(tenantID: String, token: String, productType: Int?, at: Date) async throws -> Bool {
+    /// A purchase Google voided (refunded, charged back, revoked), by the same rules as an
+    /// App Store refund: a subscription's grant is revoked when the voided order is the period
+    /// it stands on (renewals share a token; a refund of an earlier one leaves the current
+    /// period alone), a one-time product's credits are taken back (never below zero); once,
+    /// whichever of the notification and the daily backstop says so first. The token remembers
+    /// the void, so a report or a read that comes later grants nothing. Answers whether
+    /// anything changed.
+    func voidGooglePurchase(tenantID: String, token: String, orderID: String?, at: Date) async throws -> Bool {
         guard GooglePlayAPI.isPathSegment(token) else { return false }
+        let order = orderID.flatMap { GooglePlayAPI.isPathSegment($0) ? $0 : nil }
         let hash = GooglePurchaseToken.hash(token)
         let now = environment.clock.now
         return try await database.write { db in
+            try Self.lockGoogleToken(db, tenantID: tenantID, token: token, productID: nil, now: now)
             try db.execute(
-                """
-                INSERT INTO commerce_google_tokens (tenant_id, token_hash, purchase_token, kind, voided_at, created_at) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (tenant_id, token_hash) DO UPDATE SET voided_at = COALESCE(commerce_google_tokens.voided_at, excluded.voided_at)
-                """,
-                [.text(tenantID), .text(hash), .text(token), .text(productType == 2 ? "product" : "subscription"), at.sqlValue, now.sqlValue])
-            var changed = try db.execute(
-                "UPDATE commerce_subscriptions SET revoked_at = ?, updated_at = ? WHERE tenant_id = ? AND google_token_hash = ? AND revoked_at IS NULL",
-                at, now, tenantID, hash) > 0
+                // The latest void is remembered: the order it was about, or the whole token.
+                "UPDATE commerce_google_tokens SET voided_at = ?, voided_order = ? WHERE tenant_id = ? AND token_hash = ?",
+                [at.sqlValue, order.sqlValue, .text(tenantID), .text(hash)])
+            var sql = "UPDATE commerce_subscriptions SET revoked_at = ?, updated_at = ? WHERE tenant_id = ? AND google_token_hash = ? AND revoked_at IS NULL"
+            var arguments: [SQLValue] = [at.sqlValue, now.sqlValue, .text(tenantID), .text(hash)]
+            if let order {
+                sql += " AND latest_transaction_id = ?"
+                arguments.append(.text(order))
+            }
+            var changed = try db.execute(sql, arguments) > 0
             let purchases = try db.query(
                 "SELECT transaction_id, account_id, credits FROM commerce_purchases WHERE tenant_id = ? AND original_transaction_id = ? AND revoked_at IS NULL"
                     + db.dialect.forUpdate,

@@ -32,10 +32,12 @@ extension CommerceEngine {
 
     /// Records a subscription chain's row (`record` upserts it in the linking transaction, given
     /// a fresh id and the time) and links it to `holder`, moving it from another account only
-    /// as `transfer` allows. Both stores link through here.
+    /// as `transfer` allows; `linked` runs in that transaction once the row is the holder's.
+    /// Both stores link through here.
     func linkSubscription(
         tenantID: String, holder: String, chain: String, transfer: TransferPolicy,
-        record: @escaping @Sendable (any DatabaseConnection, _ newID: String, _ now: Date) throws -> Subscription
+        record: @escaping @Sendable (any DatabaseConnection, _ newID: String, _ now: Date) throws -> Subscription,
+        linked: @escaping @Sendable (any DatabaseConnection, Subscription, _ now: Date) throws -> Void = { _, _, _ in }
     ) async throws -> PlanLink {
         for _ in 0..<4 {
             let owners = try await database.read { db in
@@ -60,14 +62,15 @@ extension CommerceEngine {
                 let link = try await database.write { db -> PlanLink? in
                     let current = try record(db, id, now)
                     guard current.accountId == owner else { return nil }  // moved meanwhile: decide again
-                    guard let owner, owner != holder else { return PlanLink(subscription: try Self.setHolder(db, current, holder, now), transferred: false) }
-                    if !automatic {
+                    if let owner, owner != holder, !automatic {
                         guard transfer == .whenAsked, current.state(at: now).hasAccess else {
                             throw PurchaseError(.linkedToAnotherAccount, .linkedElsewhere(.planToAccount),
                                                 canTransfer: transfer != .never && current.state(at: now).hasAccess)
                         }
                     }
-                    return PlanLink(subscription: try Self.setHolder(db, current, holder, now), transferred: true)
+                    let held = try Self.setHolder(db, current, holder, now)
+                    try linked(db, held, now)
+                    return PlanLink(subscription: held, transferred: owner != nil && owner != holder)
                 }
                 if let link { return link }
             } catch let error as DatabaseError where error.kind == .uniqueViolation {

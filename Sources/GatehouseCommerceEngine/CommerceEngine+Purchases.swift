@@ -104,6 +104,8 @@ public struct PurchaseError: Error, Equatable, Sendable {
         case unreachable
         /// Google knows no such purchase token (for this package).
         case unknownToStore
+        /// Google's answer about the purchase is not what its API documents.
+        case unreadable
         /// Reported from an app whose key is not an Android one.
         case notAndroid
     }
@@ -181,27 +183,30 @@ extension CommerceEngine {
         return try await grantCredits(tenantID: tenantID, accountID: accountID, purchase)
     }
 
-    /// Records the purchase and credits the wallet once per `transactionID`; `inTransaction`
-    /// runs in the granting transaction (Google's marks the token for consumption).
+    /// Records the purchase and credits the wallet once per `transactionID`. In the granting
+    /// transaction, `first` runs before anything is read (Google's locks the token's row) and
+    /// `then` once the purchase is the account's (Google's marks it for consumption).
     func grantCredits(
-        tenantID: String, accountID: String, _ purchase: CreditPurchase,
-        inTransaction: @escaping @Sendable (any DatabaseConnection) throws -> Void = { _ in }
+        tenantID: String, accountID: String, _ purchase: CreditPurchase, first: @escaping Step = { _ in }, then: @escaping Step = { _ in }
     ) async throws -> PurchaseOutcome {
         do {
-            return try await grant(tenantID: tenantID, accountID: accountID, purchase, inTransaction: inTransaction)
+            return try await grant(tenantID: tenantID, accountID: accountID, purchase, first: first, then: then)
         } catch let error as DatabaseError where error.kind == .uniqueViolation {
             // A concurrent report of the same transaction inserted first (PostgreSQL locks no
             // row that does not exist yet); the second attempt finds it and answers the same.
-            return try await grant(tenantID: tenantID, accountID: accountID, purchase, inTransaction: inTransaction)
+            return try await grant(tenantID: tenantID, accountID: accountID, purchase, first: first, then: then)
         }
     }
 
+    typealias Step = @Sendable (any DatabaseConnection) throws -> Void
+
     /// Records the purchase and credits the wallet, or finds the earlier grant.
-    private func grant(
-        tenantID: String, accountID: String, _ purchase: CreditPurchase, inTransaction: @escaping @Sendable (any DatabaseConnection) throws -> Void
-    ) async throws -> PurchaseOutcome {
+    private func grant(tenantID: String, accountID: String, _ purchase: CreditPurchase, first: @escaping Step, then: @escaping Step) async throws
+        -> PurchaseOutcome
+    {
         let now = environment.clock.now
         return try await database.write { db in
+            try first(db)
             if let existing = try db.queryOne(
                 "SELECT account_id, credits FROM commerce_purchases WHERE tenant_id = ? AND transaction_id = ?" + db.dialect.forUpdate,
                 tenantID, purchase.transactionID)
@@ -210,7 +215,7 @@ extension CommerceEngine {
                     // Credits already spent on another account cannot move with the purchase.
                     throw PurchaseError(.linkedToAnotherAccount, .linkedElsewhere(.purchaseToAccount), canTransfer: false)
                 }
-                try inTransaction(db)
+                try then(db)
                 return .creditPackage(creditsGranted: try existing.get("credits"))
             }
             try db.execute(
@@ -223,7 +228,7 @@ extension CommerceEngine {
                  .integer(Int64(purchase.credits)), .text(purchase.environment), purchase.signedAt.sqlValue, purchase.revocationAsOf.sqlValue,
                  purchase.store.sqlValue, now.sqlValue])
             try Self.addCredits(db, tenantID: tenantID, accountID: accountID, purchase.credits)
-            try inTransaction(db)
+            try then(db)
             return .creditPackage(creditsGranted: purchase.credits)
         }
     }

@@ -212,7 +212,6 @@ public enum CommerceMigrations {
                     tenant_id TEXT NOT NULL REFERENCES tenants(id),
                     token_hash TEXT NOT NULL,
                     purchase_token TEXT NOT NULL,
-                    kind TEXT NOT NULL,
                     product_id TEXT,
                     linked_token_hash TEXT,
                     replaced_by TEXT,
@@ -220,8 +219,10 @@ public enum CommerceMigrations {
                     settle_claimed_at \(d.bigint),
                     settled_at \(d.bigint),
                     settle_failures INTEGER NOT NULL DEFAULT 0,
+                    next_settle_at \(d.bigint),
                     granted_at \(d.bigint),
                     voided_at \(d.bigint),
+                    voided_order TEXT,
                     created_at \(d.bigint) NOT NULL,
                     PRIMARY KEY (tenant_id, token_hash)
                 );

@@ -92,10 +92,8 @@ struct GooglePlayAPI: Sendable {
         let object = try await call("GET", ["voidedpurchases"], query: query)
         let voided = (object["voidedPurchases"]?.array ?? []).compactMap { value -> PlayVoidedPurchase? in
             guard let item = value.object, let token = item["purchaseToken"]?.string else { return nil }
-            let millis = item["voidedTimeMillis"]?.string.flatMap(Double.init)
             return PlayVoidedPurchase(
-                purchaseToken: token, orderID: item["orderId"]?.string,
-                voidedAt: millis.flatMap { (0...4_102_444_800_000).contains($0) ? Date(timeIntervalSince1970: $0 / 1000) : nil })
+                purchaseToken: token, orderID: item["orderId"]?.string, voidedAt: GoogleTime.millis(item["voidedTimeMillis"]?.string.flatMap(Double.init)))
         }
         return (voided, object["tokenPagination"]?.object?["nextPageToken"]?.string)
     }

@@ -9,10 +9,13 @@ public struct GooglePlayNotification: Sendable, Equatable {
         case subscription(type: Int, purchaseToken: String)
         /// `oneTimeProductNotification`: 1 PURCHASED, 2 CANCELED.
         case oneTimeProduct(type: Int, purchaseToken: String, productID: String)
-        /// `voidedPurchaseNotification`: refunded, charged back or revoked; `productType` 1 subscription, 2 one-time.
-        case voided(purchaseToken: String, orderID: String?, productType: Int?)
+        /// `voidedPurchaseNotification`: refunded, charged back or revoked; `productType` 1 subscription,
+        /// 2 one-time; `refundType` 1 full, 2 a partial refund of some of the quantity.
+        case voided(purchaseToken: String, orderID: String?, productType: Int?, refundType: Int?)
         /// `testNotification`, sent from Play Console.
         case test
+        /// A kind this server does not act on (one Google added, or a member without its fields): taken and recorded.
+        case other
     }
 
     public let packageName: String
@@ -20,28 +23,29 @@ public struct GooglePlayNotification: Sendable, Equatable {
     public let eventTime: Date?
     public let event: Event
 
-    /// The notification in `data`, or nil when it is not one (no package, or none of the four members).
+    /// The notification in `data`, or nil when it is not one (not an object with a `packageName`).
     public static func parse(_ data: Data) -> GooglePlayNotification? {
         guard let object = (try? JSONReader.parse(data))?.object, let package = object["packageName"]?.string else { return nil }
-        let millis = object["eventTimeMillis"]?.number ?? object["eventTimeMillis"]?.string.flatMap(Double.init)
-        let eventTime = millis.flatMap { (0...4_102_444_800_000).contains($0) ? Date(timeIntervalSince1970: $0 / 1000) : nil }
-        let event: Event
+        let eventTime = GoogleTime.millis(object["eventTimeMillis"]?.number ?? object["eventTimeMillis"]?.string.flatMap(Double.init))
+        return GooglePlayNotification(packageName: package, eventTime: eventTime, event: event(object))
+    }
+
+    private static func event(_ object: [String: JSONValue]) -> Event {
         if let member = object["subscriptionNotification"]?.object {
-            guard let type = member["notificationType"]?.int, let token = member["purchaseToken"]?.string else { return nil }
-            event = .subscription(type: type, purchaseToken: token)
-        } else if let member = object["oneTimeProductNotification"]?.object {
-            guard let type = member["notificationType"]?.int, let token = member["purchaseToken"]?.string, let sku = member["sku"]?.string
-            else { return nil }
-            event = .oneTimeProduct(type: type, purchaseToken: token, productID: sku)
-        } else if let member = object["voidedPurchaseNotification"]?.object {
-            guard let token = member["purchaseToken"]?.string else { return nil }
-            event = .voided(purchaseToken: token, orderID: member["orderId"]?.string, productType: member["productType"]?.int)
-        } else if object["testNotification"]?.object != nil {
-            event = .test
-        } else {
-            return nil
+            guard let type = member["notificationType"]?.int, let token = member["purchaseToken"]?.string else { return .other }
+            return .subscription(type: type, purchaseToken: token)
         }
-        return GooglePlayNotification(packageName: package, eventTime: eventTime, event: event)
+        if let member = object["oneTimeProductNotification"]?.object {
+            guard let type = member["notificationType"]?.int, let token = member["purchaseToken"]?.string, let sku = member["sku"]?.string
+            else { return .other }
+            return .oneTimeProduct(type: type, purchaseToken: token, productID: sku)
+        }
+        if let member = object["voidedPurchaseNotification"]?.object {
+            guard let token = member["purchaseToken"]?.string else { return .other }
+            return .voided(purchaseToken: token, orderID: member["orderId"]?.string, productType: member["productType"]?.int,
+                           refundType: member["refundType"]?.int)
+        }
+        return object["testNotification"]?.object != nil ? .test : .other
     }
 
     /// The type's name as Google's reference writes it, for the record.
@@ -51,6 +55,7 @@ public struct GooglePlayNotification: Sendable, Equatable {
         case .oneTimeProduct(let type, _, _): "ONE_TIME_PRODUCT_" + (type == 1 ? "PURCHASED" : type == 2 ? "CANCELED" : String(type))
         case .voided: "VOIDED_PURCHASE"
         case .test: "TEST"
+        case .other: "OTHER"
         }
     }
 
@@ -61,4 +66,12 @@ public struct GooglePlayNotification: Sendable, Equatable {
         22: "PRICE_STEP_UP_CONSENT_UPDATED",
     ]
     static let revoked = 12
+}
+
+/// Google's times in milliseconds since 1970, as its JSON writes them (a number or a string).
+enum GoogleTime {
+    /// The moment, or nil when missing or outside 1970–2100.
+    static func millis(_ value: Double?) -> Date? {
+        value.flatMap { (0...4_102_444_800_000).contains($0) ? Date(timeIntervalSince1970: $0 / 1000) : nil }
+    }
 }

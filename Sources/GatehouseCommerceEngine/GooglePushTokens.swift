@@ -53,8 +53,10 @@ final class GooglePushTokens: Sendable {
         self.clock = clock
     }
 
-    /// The token's claims once every check passes; throws `PushTokenRefusal` otherwise.
-    func verify(_ token: String, audience: String, serviceAccountEmail: String) async throws -> [String: JSONValue] {
+    /// The token's claims once every check passes; throws `PushTokenRefusal` otherwise. A nil
+    /// `audience` or `serviceAccountEmail` is not checked (a push for no tenant: only that
+    /// Google signed it).
+    func verify(_ token: String, audience: String?, serviceAccountEmail: String?) async throws -> [String: JSONValue] {
         guard let jws = try? JWS.decode(compact: token), jws.header.alg == "RS256", let kid = jws.header.kid else {
             throw PushTokenRefusal.malformed
         }
@@ -62,8 +64,8 @@ final class GooglePushTokens: Sendable {
         guard (try? JWS.verifyRS256(compact: token, publicKey: key)) != nil else { throw PushTokenRefusal.badSignature }
         guard let claims = (try? JSONReader.parse(Data(jws.payload)))?.object else { throw PushTokenRefusal.malformed }
         guard let issuer = claims["iss"]?.string, Self.issuers.contains(issuer) else { throw PushTokenRefusal.wrongIssuer }
-        guard claims["aud"]?.string == audience else { throw PushTokenRefusal.wrongAudience }
-        guard claims["email"]?.string == serviceAccountEmail, claims["email_verified"]?.bool == true else {
+        if let audience, claims["aud"]?.string != audience { throw PushTokenRefusal.wrongAudience }
+        if let serviceAccountEmail, claims["email"]?.string != serviceAccountEmail || claims["email_verified"]?.bool != true {
             throw PushTokenRefusal.wrongAccount
         }
         let now = clock.now.timeIntervalSince1970

@@ -46,18 +46,14 @@ extension GatehouseApp {
         }]
     }
 
-    /// Google Play grants Google has not heard of a day after they were made, by tenant:
-    /// Google refunds and revokes them at three days.
-    static func googlePlayFamily(_ commerce: CommerceEngine, logger: Logger) -> @Sendable () -> String {
+    /// Google Play grants Google has not heard of a day after they were made, by tenant (as
+    /// the last sweep counted them): Google refunds and revokes them at three days.
+    static func googlePlayFamily(_ unacknowledged: LockedValue<[String: Int]>) -> @Sendable () -> String {
         {
             var text = "# HELP gatehouse_google_play_unacknowledged Google Play grants still unacknowledged (or unconsumed) 24 hours after they were made.\n"
                 + "# TYPE gatehouse_google_play_unacknowledged gauge\n"
-            do {
-                for (tenant, count) in try commerce.unacknowledgedGooglePurchases().sorted(by: { $0.key < $1.key }) {
-                    text += "gatehouse_google_play_unacknowledged{tenant=\"\(tenant)\"} \(count)\n"
-                }
-            } catch {
-                logger.warning("google play gauge not read", ["error": "\(error)"])
+            for (tenant, count) in unacknowledged.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
+                text += "gatehouse_google_play_unacknowledged{tenant=\"\(tenant)\"} \(count)\n"
             }
             return text
         }

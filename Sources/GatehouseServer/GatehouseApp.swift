@@ -42,6 +42,8 @@ public final class GatehouseApp: Sendable {
     /// Every call this node makes to another service (libcurl, one thread and connection cache).
     public let outbound: CurlHTTPClient
     private let sweeper = LockedValue<Task<Void, Never>?>(nil)
+    /// What the last Google Play sweep counted for `/metrics`, by tenant.
+    private let googlePlayUnacknowledged = LockedValue<[String: Int]>([:])
     /// Settles request rate limits with the other nodes (`rate-limit-sharing cluster`).
     private let settlement: RateLimitSettlement?
     private let settler = LockedValue<Task<Void, Never>?>(nil)
@@ -110,7 +112,7 @@ public final class GatehouseApp: Sendable {
         metricsServer = Self.metricsServer(
             settings, metrics: [metrics, managedAPIs.proxyMetrics],
             counters: [verification.engine.testNumberUses, verification.engine.deliveryReceipts, verification.engine.prefixBlocksImposed],
-            outbound: outbound.metrics, families: Self.databaseFamilies(database) + [Self.googlePlayFamily(commerce.engine, logger: logger)],
+            outbound: outbound.metrics, families: Self.databaseFamilies(database) + [Self.googlePlayFamily(googlePlayUnacknowledged)],
             publicRouter: router, errorLog: transportLog, logger: logger)
     }
 
@@ -259,19 +261,31 @@ public final class GatehouseApp: Sendable {
     /// Housekeeping every 30 s: stale dispatches, lapsed and overdue runs, retention, old counters, ended possession flows,
     /// Google Play acknowledgements to retry and voided purchases to read.
     private func startSweeper() {
-        let (engine, workflows, possession, commerce) = (verification, self.workflows, self.possession, self.commerce)
+        let (engine, workflows, possession) = (verification, self.workflows, self.possession)
         let logger = environment.logger
-        let task = Task.detached {
+        let task = Task.detached { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(nanoseconds: 30_000_000_000)
                 if Task.isCancelled { return }
                 do { try await engine.sweep() } catch { logger.warning("sweep failed", ["error": "\(error)"]) }
                 do { try await workflows.sweep() } catch { logger.warning("workflow sweep failed", ["error": "\(error)"]) }
                 do { try await possession.sweep() } catch { logger.warning("possession sweep failed", ["error": "\(error)"]) }
-                do { _ = try await commerce.sweepGooglePlay() } catch { logger.warning("google play sweep failed", ["error": "\(error)"]) }
+                await self?.sweepGooglePlay()
             }
         }
         sweeper.withLock { $0 = task }
+    }
+
+    /// The Google Play store's share of the housekeeping: acknowledgements to retry, voided
+    /// purchases to read, and the count `/metrics` shows. Tests call it rather than wait.
+    public func sweepGooglePlay() async {
+        do {
+            _ = try await commerce.sweepGooglePlay()
+            let counted = try await commerce.unacknowledgedGooglePurchases()
+            googlePlayUnacknowledged.withLock { $0 = counted }
+        } catch {
+            environment.logger.warning("google play sweep failed", ["error": "\(error)"])
+        }
     }
 
     static func serverConfiguration(_ settings: Settings) -> ServerConfiguration {

@@ -25,6 +25,10 @@ import Testing
         _ = try await h.engine.receiveGoogleNotification(Self.subscription("untagged", type: 4), messageID: "m-2", tenantID: h.tenantID)
         _ = try await h.engine.receiveGoogleNotification(Self.subscription("stranger", type: 4), messageID: "m-3", tenantID: h.tenantID)
         #expect(try await h.settlements() == ["acknowledge first"])
+        // Nobody holds them: the sweeper does not acknowledge them either, so Google can still refund the buyer.
+        h.clock.advance(by: 300)
+        #expect(try await h.engine.sweepGooglePlay() == GooglePlaySweep())
+        #expect(try await h.settlements() == ["acknowledge first"])
         _ = try await h.report("untagged", account: "bob")
         #expect(try await h.status("bob") == .active)
         #expect(try await h.settlements() == ["acknowledge first", "acknowledge untagged"])
@@ -76,31 +80,47 @@ import Testing
     func aRevocationOrAVoidEndsAccessAtOnceAndTakesCreditsBackOnce(_ kind: TestDatabaseKind) async throws {
         let h = try await GoogleHarness(kind)
         defer { h.close() }
-        try await h.add(subscriptions: ["revoked": h.subscription("ACTIVE"), "voided": h.subscription("ACTIVE")],
+        try await h.add(subscriptions: ["revoked": h.subscription("ACTIVE"), "voided": h.subscription("ACTIVE"), "refunded": h.subscription("ACTIVE")],
                         products: [("credits", h.product()), ("early-void", h.product(order: "GPA.2"))])
         _ = try await h.report("revoked", account: "alice")
         _ = try await h.report("voided", account: "bob")
+        _ = try await h.report("refunded", account: "dave")
         _ = try await h.report("credits", product: GoogleHarness.credits, account: "carol")
-        // SUBSCRIPTION_REVOKED: Google may still say ACTIVE; the revocation ends access now.
-        _ = try await h.engine.receiveGoogleNotification(Self.subscription("revoked", type: 12), messageID: "r", tenantID: h.tenantID)
+        // SUBSCRIPTION_REVOKED: Google's state is read again; while it still grants access, it stands.
+        let revoked = Self.subscription("revoked", type: 12, at: h.clock.now)
+        #expect(try await h.engine.receiveGoogleNotification(revoked, messageID: "r-1", tenantID: h.tenantID) == .applied)
+        #expect(try await h.status("alice") == .active)
+        // Google revoked it: access ends now, as revoked.
+        try await h.add(subscriptions: ["revoked": h.subscription("EXPIRED", expiresInDays: 0)])
+        _ = try await h.engine.receiveGoogleNotification(revoked, messageID: "r-2", tenantID: h.tenantID)
         #expect(try await h.status("alice") == .revoked)
         // A later read of the token does not give it back.
         _ = try await h.report("revoked", account: "alice")
         #expect(try await h.status("alice") == .revoked)
 
-        func void(_ token: String, _ type: Int, id: String) async throws -> NotificationOutcome {
+        func void(_ token: String, _ type: Int, order: String = "GPA.3344-1122-3344-55667", id: String) async throws -> NotificationOutcome {
             try await h.engine.receiveGoogleNotification(
                 GooglePlayNotification(packageName: GoogleHarness.package, eventTime: h.clock.now,
-                                       event: .voided(purchaseToken: token, orderID: "GPA.1234-5678-9012-34567", productType: type)),
+                                       event: .voided(purchaseToken: token, orderID: order, productType: type, refundType: 1)),
                 messageID: id, tenantID: h.tenantID)
         }
+        // A refund Google did not revoke with (the subscription still runs), or of an earlier renewal: nothing ends.
+        #expect(try await void("refunded", 1, id: "v-0") == .recorded)
+        try await h.add(subscriptions: ["refunded": h.subscription("EXPIRED", expiresInDays: 0)])
+        #expect(try await void("refunded", 1, order: "GPA.3344-1122-3344-55667..0", id: "v-00") == .recorded)
+        #expect(try await h.status("dave") != .revoked)
+        // Google confirms the void (the subscription no longer runs): revoked.
+        try await h.add(subscriptions: ["voided": h.subscription("EXPIRED", expiresInDays: 0)])
         #expect(try await void("voided", 1, id: "v-1") == .applied)
         #expect(try await h.status("bob") == .revoked)
         #expect(try await h.engine.wallet(tenantID: h.tenantID, accountID: "carol")["WALLET"] == 100)
+        #expect(try await void("credits", 2, id: "v-2a") == .recorded)  // Google still says purchased
+        try await h.add(products: [("credits", h.product(state: 1))])
         #expect(try await void("credits", 2, id: "v-2") == .applied)
         #expect(try await void("credits", 2, id: "v-3") == .recorded)  // another message about the same void: nothing more
         #expect(try await h.engine.wallet(tenantID: h.tenantID, accountID: "carol")["WALLET"] == 0)
-        // Voided before the app reported it: the report grants nothing.
+        // Voided before the app reported it: Google says canceled, so the report grants nothing.
+        try await h.add(products: [("early-void", h.product(order: "GPA.2", state: 1))])
         #expect(try await void("early-void", 2, id: "v-4") == .recorded)
         await #expect(throws: PurchaseError(.purchaseRevoked, .revoked)) {
             try await h.report("early-void", product: GoogleHarness.credits, account: "carol")
@@ -156,5 +176,36 @@ import Testing
             await #expect(throws: refusal) { try await h.engine.authorizeGooglePush(bearer: bad, packageName: GoogleHarness.package) }
         }
         await #expect(throws: PushTokenRefusal.malformed) { try await h.engine.authorizeGooglePush(bearer: nil, packageName: GoogleHarness.package) }
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func aChainWithAGapEndsWithTheOwnerOnTheNewestToken(_ kind: TestDatabaseKind) async throws {
+        let h = try await GoogleHarness(kind)
+        defer { h.close() }
+        try await h.add(subscriptions: [
+            "t1": h.subscription("ACTIVE"), "t2": h.subscription("ACTIVE", linked: "t1"), "t3": h.subscription("ACTIVE", linked: "t2"),
+        ])
+        _ = try await h.report("t1", account: "alice")
+        // t3's notification comes first, untagged; t2 (which t3 replaced) is not known yet.
+        _ = try await h.engine.receiveGoogleNotification(Self.subscription("t3", type: 4), messageID: "t3", tenantID: h.tenantID)
+        _ = try await h.engine.receiveGoogleNotification(Self.subscription("t2", type: 4), messageID: "t2", tenantID: h.tenantID)
+        #expect(try await h.status("alice") == .active)
+        #expect(try await h.activeGrants() == ["t3"])
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func messageIDsAreOnlyUniqueWithinATenant(_ kind: TestDatabaseKind) async throws {
+        let h = try await GoogleHarness(kind)
+        defer { h.close() }
+        let other = try await TenantDirectory(environment: h.commerce.environment).createTenant(name: "Other").id
+        let test = GooglePlayNotification(packageName: GoogleHarness.package, eventTime: nil, event: .test)
+        #expect(try await h.engine.receiveGoogleNotification(test, messageID: "4411", tenantID: h.tenantID) == .recorded)
+        #expect(try await h.engine.receiveGoogleNotification(test, messageID: "4411", tenantID: other) == .recorded)
+        #expect(try await h.engine.receiveGoogleNotification(test, messageID: "4411", tenantID: other) == .duplicate)
+        // A kind this server does not act on is recorded, so Pub/Sub stops delivering it.
+        let unknown = try #require(GooglePlayNotification.parse(Data(#"{"packageName":"com.example.gatehouse","pendingRefundReviewNotification":{"purchaseToken":"x"}}"#.utf8)))
+        #expect(unknown.event == .other)
+        #expect(try await h.engine.receiveGoogleNotification(unknown, messageID: "4412", tenantID: h.tenantID) == .recorded)
+        #expect(GooglePlayNotification.parse(Data(#"{"eventTimeMillis":"1"}"#.utf8)) == nil)
     }
 }

@@ -30,7 +30,7 @@ import Testing
         }
         // Reported again: nothing more is acknowledged.
         _ = try await h.report("token-ACTIVE", account: "acct-ACTIVE")
-        let paid = Self.expected.map(\.0).filter { !GoogleLineState.isUnpaid($0) }
+        let paid = Self.expected.map(\.0).filter { GoogleLineState.paid.contains($0) }
         #expect(try await h.settlements().sorted() == paid.map { "acknowledge token-" + $0 }.sorted())
         #expect(try await h.google.purchase(package: GoogleHarness.package, token: "token-ACTIVE")?["acknowledgementState"] as? String
             == "ACKNOWLEDGEMENT_STATE_ACKNOWLEDGED")

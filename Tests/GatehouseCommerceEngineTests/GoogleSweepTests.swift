@@ -30,7 +30,7 @@ import Testing
         #expect(try await h.engine.sweepGooglePlay().settled == 2)
         #expect(try await h.settlements().sorted() == ["acknowledge sub", "consume prod"])
         #expect(try await h.engine.sweepGooglePlay() == GooglePlaySweep())
-        #expect(try h.engine.unacknowledgedGooglePurchases().isEmpty)
+        #expect(try await h.engine.unacknowledgedGooglePurchases().isEmpty)
     }
 
     @Test(arguments: TestDatabaseKind.available)
@@ -40,15 +40,15 @@ import Testing
         try await h.add(subscriptions: ["sub": h.subscription("ACTIVE")])
         try await h.google.failSettlements(with: 503)
         _ = try await h.report("sub", account: "alice")
-        #expect(try h.engine.unacknowledgedGooglePurchases().isEmpty)
+        #expect(try await h.engine.unacknowledgedGooglePurchases().isEmpty)
         h.clock.advance(by: 86_400 + 60)
-        #expect(try h.engine.unacknowledgedGooglePurchases() == [h.tenantID: 1])
+        #expect(try await h.engine.unacknowledgedGooglePurchases() == [h.tenantID: 1])
         // Past Google's three days it is no longer retried (Google has refunded it); the gauge keeps showing it.
         h.clock.advance(by: 2 * 86_400)
         let attempts = try await h.google.log().filter { $0.verb != nil }.count
         #expect(try await h.engine.sweepGooglePlay().failed == 0)
         #expect(try await h.google.log().filter { $0.verb != nil }.count == attempts)
-        #expect(try h.engine.unacknowledgedGooglePurchases() == [h.tenantID: 1])
+        #expect(try await h.engine.unacknowledgedGooglePurchases() == [h.tenantID: 1])
     }
 
     @Test(arguments: TestDatabaseKind.available)
@@ -66,14 +66,16 @@ import Testing
             ["kind": "androidpublisher#voidedPurchase", "purchaseToken": token, "orderId": order, "purchaseTimeMillis": millis,
              "voidedTimeMillis": millis, "voidedSource": 0, "voidedReason": 1]
         }
-        // bob's void arrives by notification first; the list then reports both.
+        // bob's void arrives by notification first (Google confirms it); the list then reports both.
+        try await h.add(subscriptions: ["sub-b": h.subscription("EXPIRED", expiresInDays: 0)], products: [("prod-b", h.product(order: "GPA.11", state: 1))])
         _ = try await h.engine.receiveGoogleNotification(
-            GooglePlayNotification(packageName: GoogleHarness.package, eventTime: h.clock.now, event: .voided(purchaseToken: "prod-b", orderID: "GPA.11", productType: 2)),
+            GooglePlayNotification(packageName: GoogleHarness.package, eventTime: h.clock.now, event: .voided(purchaseToken: "prod-b", orderID: "GPA.11", productType: 2, refundType: 1)),
             messageID: "void-b", tenantID: h.tenantID)
         _ = try await h.engine.receiveGoogleNotification(
-            GooglePlayNotification(packageName: GoogleHarness.package, eventTime: h.clock.now, event: .voided(purchaseToken: "sub-b", orderID: "GPA.3", productType: 1)),
+            GooglePlayNotification(packageName: GoogleHarness.package, eventTime: h.clock.now, event: .voided(purchaseToken: "sub-b", orderID: "GPA.3344-1122-3344-55667", productType: 1, refundType: 1)),
             messageID: "void-b-sub", tenantID: h.tenantID)
         #expect(try await h.engine.wallet(tenantID: h.tenantID, accountID: "bob")["WALLET"] == 0)
+        #expect(try await h.status("bob") == .revoked)
         try await h.google.addVoided(package: GoogleHarness.package, [
             (voided("prod-a", order: "GPA.10"), false), (voided("prod-b", order: "GPA.11"), false),
             (voided("sub-a", order: "GPA.3344-1122-3344-55667"), true), (voided("sub-b", order: "GPA.3344-1122-3344-55667..1"), true),
@@ -83,15 +85,15 @@ import Testing
         #expect(try await h.status("alice") == .revoked)
         #expect(try await h.status("bob") == .revoked)
         #expect(try await h.engine.wallet(tenantID: h.tenantID, accountID: "alice")["WALLET"] == 0)
-        // The list is read with subscriptions included, over Google's 30 days, and once a day.
+        // The list is read with subscriptions included, over Google's 30 days (less a day's margin), and once a day.
         let reads = try await h.google.log().filter { $0.path.hasSuffix("/voidedpurchases") }
         #expect(reads.count == 1 && reads.first?.query?["type"] == "1")
-        #expect(reads.first?.query?["startTime"] == String(Int64(h.clock.now.addingTimeInterval(-30 * 86_400).timeIntervalSince1970 * 1000)))
+        #expect(reads.first?.query?["startTime"] == String(Int64(h.clock.now.addingTimeInterval(-29 * 86_400).timeIntervalSince1970 * 1000)))
         #expect(try await h.engine.sweepGooglePlay().voided == 0)
         #expect(try await h.google.log().filter { $0.path.hasSuffix("/voidedpurchases") }.count == 1)
         // A notification after the backstop changes nothing more; a purchase voided before it was reported grants nothing.
         #expect(try await h.engine.receiveGoogleNotification(
-            GooglePlayNotification(packageName: GoogleHarness.package, eventTime: h.clock.now, event: .voided(purchaseToken: "prod-a", orderID: "GPA.10", productType: 2)),
+            GooglePlayNotification(packageName: GoogleHarness.package, eventTime: h.clock.now, event: .voided(purchaseToken: "prod-a", orderID: "GPA.10", productType: 2, refundType: 1)),
             messageID: "void-a", tenantID: h.tenantID) == .recorded)
         try await h.add(products: [("never-reported", h.product(order: "GPA.12"))])
         await #expect(throws: PurchaseError(.purchaseRevoked, .revoked)) {

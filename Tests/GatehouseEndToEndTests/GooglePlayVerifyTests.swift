@@ -121,6 +121,7 @@ import FoundationNetworking
             return await f.stop()
         }
         f.store.clock.advance(by: 86_400 + 60)
+        await f.store.live.app.sweepGooglePlay()
         let metrics = String(decoding: try await URLSession.shared.data(from: f.store.live.baseURL.appendingPathComponent("metrics")).0, as: UTF8.self)
         #expect(metrics.contains("# TYPE gatehouse_google_play_unacknowledged gauge"))
         #expect(metrics.contains("gatehouse_google_play_unacknowledged{tenant=\"\(f.store.live.credentials.tenantId)\"} 1"), "\(metrics)")

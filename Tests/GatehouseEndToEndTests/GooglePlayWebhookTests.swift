@@ -118,9 +118,16 @@ import FoundationNetworking
         #expect(try entitlement?.get("account_id", as: String.self) == accountID && entitlement?.get("store", as: String.self) == "google")
         #expect(try await f.google.log().compactMap(\.verb) == ["acknowledge"])
 
-        // A package no tenant has: taken, or Pub/Sub would deliver it forever.
+        // A package no tenant has: taken when Google signed it, or Pub/Sub would deliver it forever; a forgery is still a 401.
         let stranger = try await push.send(Self.subscriptionNotification("x", type: 4, package: "com.example.stranger"), id: "1002", bearer: genuine)
         #expect(stranger.status == 200 && stranger.json["outcome"] as? String == "ignored")
+        let probe = try await push.send(
+            Self.subscriptionNotification("x", type: 4, package: "com.example.stranger"), id: "1002", bearer: forgeries.last?.1 ?? "forged")
+        #expect(probe.status == 401)
+        // A kind this server does not act on (one Google added later): recorded, not refused.
+        let newer = try await push.send(["version": "1.0", "packageName": GooglePlayVerifyTests.package, "eventTimeMillis": "1764928800000",
+                                         "pendingRefundReviewNotification": ["purchaseToken": "pushed-token"]], id: "1004", bearer: genuine)
+        #expect(newer.status == 200 && newer.json["outcome"] as? String == "recorded", "\(newer)")
         // A test notification from Play Console: recorded.
         let test = try await push.send(["version": "1.0", "packageName": GooglePlayVerifyTests.package, "eventTimeMillis": 1764928800000,
                                         "testNotification": ["version": "1.0"]], id: "1003", bearer: genuine)

@@ -60,7 +60,7 @@ import FoundationNetworking
         "PATCH /api/tenants/v1/:tenantId/trial-config": ["ios": ["enabled": true, "durationDays": 7]],
         "POST /api/v1/mobile-stores/account-tokens": ["customer_id": "c"],
         "POST /api/v1/mobile-stores/account-tokens/:token/revoke": [:],
-        "POST /api/v1/mobile-stores/purchases": ["customer_id": "c", "store": "apple", "signed_transaction": "x.y.z"],
+        "POST /api/v1/mobile-stores/purchases": ["customer_id": "c", "store": "google", "purchase_token": "tok", "product_id": "pro"],
         "POST /api/v1/mobile-stores/client/purchases": ["signed_transaction": "x.y.z"],
         "POST /webhooks/apple": ["signedPayload": "x.y.z"],
         "POST /webhooks/google-play": [

@@ -31,6 +31,7 @@ extension PurchaseError {
         case .google(.pending): "The purchase is still pending."
         case .google(.unreachable): "Google Play could not be reached. Try again."
         case .google(.unknownToStore): "Google Play does not know this purchase token."
+        case .google(.unreadable): "Google Play's answer about this purchase could not be read."
         case .google(.notAndroid): "Google Play purchases are reported from an Android app."
         case .transactionIDMalformed: "transactionId must be the App Store transaction id"
         case .productMismatch: "The transaction does not match the reported product."

@@ -37,8 +37,8 @@ enum SubscriptionFlowRoutes {
         router.on(endpoints.registerPurchase, backends) { request, _, backend in
             let body = try SubscriptionFlowBody.customerPurchase(request)
             if body.store == "google" {
-                return try outcome(try await commerce.registerCustomerGooglePurchase(
-                    tenantID: backend.tenantID, customerID: body.customerId, productID: body.productId ?? "", purchaseToken: body.purchaseToken ?? ""))
+                return try outcome(try await commerce.linkCustomerGooglePurchase(
+                    tenantID: backend.tenantID, customerID: body.customerId, productID: body.productId ?? "", token: body.purchaseToken ?? ""))
             }
             return try outcome(try await commerce.registerCustomerPurchase(
                 tenantID: backend.tenantID, customerID: body.customerId, signedTransaction: body.signedTransaction ?? ""))
@@ -50,8 +50,8 @@ enum SubscriptionFlowRoutes {
         router.on(endpoints.reportPurchase, customers) { request, _, customer in
             let body = try SubscriptionFlowBody.purchaseReport(request)
             if body.store == "google" {
-                return try outcome(try await commerce.reportCustomerGooglePurchase(
-                    tenantID: customer.tenantID, customerID: customer.customerID, productID: body.productId ?? "", purchaseToken: body.purchaseToken ?? ""))
+                return try outcome(try await commerce.linkCustomerGooglePurchase(
+                    tenantID: customer.tenantID, customerID: customer.customerID, productID: body.productId ?? "", token: body.purchaseToken ?? ""))
             }
             return try outcome(try await commerce.reportCustomerPurchase(
                 tenantID: customer.tenantID, customerID: customer.customerID, signedTransaction: body.signedTransaction ?? ""))

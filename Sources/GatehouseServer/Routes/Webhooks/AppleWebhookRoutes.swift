@@ -29,7 +29,9 @@ extension AppleWebhookRoutes {
         switch error {
         case let refused as ReceiptRefused: refused.response(context: context)
         case let refused as PushRefused: refused.response(context: context)
-        case is NotificationRejected, is DatacoveError, is HTTPError, is PurchaseError:
+        case is NotificationRejected, is DatacoveError, is HTTPError: DatacoveError.render(error, path: path, context: context, logger: logger)
+        // Pub/Sub retries any failure, so Google's pushes answer in the dialect's terms (503 when Google was unreachable).
+        case is PurchaseError where path.hasPrefix(OperatorEndpoints.googlePlayNotification.template):
             DatacoveError.render(error, path: path, context: context, logger: logger)
         default: DatacoveError.render(WebhookFailure(underlying: error), path: path, context: context, logger: logger)
         }

@@ -7,13 +7,15 @@ import GatehouseWire
 /// Google Play's real-time developer notifications at `/webhooks/google-play`: a Pub/Sub push
 /// whose `Authorization: Bearer` is a Google-signed token for the tenant's push subscription.
 /// Pub/Sub delivers again whatever is not answered 2xx: a forged or unverifiable push is a bare
-/// 401 that records nothing; a push for a package no tenant has is taken (and logged), or it
-/// would come back forever; a failure to reach Google is a 503, so it comes back later.
+/// 401 that records nothing; a push Google signed for a package no tenant has, or of a kind
+/// this server does not act on, is taken (and logged or recorded), or it would come back
+/// forever; a failure to reach Google is a 503, so it comes back later.
 enum GooglePlayWebhookRoutes {
     static func register(on router: Router, commerce: CommerceEngine, logger: Logger) {
         router.on(OperatorEndpoints.googlePlayNotification, GooglePushAuthenticator(commerce: commerce)) { _, _, push in
             guard let tenantID = push.tenantID else {
-                logger.info("google play notification for a package no tenant has", ["package": push.notification.packageName])
+                let package = push.notification.packageName
+                logger.info("google play notification for a package no tenant has", ["package": package.count <= 255 ? package : "(too long)"])
                 return try .json(GooglePlayWire.PushOutcome(outcome: "ignored"))
             }
             let outcome = try await commerce.receiveGoogleNotification(push.notification, messageID: push.messageID, tenantID: tenantID)
