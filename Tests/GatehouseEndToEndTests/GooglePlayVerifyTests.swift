@@ -129,6 +129,33 @@ import FoundationNetworking
     }
 
     @Test(arguments: TestDatabaseKind.available)
+    func concurrentReportsOverHTTPGrantOnce(_ kind: TestDatabaseKind) async throws {
+        let f = try await Self.start(kind)
+        let alice = try await f.auth("+14165550198")
+        let token = try await alice.session.validAccessToken(rejected: nil)
+        let statuses = try await withThrowingTaskGroup(of: [Int].self) { group in
+            for _ in 0..<10 {
+                group.addTask {
+                    [
+                        try await f.store.client.call(
+                            "POST", "purchases/v1/verify-purchase",
+                            ["platform": "google", "platformProductId": "credits_500", "purchaseToken": "product-token-1"], token: token).status,
+                        try await f.store.client.call(
+                            "POST", "purchases/v1/verify-purchase", ["platform": "google", "platformProductId": "pro", "purchaseToken": "sub-token-1"],
+                            token: token).status,
+                    ]
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0 += $1 }
+        }
+        #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+        let profile = try await f.store.client.call("GET", "users/v1/profile", token: token)
+        #expect((profile.json["wallet"] as? [String: Int])?["WALLET"] == 500)
+        #expect(try await f.google.log().compactMap(\.verb).sorted() == ["acknowledge", "consume"])
+        await f.stop()
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
     func refusalsInTheDatacoveEnvelope(_ kind: TestDatabaseKind) async throws {
         let f = try await Self.start(kind)
         let ios = try await f.auth("+14165550192", platform: "IOS")
