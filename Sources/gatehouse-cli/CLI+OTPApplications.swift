@@ -24,7 +24,7 @@ extension CLI {
 
     /// Flag name → (JSON key, kind).
     static func otpApps(_ words: [String], admin: APIClient) async throws {
-        let options = Options(Array(words.dropFirst()))
+        let options = Options(Array(words.dropFirst()), known: settingFlags)
         let args = options.positional
         func arg(_ index: Int) -> String {
             guard index < args.count else { fail(otpUsage) }
@@ -65,6 +65,13 @@ extension CLI {
             try output(await admin.call(AdminWire.Endpoints.getVerificationBalance, tenantPath))
         }
     }
+
+    /// The flags of an application's settings.
+    static let settingFlags: Set<String> = [
+        "name", "min-auth", "callback-url", "sms-domain", "code-length", "lifetime", "attempts", "paused", "disabled-countries", "daily-limit",
+        "monthly-limit", "cooldown", "sms-fee", "callout-fee", "prefix-hourly-limit", "prefix-daily-limit", "country-hourly-limit",
+        "country-daily-limit", "auto-block-prefixes",
+    ]
 
     /// The settings of a create or update, from the flags given; `none` clears a nullable one.
     private static func settings(_ options: Options) -> AdminWire.OTPApplicationSettings {
@@ -116,7 +123,7 @@ extension CLI {
         """
 
     static func testNumbers(_ words: [String], admin: APIClient) async throws {
-        let options = Options(Array(words.dropFirst()))
+        let options = Options(Array(words.dropFirst()), known: ["confirmed"])
         let args = options.positional
         guard let tenant = args.first else { fail(testNumbersUsage) }
         switch words.first {
@@ -144,7 +151,7 @@ extension CLI {
         """
 
     static func prefixBlocks(_ words: [String], admin: APIClient) async throws {
-        let options = Options(Array(words.dropFirst()))
+        let options = Options(Array(words.dropFirst()), known: ["app"])
         let args = options.positional
         guard let tenant = args.first else { fail(prefixBlocksUsage) }
         switch words.first {

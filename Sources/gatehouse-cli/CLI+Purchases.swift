@@ -28,7 +28,10 @@ extension CLI {
         """
 
     static func store(_ words: [String], admin: APIClient, credentials: [String: Any]?) async throws {
-        let options = Options(words)
+        let options = Options(words, known: [
+            "tenant", "bundle-id", "issuer-id", "key-id", "app-apple-id", "private-key-file", "extra-root-file", "xcode-certificate-file", "production",
+            "claim-untagged", "package-name", "service-account-key-file", "push-audience", "push-service-account", "provider", "google", "platform",
+        ])
         guard let tenant = options.value("tenant") ?? credentials?["tenantId"] as? String else { fail(storeUsage) }
         let endpoints = DatacoveWire.Endpoints.Store.self
         /// Sends and prints the answer pretty, under `label` when given (as other commands print JSON).
@@ -111,7 +114,7 @@ extension CLI {
         // The wiring an app writes: GatehousePurchases reports with GatehouseAuth's signed-in session.
         let auth = authClient(url: url, credentials: credentials, logger: logger).0
         let backend = DatacovePurchaseBackend { try await auth.session.authorizedResponse($0) }
-        let options = Options(Array(words.dropFirst()))
+        let options = Options(Array(words.dropFirst()), known: ["platform", "transfer", "signed-file"])
         switch words.first {
         case "entitlement":
             print(describe(try await backend.entitlement()))

@@ -28,7 +28,7 @@ extension CLI {
         let auth: AuthorizationMethod = secret.map { .basic(appKey: appKey, secret: $0) } ?? .public(appKey: appKey)
         let client = VerificationClient(
             environment: .custom(url), auth: auth, configuration: Configuration(timeout: 30, logger: logger.map(CLILogger.init)))
-        let options = Options(Array(words.dropFirst()))
+        let options = Options(Array(words.dropFirst()), known: ["method", "language", "template-group", "autofill", "custom", "number"])
         let method = try options.method()
         switch words.first {
         case "start":
@@ -94,11 +94,11 @@ extension CLI {
     /// Prints what the development outbox holds for a recipient, newest first; with `--code`,
     /// only the code in the newest message.
     static func outbox(_ words: [String], admin: APIClient) async throws {
-        let options = Options(words)
+        let options = Options(words, known: ["code"])
         guard let recipient = options.positional.first else { fail("usage: gatehouse-cli outbox NUMBER_OR_EMAIL [--code yes]") }
         let encoded = recipient.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? recipient
         let messages = try await admin.call(AdminWire.Endpoints.readOutbox, query: "to=\(encoded)")
-        if options.value("code") != nil || words.contains("--code") {
+        if options.value("code") != nil {
             guard let newest = messages.data.first, let range = newest.body.range(of: #"\d{4,10}"#, options: .regularExpression) else {
                 refuse("no code in the outbox for \(recipient)")
             }
@@ -121,17 +121,48 @@ struct Options {
     private(set) var positional: [String] = []
     private var flags: [(String, String)] = []
 
-    init(_ words: [String]) {
+    /// The words as `--flag value` pairs and positional arguments. A flag the command does not
+    /// know is refused (exit 2) before anything is done, with the nearest one it knows; a known
+    /// flag left last without a value reads as empty.
+    init(_ words: [String], known: Set<String>) {
         var index = 0
         while index < words.count {
-            if words[index].hasPrefix("--"), index + 1 < words.count {
-                flags.append((String(words[index].dropFirst(2)), words[index + 1]))
-                index += 2
+            if words[index].hasPrefix("--"), words[index].count > 2 {
+                let name = String(words[index].dropFirst(2))
+                guard known.contains(name) else { CLI.fail(Self.unknown(name, known: known)) }
+                let hasValue = index + 1 < words.count
+                flags.append((name, hasValue ? words[index + 1] : ""))
+                index += hasValue ? 2 : 1
             } else {
                 positional.append(words[index])
                 index += 1
             }
         }
+    }
+
+    /// "unknown flag --methd (did you mean --method?)", or the flags there are.
+    static func unknown(_ name: String, known: Set<String>) -> String {
+        let ranked = known.map { ($0, editDistance(name, $0)) }.min { ($0.1, $0.0) < ($1.1, $1.0) }
+        if let (nearest, distance) = ranked, distance <= max(2, name.count / 3) {
+            return "unknown flag --\(name) (did you mean --\(nearest)?)"
+        }
+        return "unknown flag --\(name)" + (known.isEmpty ? "; this command takes no flags" : "; it takes " + known.sorted().map { "--" + $0 }.joined(separator: ", "))
+    }
+
+    /// Levenshtein distance: insertions, deletions and substitutions.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let (a, b) = (Array(a), Array(b))
+        var row = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                let kept = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = kept
+            }
+        }
+        return a.isEmpty ? b.count : row[b.count]
     }
 
     func value(_ name: String) -> String? { flags.last { $0.0 == name }?.1 }

@@ -25,7 +25,10 @@ extension CLI {
     static func workflows(
         _ words: [String], url: URL, admin: APIClient, credentials: [String: Any]?, logger: (@Sendable (String) -> Void)?
     ) async throws {
-        let options = Options(Array(words.dropFirst()))
+        let options = Options(Array(words.dropFirst()), known: [
+            "tenant", "page", "size", "search", "category", "featured", "no-wait", "wait", "worker-url", "worker-secret", "openai-base-url",
+            "openai-api-key", "openai-model", "max-concurrent",
+        ])
         let arguments = options.positional
         if let tenant = options.value("tenant") ?? credentials?["tenantId"] as? String,
             try await workflowsOperator(words.first, arguments, options: options, admin: admin, tenant: tenant)

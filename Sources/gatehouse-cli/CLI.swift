@@ -60,6 +60,10 @@ enum CLI {
             default: fail(usage)
             }
         }
+        // The commands that take no flags refuse any, as the others refuse those they do not know.
+        if ["tenants", "apps", "balance", "status"].contains(words.first ?? "") || (words.first == "keys" && words.dropFirst().first != "create") {
+            _ = Options(Array(words.dropFirst()), known: [])
+        }
         let (url, token, credentials) = try connection(credentialsPath)
         let client = APIClient(baseURL: url, logger: verbose ? logToStandardError : nil)
         let admin = client.with(header: "Authorization", "Bearer \(token ?? "")")
@@ -114,7 +118,7 @@ enum CLI {
         case ("keys", "list"):
             try output(await admin.call(AdminWire.Endpoints.listKeys, ["tenantId": word(words, 2)]))
         case ("keys", "create"):
-            let options = Options(Array(words.dropFirst(2)))
+            let options = Options(Array(words.dropFirst(2)), known: ["platform"])
             guard options.positional.count >= 2 else { fail(usage) }
             let platform = options.value("platform")?.uppercased()
             if let platform, !["IOS", "ANDROID", "WEB"].contains(platform) { fail("--platform must be IOS, ANDROID or WEB") }

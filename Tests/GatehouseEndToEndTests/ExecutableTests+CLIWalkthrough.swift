@@ -138,6 +138,12 @@ extension ExecutableTests {
             let apps = try JSONDecoder().decode(AdminWire.List<AdminWire.OTPApplication>.self, from: Self.json(try await cli.ok(["otp-apps", "list", tenant])))
             let dev = try #require(apps.data.first)
             try await cli.ok(["otp-apps", "update", tenant, dev.id, "--prefix-hourly-limit", "50", "--country-daily-limit", "none"], contains: "\"prefixHourlyLimit\" : 50")
+            // A mistyped flag is refused before anything is done, with the flag meant.
+            try await cli.refused(["otp-apps", "update", tenant, dev.id, "--cooldwn", "10"], exit: 2, line: "unknown flag --cooldwn (did you mean --cooldown?)")
+            try await cli.refused(["verify", "start", "+447400123480", "--methd", "sms"], exit: 2, line: "unknown flag --methd (did you mean --method?)")
+            try await live.app.deliveries.drain()
+            try await cli.ok(["outbox", "447400123480"], contains: "no messages")
+            try await cli.refused(["tenants", "list", "--verbos"], exit: 2, line: "unknown flag --verbos; this command takes no flags")
             try await cli.ok(["otp-apps", "conversion", tenant, dev.id], contains: "\"value\" : \"+447400\"")
 
             // The store, pretty and labelled; a count that is not a number is refused.
