@@ -55,7 +55,11 @@ extension CLI {
             } else {
                 profile = try await client.profile()
             }
-            try output(profile)
+            // With the account's id (the access token's subject), which operators grant workflow credits to.
+            var shown = (try JSONSerialization.jsonObject(with: JSONEncoder().encode(profile)) as? [String: Any]) ?? [:]
+            if let token = try? await client.session.validAccessToken(), let id = Self.subject(ofAccessToken: token) { shown["accountId"] = id }
+            let pretty = try JSONSerialization.data(withJSONObject: shown, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            print(String(decoding: pretty, as: UTF8.self))
         case "sessions":
             try output(try await client.sessions())
         case "logout":
@@ -72,5 +76,15 @@ extension CLI {
         default:
             fail(authUsage)
         }
+    }
+
+    /// The `sub` of a JWT access token (the account id), read without checking it: the server did.
+    static func subject(ofAccessToken token: String) -> String? {
+        let parts = token.split(separator: ".")
+        guard parts.count == 3 else { return nil }
+        var text = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        text += String(repeating: "=", count: (4 - text.count % 4) % 4)
+        guard let data = Data(base64Encoded: text), let claims = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        return claims["sub"] as? String
     }
 }

@@ -57,9 +57,13 @@ extension CLI {
         case let error as WorkflowsError:
             switch error {
             case .api(let status, let code, let message, let balance):
-                var failure = api(status, code?.rawValue, message, retryAfter: nil)
-                if let balance, status == 402 { failure = CLIFailure(line: failure.line + " (balance: \(balance) credits)", exit: failure.exit) }
-                return failure
+                guard status == 402 else { return api(status, code?.rawValue, message, retryAfter: nil) }
+                // Workflow credits are the account's wallet, not the tenant's verification balance.
+                return CLIFailure(
+                    line: "error 402\(code.map { " \($0.rawValue)" } ?? ""): \(message)\(balance.map { " (balance: \($0) credits)" } ?? "")"
+                        + " — add credits: buy a credit package, or an operator runs gatehouse-cli workflows grant ACCOUNT_ID N"
+                        + " (gatehouse-cli auth profile shows the account id)",
+                    exit: .refused)
             case .invalidForm(let fields):
                 return CLIFailure(line: "error: " + fields.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; "), exit: .refused)
             case .reportTimedOut(let eventId):
@@ -101,7 +105,19 @@ extension CLI {
     }
 
     static func unreachable(_ detail: String) -> CLIFailure {
-        CLIFailure(line: "error: no answer from the server (\(detail)); is it running? (make run), or set GATEHOUSE_URL", exit: .unreachable)
+        CLIFailure(line: "error: no answer from the server (\(plain(detail))); is it running? (make run), or set GATEHOUSE_URL", exit: .unreachable)
+    }
+
+    /// A transport failure in a few words: Foundation's `Error Domain=… UserInfo={…}` dumps
+    /// carry their reason in `NSLocalizedDescription`; anything else keeps its first line.
+    static func plain(_ detail: String) -> String {
+        if let range = detail.range(of: "NSLocalizedDescription=") {
+            let rest = detail[range.upperBound...]
+            let end = rest.firstIndex { $0 == "," || $0 == "}" } ?? rest.endIndex
+            return String(rest[..<end]).trimmingCharacters(in: .whitespaces)
+        }
+        let line = detail.split(separator: "\n").first.map(String.init) ?? detail
+        return line.count > 160 ? String(line.prefix(160)) + "…" : line
     }
 
     static func verificationFailure(_ error: APIError) -> CLIFailure {
@@ -112,7 +128,7 @@ extension CLI {
             return CLIFailure(line: line + (retry.map { " — retry after \(Int($0.rounded(.up))) s" } ?? ""), exit: .refused)
         case .unauthorized: return CLIFailure(line: "error 401 unauthorized: check the OTP application's key and secret", exit: .refused)
         case .insufficientBalance:
-            return CLIFailure(line: "error 402 insufficient_balance: the tenant's verification balance is too low — add credit: gatehouse-cli balance TENANT AMOUNT", exit: .refused)
+            return CLIFailure(line: "error 402 balance_insufficient: the tenant's verification balance is too low — add credit: gatehouse-cli balance TENANT AMOUNT", exit: .refused)
         case .notFound: return CLIFailure(line: "error 404 not_found: no such verification", exit: .refused)
         case .unexpectedResponse(let detail): return CLIFailure(line: "error: the server answered something unexpected: \(detail)", exit: .unavailable)
         case .transport(let error): return unreachable(error.localizedDescription)

@@ -72,16 +72,16 @@ extension CLI {
                 if let value = options.value(flag) { body[field] = value }
             }
             if let id = options.value("app-apple-id") { body["appAppleId"] = Int64(id) ?? -1 }
-            if let file = options.value("private-key-file") { body["privateKey"] = try String(contentsOfFile: file, encoding: .utf8) }
-            if let file = options.value("extra-root-file") { body["extraTrustedRootPEM"] = try String(contentsOfFile: file, encoding: .utf8) }
-            if let file = options.value("xcode-certificate-file") { body["xcodeCertificatePEM"] = try String(contentsOfFile: file, encoding: .utf8) }
+            if let file = options.value("private-key-file") { body["privateKey"] = readFile(file, flag: "private-key-file") }
+            if let file = options.value("extra-root-file") { body["extraTrustedRootPEM"] = readFile(file, flag: "extra-root-file") }
+            if let file = options.value("xcode-certificate-file") { body["xcodeCertificatePEM"] = readFile(file, flag: "xcode-certificate-file") }
             if let flag = options.value("production") { body["production"] = flag == "true" }
             if let flag = options.value("claim-untagged") { body["claimUntaggedPurchases"] = flag == "true" }
             try await send(endpoints.updateAppleConfig, body)
         case "google-play-config":
             var body: [String: Any] = [:]
             if let name = options.value("package-name") { body["packageName"] = name }
-            if let file = options.value("service-account-key-file") { body["serviceAccountKey"] = try String(contentsOfFile: file, encoding: .utf8) }
+            if let file = options.value("service-account-key-file") { body["serviceAccountKey"] = readFile(file, flag: "service-account-key-file") }
             for (flag, field) in [("push-audience", "pushAudience"), ("push-service-account", "pushServiceAccountEmail")] {
                 if let value = options.value(flag) { body[field] = value == "null" ? NSNull() : value }
             }
@@ -129,7 +129,7 @@ extension CLI {
                 verdict = await backend.verifyGooglePlayPurchase(
                     productId: options.positional[0], purchaseToken: options.positional[1], transferToCurrentAccount: transfer)
             case "apple":
-                let jws = try options.value("signed-file").map { try String(contentsOfFile: $0, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) }
+                let jws = options.value("signed-file").map { readFile($0, flag: "signed-file").trimmingCharacters(in: .whitespacesAndNewlines) }
                 let transaction = StoreTransaction(
                     id: options.positional[1], originalID: options.positional[1], productID: options.positional[0], productType: .consumable,
                     jwsRepresentation: jws ?? "", appAccountToken: nil)

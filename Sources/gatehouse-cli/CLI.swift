@@ -57,12 +57,19 @@ enum CLI {
                 guard !words.isEmpty else { fail(usage) }
                 credentialsPath = words.removeFirst()
             case "--verbose": verbose = true
+            case "--help", "-h":
+                print(usage)
+                exit(ExitCode.ok.rawValue)
             default: fail(usage)
             }
         }
         // The commands that take no flags refuse any, as the others refuse those they do not know.
         if ["tenants", "apps", "balance", "status"].contains(words.first ?? "") || (words.first == "keys" && words.dropFirst().first != "create") {
             _ = Options(Array(words.dropFirst()), known: [])
+        }
+        if ["help", "-h"].contains(words.first ?? "") {
+            print(usage)
+            exit(ExitCode.ok.rawValue)
         }
         let (url, token, credentials) = try connection(credentialsPath)
         let client = APIClient(baseURL: url, logger: verbose ? logToStandardError : nil)
@@ -139,8 +146,20 @@ enum CLI {
             try? JSONSerialization.jsonObject(with: $0) as? [String: Any]
         }
         let base = (environment["GATEHOUSE_URL"] ?? environment["BASE_URL"] ?? json?["baseURL"] as? String).flatMap(URL.init(string:))
-        guard let base else { fail("no server: set GATEHOUSE_URL or pass --credentials PATH to a dev-credentials.json") }
+        guard let base else {
+            let why = !FileManager.default.fileExists(atPath: credentialsPath)
+                ? "the credentials file \(credentialsPath) does not exist (make run writes data/dev-credentials.json)"
+                : json == nil ? "\(credentialsPath) is not a dev-credentials.json" : "\(credentialsPath) names no baseURL"
+            fail("no server: \(why); set GATEHOUSE_URL or pass --credentials PATH to a dev-credentials.json")
+        }
         return (base, environment["GATEHOUSE_ADMIN_TOKEN"] ?? json?["adminToken"] as? String, json)
+    }
+
+    /// A file a flag names, or exit 2 saying which and why.
+    static func readFile(_ path: String, flag: String) -> String {
+        guard FileManager.default.fileExists(atPath: path) else { fail("--\(flag) \(path): no such file") }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { fail("--\(flag) \(path): cannot be read as UTF-8 text") }
+        return text
     }
 
     @Sendable static func logToStandardError(_ line: String) {

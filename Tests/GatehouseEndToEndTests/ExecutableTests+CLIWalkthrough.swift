@@ -111,7 +111,15 @@ extension ExecutableTests {
             let signIn = try await cli.ok(["outbox", "14165550199", "--code", "yes"]).trimmingCharacters(in: .whitespacesAndNewlines)
             try await cli.refused(["auth", "verify", "--phone", "+14165550199", "000001"], exit: 1, line: "error 400")
             try await cli.ok(["auth", "verify", "--phone", "+14165550199", signIn], contains: "signed in")
-            try await cli.ok(["auth", "profile", "--timezone", "America/Toronto"], contains: "America/Toronto")
+            let profile = try await cli.ok(["auth", "profile", "--timezone", "America/Toronto"], contains: "America/Toronto")
+            // The account id is shown, and a workflow the wallet cannot pay for says how to get credits.
+            let accountID = try #require(profile.range(of: #""accountId" : "([^"]+)""#, options: .regularExpression).map {
+                String(profile[$0]).components(separatedBy: "\"")[3]
+            })
+            let document = home + "/notes.txt"
+            try "Gatehouse notes for the walkthrough.".write(toFile: document, atomically: true, encoding: .utf8)
+            try await cli.refused(["workflows", "run", "wf-doc-001", "document=@" + document], exit: 1, line: "gatehouse-cli workflows grant ACCOUNT_ID N")
+            try await cli.ok(["workflows", "grant", accountID, "5"], contains: "5")
             try await cli.ok(["auth", "sessions"])
             try await cli.ok(["auth", "logout"], contains: "signed out")
             try await cli.refused(["auth", "profile"], exit: 5, line: "sign in again")
@@ -186,6 +194,19 @@ extension ExecutableTests {
             // No server at all: exit 3 and what to do.
             let (status, output) = try await cli.run(["status"], environment: ["GATEHOUSE_URL": "http://127.0.0.1:\(try freeLoopbackPort())"])
             #expect(status == 3 && output.contains("is it running?"), "\(output)")
+            // A signed-in command says so in a line, not Foundation's error dump.
+            try await cli.ok(["auth", "request-otp", "--phone", "+14165550187"], contains: "code sent")
+            try await live.app.deliveries.drain()
+            let lastCode = try await cli.ok(["outbox", "14165550187", "--code", "yes"]).trimmingCharacters(in: .whitespacesAndNewlines)
+            try await cli.ok(["auth", "verify", "--phone", "+14165550187", lastCode], contains: "signed in")
+            let down = try await cli.run(["auth", "profile"], environment: ["GATEHOUSE_URL": "http://127.0.0.1:\(try freeLoopbackPort())"])
+            #expect(down.status == 3 && down.output.contains("no answer from the server") && !down.output.contains("Error Domain"), "\(down.output)")
+
+            // Help, a credentials file that is not there, a key file that is not there.
+            let help = try await cli.run(["--help"])
+            #expect(help.status == 0 && help.output.contains("usage: gatehouse-cli"), "\(help.output)")
+            try await cli.refused(["--credentials", home + "/missing.json", "tenants", "list"], exit: 2, line: "the credentials file \(home)/missing.json does not exist")
+            try await cli.refused(["store", "apple-config", "--private-key-file", home + "/AuthKey_NOPE.p8"], exit: 2, line: "--private-key-file \(home)/AuthKey_NOPE.p8: no such file")
         } catch { Issue.record(error) }
         await live.stop()
         try? FileManager.default.removeItem(atPath: home)
