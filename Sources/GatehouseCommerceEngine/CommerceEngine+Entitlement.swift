@@ -61,6 +61,11 @@ extension CommerceEngine {
         if !allowed { throw PurchaseError(.entitlementInactive, .entitlementInactive) }
     }
 
+    /// Whether the account ever started the server trial.
+    public static func trialStarted(_ db: any DatabaseConnection, tenantID: String, accountID: String) throws -> Bool {
+        try db.queryOne("SELECT 1 AS found FROM commerce_trials WHERE tenant_id = ? AND account_id = ?", tenantID, accountID) != nil
+    }
+
     static func mayRun(_ db: any DatabaseConnection, tenantID: String, accountID: String, workflowID: String, now: Date) throws -> Bool {
         let gating = try plans(db, tenantID).filter { $0.gatedWorkflowId == workflowID }
         if gating.isEmpty { return true }

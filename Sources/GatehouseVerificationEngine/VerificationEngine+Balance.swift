@@ -37,8 +37,12 @@ extension VerificationEngine {
         }
     }
 
+    /// The tenant's balance; `NOT_FOUND` for a tenant that does not exist (not a balance of 0).
     public func balance(tenantID: String) async throws -> Int64 {
-        try await database.read { db in try Self.balance(db, tenantID: tenantID) }
+        try await database.read { db in
+            guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError.notFound(.tenant) }
+            return try Self.balance(db, tenantID: tenantID)
+        }
     }
 
     /// The tenant's row plus its shards, saturating at the ends of `Int64` (a sum outside it

@@ -8,7 +8,8 @@ import GatehouseWorkflowsEngine
 extension CommerceEngine: RunBilling {
     public func requireEntitlement(_ db: any DatabaseConnection, tenantID: String, accountID: String, workflowID: String, now: Date) throws {
         guard try mayRun(db, tenantID: tenantID, accountID: accountID, workflowID: workflowID, now: now) else {
-            throw WorkflowError(.entitlementInactive, .entitlementInactive)
+            let started = try Self.trialStarted(db, tenantID: tenantID, accountID: accountID)
+            throw WorkflowError(.entitlementInactive, .entitlementInactive(trialStarted: started))
         }
     }
 

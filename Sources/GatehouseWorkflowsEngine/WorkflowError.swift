@@ -47,7 +47,8 @@ public struct WorkflowError: Error, Equatable, Sendable, CustomStringConvertible
         case notAnInput(String)
         case notAFileInput(String)
         case idempotencyKeyReused
-        case entitlementInactive
+        /// A plan gates the workflow; `trialStarted` says whether the account's trial ran out or never began.
+        case entitlementInactive(trialStarted: Bool)
         case insufficientCredits(cost: Int, balance: Int)
     }
 

@@ -120,12 +120,23 @@ extension CLI {
         return line.count > 160 ? String(line.prefix(160)) + "…" : line
     }
 
+    /// `error 429 volume_limit_reached: … — what to do`, as sign-in's refusals read.
+    static func verificationFailure(status: Int, _ items: [APIErrorItem]) -> CLIFailure {
+        let head = "error \(status) " + items.map { "\($0.code): \($0.detail)" }.joined(separator: "; ")
+        var next: [String] = []
+        if let retry = items.compactMap(\.retryAfter).max() { next.append("retry after \(Int(retry.rounded(.up))) s") }
+        if items.contains(where: { $0.code == "volume_limit_reached" }) {
+            next.append("the SMS-pumping guard holds codes back for this number's prefix or country: gatehouse-cli prefix-blocks list TENANT shows the blocks,"
+                + " and an operator lifts one with gatehouse-cli prefix-blocks lift TENANT PREFIX")
+        }
+        return CLIFailure(line: head + (next.isEmpty ? "" : " — " + next.joined(separator: "; ")), exit: status >= 500 ? .unavailable : .refused)
+    }
+
     static func verificationFailure(_ error: APIError) -> CLIFailure {
         switch error {
-        case .invalidParameters(let items), .validationFailed(let items), .unexpectedStatus(_, let items):
-            let retry = items.compactMap(\.retryAfter).max()
-            let line = "error: " + items.map { "\($0.code): \($0.detail)" }.joined(separator: "; ")
-            return CLIFailure(line: line + (retry.map { " — retry after \(Int($0.rounded(.up))) s" } ?? ""), exit: .refused)
+        case .invalidParameters(let items): return verificationFailure(status: 400, items)
+        case .validationFailed(let items): return verificationFailure(status: 422, items)
+        case .unexpectedStatus(let status, let items): return verificationFailure(status: status, items)
         case .unauthorized: return CLIFailure(line: "error 401 unauthorized: check the OTP application's key and secret", exit: .refused)
         case .insufficientBalance:
             return CLIFailure(line: "error 402 balance_insufficient: the tenant's verification balance is too low — add credit: gatehouse-cli balance TENANT AMOUNT", exit: .refused)

@@ -99,10 +99,14 @@ extension CLI {
         let encoded = recipient.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? recipient
         let messages = try await admin.call(AdminWire.Endpoints.readOutbox, query: "to=\(encoded)")
         if options.value("code") != nil {
-            guard let newest = messages.data.first, let range = newest.body.range(of: #"\d{4,10}"#, options: .regularExpression) else {
+            // An SMS writes the code whole; a call's text speaks it digit by digit ("1 2 3 4 5 6").
+            guard let newest = messages.data.first,
+                  let range = newest.body.range(of: #"\d{4,10}"#, options: .regularExpression)
+                    ?? newest.body.range(of: #"\d(?:[ ,.]+\d){3,9}"#, options: .regularExpression)
+            else {
                 refuse("no code in the outbox for \(recipient)")
             }
-            print(newest.body[range])
+            print(newest.body[range].filter(\.isNumber))
             return
         }
         for message in messages.data { print("\(message.createdAt) \(message.channel) to \(message.to): \(message.body)") }

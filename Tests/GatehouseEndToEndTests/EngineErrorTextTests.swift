@@ -108,7 +108,9 @@ import Testing
             (WorkflowError(.fileInvalid, .input(WorkflowInputProblem("Document", .outsideFileOptions(.init(accept: ".pdf,.docx", maxSizeMb: 10))))),
              "Document must be a .pdf or .docx file of at most 10 MB"),
             (WorkflowError(.insufficientCredits(balance: 3), .insufficientCredits(cost: 5, balance: 3)), "This workflow costs 5 credits and the wallet holds 3."),
-            (WorkflowError(.entitlementInactive, .entitlementInactive), "Your trial has ended and no active subscription was found for this service."),
+            (WorkflowError(.entitlementInactive, .entitlementInactive(trialStarted: true)), "Your trial has ended and no active subscription was found for this service."),
+            (WorkflowError(.entitlementInactive, .entitlementInactive(trialStarted: false)),
+             "No trial or active subscription covers this service: start the trial or subscribe."),
             (WorkflowError(.idempotencyKeyReused, .idempotencyKeyReused), "This Idempotency-Key was used with a different request."),
         ]
         for (error, text) in cases {

@@ -87,6 +87,12 @@ extension ExecutableTests {
             let wrong = code == "000000" ? "111111" : "000000"
             try await cli.refused(["verify", "report", "--number", "+447400123456", wrong], exit: 1, line: "code_invalid")
             try await cli.ok(["verify", "report", "--number", "+447400123456", code], contains: "status: verified")
+            // A call speaks the code digit by digit; the outbox still finds it.
+            try await cli.ok(["verify", "start", "+447400123460", "--method", "callout"], contains: "status: pending")
+            try await live.app.deliveries.drain()
+            let spoken = try await cli.ok(["outbox", "+447400123460", "--code", "yes"]).trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(spoken.count == 6 && spoken.allSatisfy(\.isNumber), "\(spoken)")
+            try await cli.ok(["verify", "report", "--number", "+447400123460", spoken, "--method", "callout"], contains: "status: verified")
 
             // Public mode with the development callback, then with one that cannot be reached.
             let port = live.port
@@ -104,6 +110,7 @@ extension ExecutableTests {
             try await cli.ok(["otp-apps", "show", tenant, brokenApp.id], contains: "lastCallbackFailure")
             try await cli.ok(["otp-apps", "list", tenant], contains: "Shop")
             try await cli.ok(["balance", tenant, "25.00"], contains: "balance")
+            try await cli.refused(["balance", "no-such-tenant"], exit: 1, line: "error 404")
 
             // Sign-in, as the README walks it.
             try await cli.ok(["auth", "request-otp", "--phone", "+14165550199", "--name", "Jane Doe"], contains: "code sent")
@@ -138,7 +145,8 @@ extension ExecutableTests {
             try await cli.ok(["prefix-blocks", "pin", tenant, "+447400"], contains: "\"reason\" : \"operator\"")
             try await cli.ok(["prefix-blocks", "list", tenant], contains: "\"prefix\" : \"+447400\"")
             try await cli.refused(["auth", "request-otp", "--phone", "+447400123499"], exit: 1, line: "RATE_LIMITED")
-            try await cli.refused(["verify", "start", "+447400123499"], exit: 1, line: "volume_limit_reached")
+            try await cli.refused(["verify", "start", "+447400123499"], exit: 1, line: "error 429 volume_limit_reached")
+            try await cli.refused(["verify", "start", "+447400123499"], exit: 1, line: "gatehouse-cli prefix-blocks lift TENANT PREFIX")
             try await cli.ok(["prefix-blocks", "lift", tenant, "+447400"], contains: "lifted")
             try await cli.refused(["prefix-blocks", "lift", tenant, "+447400"], exit: 1, line: "no active block")
             try await cli.ok(["auth", "request-otp", "--phone", "+447400123499"], contains: "code sent")

@@ -152,7 +152,8 @@ import FoundationNetworking
         #expect(outcomes == 1)
         #expect(try await f.wallet() == 2)
 
-        // A plan gates it: 403 with the seed's message, nothing charged.
+        // A plan gates it: 403, nothing charged; the seed's words ("Your trial has ended …") are for a
+        // trial that ran out, and this account never started one.
         let plan = try await DatacoveClient(f.live).call(
             "POST", "tenants/v1/\(f.tenant)/service-entitlement-products",
             ["displayName": "Pro", "interval": "monthly", "platformProductIds": ["apple": "com.example.pro"], "gatedWorkflowId": "wf-url-001"],
@@ -166,7 +167,7 @@ import FoundationNetworking
         #expect(object["statusCode"] as? Int == 403 && object["path"] as? String == "/api/workflows/v1/execute")
         let error = try #require(object["error"] as? [String: Any])
         #expect(error["code"] as? String == "ENTITLEMENT_INACTIVE")
-        #expect(error["message"] as? String == "Your trial has ended and no active subscription was found for this service.")
+        #expect(error["message"] as? String == "No trial or active subscription covers this service: start the trial or subscribe.")
         #expect(try await f.client.workflow(id: "wf-url-001").gated)
 
         let (missing, body) = try await f.raw("POST", "workflows/v1/execute", body: Data(#"{"id":"wf-paid-001","input":{}}"#.utf8))

@@ -177,7 +177,7 @@ import Testing
         try await h.save()
         _ = try await h.commerce.createPlan(
             tenantID: h.tenantID, displayName: "Pro", interval: .monthly, appleProductID: "com.example.pro", gatedWorkflowID: "wf-sec-001")
-        await #expect(throws: WorkflowError(.entitlementInactive, .entitlementInactive)) { try await h.execute() }
+        await #expect(throws: WorkflowError(.entitlementInactive, .entitlementInactive(trialStarted: false))) { try await h.execute() }
         #expect(try await h.balance() == 10)
         #expect(try await h.engine.workflow(tenantID: h.tenantID, id: "wf-sec-001").gated)
         _ = try await h.commerce.updateTrialConfig(tenantID: h.tenantID, iosEnabled: true, iosDurationDays: 3)
@@ -185,7 +185,7 @@ import Testing
         _ = try await h.execute()
         #expect(try await h.balance() == 5)
         h.clock.advance(by: 4 * 86_400)
-        await #expect(throws: WorkflowError(.entitlementInactive, .entitlementInactive)) { try await h.execute() }
+        await #expect(throws: WorkflowError(.entitlementInactive, .entitlementInactive(trialStarted: true))) { try await h.execute() }
     }
 
     @Test(arguments: TestDatabaseKind.available)

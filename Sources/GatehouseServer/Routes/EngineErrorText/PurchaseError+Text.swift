@@ -4,6 +4,8 @@ import GatehouseCommerceEngine
 extension PurchaseError {
     /// The seed's words for a gated workflow without a trial or plan (seed 000 §08).
     static let entitlementInactiveText = "Your trial has ended and no active subscription was found for this service."
+    /// The same refusal for an account whose trial never began.
+    static let noEntitlementText = "No trial or active subscription covers this service: start the trial or subscribe."
 
     var text: String {
         switch reason {

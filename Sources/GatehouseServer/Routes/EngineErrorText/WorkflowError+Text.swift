@@ -23,7 +23,8 @@ extension WorkflowError {
         case .notAnInput(let key): "\(key) is not an input of this workflow"
         case .notAFileInput(let key): "\(key) is not a file input of this workflow"
         case .idempotencyKeyReused: "This Idempotency-Key was used with a different request."
-        case .entitlementInactive: PurchaseError.entitlementInactiveText
+        case .entitlementInactive(trialStarted: true): PurchaseError.entitlementInactiveText
+        case .entitlementInactive(trialStarted: false): PurchaseError.noEntitlementText
         case .insufficientCredits(let cost, let balance): "This workflow costs \(cost) credits and the wallet holds \(balance)."
         }
     }
