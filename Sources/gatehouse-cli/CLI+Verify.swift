@@ -44,7 +44,7 @@ extension CLI {
             if let reason = started.errorDetail { print("reason: \(reason)") }
             if started.errorCode == "denied_invalid_callback_response" {
                 refuse("denied: the application's request callback failed: " + (await callbackFailure(appKey: appKey, admin: admin, credentials: credentials)
-                    ?? "its reason is in the server's log, and in gatehouse-cli otp-apps show TENANT APP"))
+                    ?? started.errorDetail ?? "see gatehouse-cli otp-apps show TENANT APP, which keeps its last failure"))
             }
             if started.status == .denied { refuse("denied (\(started.errorCode ?? "no reason given"))") }
             if case .sms(let details)? = started.details {
