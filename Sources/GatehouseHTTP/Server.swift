@@ -108,7 +108,10 @@ public final class Server: @unchecked Sendable {
             return cmhd_start(flags, configuration.port, accessHandler, Unmanaged.passUnretained(self).toOpaque(), &options)
         }
         guard let started else {
-            throw ServerError(message: "could not start HTTP server on \(configuration.host):\(configuration.port)")
+            // libmicrohttpd leaves bind's errno: the usual cause is another server on the port.
+            let reason = errno == EADDRINUSE ? ": the address is in use (another server listens there)"
+                : errno == EACCES ? ": permission denied (ports below 1024 need privileges)" : ""
+            throw ServerError(message: "could not start HTTP server on \(configuration.host):\(configuration.port)\(reason)")
         }
         daemon = started
         port = cmhd_bound_port(started)

@@ -4,6 +4,17 @@ import Testing
 import GatehouseTesting
 
 @Suite struct ServerTests {
+    @Test func aSecondServerOnABusyPortSaysTheAddressIsInUse() throws {
+        let first = try TestServer { _ in }
+        defer { first.stop() }
+        let port = first.port
+        #expect {
+            _ = try TestServer(configure: { $0.port = port }) { _ in }
+        } throws: { error in
+            "\(error)".contains("127.0.0.1:\(port): the address is in use")
+        }
+    }
+
     @Test func answersInlineAsyncHeadAndJSON() async throws {
         struct Echo: Codable { let message: String }
         let test = try TestServer { router in
