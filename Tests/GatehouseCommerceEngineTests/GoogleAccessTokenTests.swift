@@ -123,6 +123,20 @@ import Testing
                 return nil
             } catch let error as GoogleAPIError { return error }
         }()
+        // The voided-purchases backstop and an acknowledgement: the same deadline.
+        let silentAPI = GooglePlayAPI(baseURL: upstream.url("/silent"), packageName: "com.example.gatehouse", token: { _ in "ya29.x" }, http: CurlHTTPClient())
+        async let voided: GoogleAPIError? = {
+            do {
+                _ = try await silentAPI.voidedPurchases(since: Date().addingTimeInterval(-86_400), pageToken: nil)
+                return nil
+            } catch let error as GoogleAPIError { return error }
+        }()
+        async let acknowledged: GoogleAPIError? = {
+            do {
+                try await silentAPI.acknowledgeSubscription("pro", purchaseToken: "token")
+                return nil
+            } catch let error as GoogleAPIError { return error }
+        }()
         async let certificates: PushTokenRefusal? = {
             do {
                 _ = try await GooglePushTokens(certificatesURL: upstream.url("/silent/certs"), http: CurlHTTPClient(), clock: SystemClock())
@@ -131,8 +145,10 @@ import Testing
             } catch let error as PushTokenRefusal { return error }
         }()
         let (grantError, readError, certificatesError) = try await (grant, read, certificates)
+        let (voidedError, acknowledgeError) = try await (voided, acknowledged)
         #expect(grantError?.isRetryable == true, "\(String(describing: grantError))")
         #expect(readError?.isRetryable == true, "\(String(describing: readError))")
+        #expect(voidedError?.isRetryable == true && acknowledgeError?.isRetryable == true)
         #expect(certificatesError == .certificatesUnavailable)
         #expect(Date().timeIntervalSince(started) < 60)
 

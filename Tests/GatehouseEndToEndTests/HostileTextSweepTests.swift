@@ -57,7 +57,7 @@ import FoundationNetworking
         "POST /api/tenants/v1/:tenantId/service-entitlement-products": [
             "displayName": "d", "interval": "monthly", "platformProductIds": ["apple": "p.monthly"], "gatedWorkflowId": "wf-1",
         ],
-        "PATCH /api/tenants/v1/:tenantId/trial-config": ["ios": ["enabled": true, "durationDays": 7]],
+        "PATCH /api/tenants/v1/:tenantId/trial-config": ["ios": ["enabled": true, "durationDays": 7], "android": ["enabled": true, "durationDays": 3]],
         "POST /api/v1/mobile-stores/account-tokens": ["customer_id": "c"],
         "POST /api/v1/mobile-stores/account-tokens/:token/revoke": [:],
         "POST /api/v1/mobile-stores/purchases": ["customer_id": "c", "store": "google", "purchase_token": "tok", "product_id": "pro"],
