@@ -16,7 +16,7 @@ func system(_ name: String, pkgConfig: String?, apt: [String], brew: [String]) -
 
 let engines = [
     "GatehouseVerificationEngine", "GatehouseAccountsEngine", "GatehouseCommerceEngine",
-    "GatehouseWorkflowsEngine", "GatehouseManagedAPIsEngine", "GatehousePossessionEngine",
+    "GatehouseWorkflowsEngine", "GatehouseManagedAPIsEngine", "GatehousePossessionEngine", "GatehouseConsoleEngine",
 ]
 // SDK products, none importing another.
 let sdkProducts = ["GatehouseVerification", "GatehouseAuth", "GatehousePurchases", "GatehouseWorkflows", "GatehouseManagedAPI", "GatehousePossession"]
@@ -157,6 +157,11 @@ var targets: [Target] = [
     .testTarget(
         name: "GatehouseManagedAPIsEngineTests",
         dependencies: ["GatehouseManagedAPIsEngine", "GatehouseWiring", "GatehouseTesting", "GatehouseCrypto", "GatehouseDatabase", "GatehouseCore", "GatehouseOutbound"],
+        swiftSettings: swiftSettings
+    ),
+    .testTarget(
+        name: "GatehouseConsoleEngineTests",
+        dependencies: ["GatehouseConsoleEngine", "GatehouseTesting", "GatehouseCrypto", "GatehouseDatabase", "GatehouseCore"],
         swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -1,5 +1,6 @@
 import GatehouseAccountsEngine
 import GatehouseCommerceEngine
+import GatehouseConsoleEngine
 import GatehouseCore
 import GatehouseDatabase
 import GatehouseManagedAPIsEngine
@@ -12,5 +13,5 @@ import GatehouseWorkflowsEngine
 public enum EngineMigrations {
     public static let all: [Migration] =
         CoreMigrations.all + VerificationMigrations.all + AccountsMigrations.all + CommerceMigrations.all + WorkflowsMigrations.all
-        + ManagedAPIsMigrations.all + PossessionMigrations.all
+        + ManagedAPIsMigrations.all + PossessionMigrations.all + ConsoleMigrations.all
 }

@@ -1,0 +1,134 @@
+import Foundation
+import GatehouseCore
+import GatehouseCrypto
+import GatehouseDatabase
+
+/// Operators of the console: created with a password (kept as a scrypt hash) and a TOTP
+/// second factor (its secret sealed), signed in with both, locked out after repeated
+/// failures; every change is written to the audit log in the transaction that makes it.
+public final class ConsoleEngine: Sendable {
+    public let environment: Environment
+    let secrets: SecretBox
+    let passwordCost: PasswordHash.Cost
+
+    /// Failures in a row that lock an operator out, and for how long.
+    public static let lockoutFailures = 5
+    public static let lockout: TimeInterval = 15 * 60
+    static let issuer = "Gatehouse Console"
+
+    public init(environment: Environment, secrets: SecretBox, passwordCost: PasswordHash.Cost = .standard) {
+        self.environment = environment
+        self.secrets = secrets
+        self.passwordCost = passwordCost
+    }
+
+    var database: any Database { environment.database }
+
+    /// Creates an operator; `actor` is the operator who did (nil from the command line).
+    public func createOperator(email raw: String, role: ConsoleOperator.Role, password: String, actor: String? = nil) async throws
+        -> NewConsoleOperator
+    {
+        let email = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        guard Self.isEmail(email) else { throw ConsoleError.invalidEmail }
+        guard password.count >= 12, password.utf8.count <= 200 else { throw ConsoleError.weakPassword }
+        let hash = PasswordHash.make(password, cost: passwordCost, random: SystemRandom())
+        let secret = TOTP.newSecret(random: SystemRandom())
+        let id = environment.ids.next().lowercased
+        let sealed = secrets.seal(Base32.encode(secret, padded: false), context: Self.sealContext(id))
+        let now = environment.clock.now
+        let auditID = environment.ids.next().lowercased
+        let created: ConsoleOperator
+        do {
+            created = try await database.write { db in
+                try db.execute(
+                    "INSERT INTO console_operators (id, email, role, password_hash, totp_secret, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    id, email, role.rawValue, hash, sealed, now)
+                try Self.audit(db, id: auditID, actor: actor, action: "operator.create", target: id, at: now)
+                return try ConsoleOperator(db.queryOne("SELECT * FROM console_operators WHERE id = ?", id)!)
+            }
+        } catch let error as DatabaseError where error.kind == .uniqueViolation {
+            throw ConsoleError.emailTaken
+        }
+        return NewConsoleOperator(account: created, totpURI: TOTP(secret: secret).provisioningURI(account: email, issuer: Self.issuer))
+    }
+
+    /// Signs an operator in with their password and a current TOTP code. The slow checks
+    /// run outside any transaction; the verdict, the failure count and the lock are decided
+    /// and written together, so concurrent guesses cannot pass the limit.
+    public func signIn(email raw: String, password: String, code: String) async throws -> ConsoleOperator {
+        let email = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        let now = environment.clock.now
+        let row = Self.isEmail(email)
+            ? try await database.read { db in try db.queryOne("SELECT * FROM console_operators WHERE email = ?", email) }
+            : nil
+        guard let row else {
+            // The same work as for a real operator, so the time does not tell which emails exist.
+            _ = PasswordHash.verify(password, against: Self.decoy)
+            throw ConsoleError.signInRefused
+        }
+        let id: String = try row.get("id")
+        if let until: Date = try row.get("locked_until"), now < until { throw ConsoleError.locked(until: until) }
+        let passwordHolds = PasswordHash.verify(password, against: try row.get("password_hash"))
+        let step = try secrets.open(row.get("totp_secret"), context: Self.sealContext(id)).flatMap(Base32.decode)
+            .flatMap { TOTP(secret: $0).matchingStep(code, at: now) }
+        let auditID = environment.ids.next().lowercased
+        let lockUntil = now.addingTimeInterval(Self.lockout)
+        // The verdict is returned, not thrown, so the failure it counts is committed.
+        enum Verdict: Sendable { case signedIn(ConsoleOperator), refused, locked(Date) }
+        let verdict: Verdict = try await database.write { db in
+            if let step, passwordHolds, try db.execute(
+                """
+                UPDATE console_operators SET totp_last_step = ?, failed_attempts = 0, locked_until = NULL
+                WHERE id = ? AND (locked_until IS NULL OR locked_until <= ?) AND (totp_last_step IS NULL OR totp_last_step < ?)
+                """,
+                step, id, now, step) == 1
+            {
+                try Self.audit(db, id: auditID, actor: id, action: "operator.sign_in", target: id, at: now)
+                return .signedIn(try ConsoleOperator(db.queryOne("SELECT * FROM console_operators WHERE id = ?", id)!))
+            }
+            let counted = try db.query(
+                """
+                UPDATE console_operators SET failed_attempts = failed_attempts + 1,
+                  locked_until = CASE WHEN failed_attempts + 1 >= ? THEN ? ELSE locked_until END
+                WHERE id = ? RETURNING failed_attempts, locked_until
+                """,
+                [.integer(Int64(Self.lockoutFailures)), lockUntil.sqlValue, .text(id)]).first
+            try Self.audit(db, id: auditID, actor: nil, action: "operator.sign_in_refused", target: id, at: now)
+            if let until: Date = try counted?.get("locked_until"), now < until { return .locked(until) }
+            return .refused
+        }
+        switch verdict {
+        case .signedIn(let account): return account
+        case .refused: throw ConsoleError.signInRefused
+        case .locked(let until): throw ConsoleError.locked(until: until)
+        }
+    }
+
+    /// The audit log, newest first.
+    public func auditLog(limit: Int = 100) async throws -> [(actor: String?, action: String, target: String?, at: Date)] {
+        try await database.read { db in
+            try db.query("SELECT * FROM console_audit ORDER BY at DESC, id DESC LIMIT ?", [.integer(Int64(min(max(limit, 1), 1000)))]).map {
+                (try $0.get("operator_id"), try $0.get("action"), try $0.get("target"), try $0.get("at"))
+            }
+        }
+    }
+
+    static func audit(_ db: any DatabaseConnection, id: String, actor: String?, action: String, target: String?, at: Date) throws {
+        try db.execute(
+            "INSERT INTO console_audit (id, operator_id, action, target, at) VALUES (?, ?, ?, ?, ?)",
+            [.text(id), actor.sqlValue, .text(action), target.sqlValue, at.sqlValue])
+    }
+
+    /// An email as operators have one: printable ASCII, one `@` between non-empty parts, at most 254 bytes.
+    static func isEmail(_ text: String) -> Bool {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        return (3...254).contains(text.utf8.count) && text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) && parts.count == 2
+            && !parts[0].isEmpty && parts[1].contains(".")
+    }
+
+    /// Binds a sealed TOTP secret to its operator's row.
+    static func sealContext(_ id: String) -> String { "console-operator-totp\n" + id }
+
+    /// A hash no password matches, checked for emails no operator has.
+    static let decoy = PasswordHash.make(UUID().uuidString, cost: .standard, random: SystemRandom())
+}

@@ -1,0 +1,115 @@
+import Foundation
+import GatehouseCore
+import GatehouseCrypto
+import GatehouseDatabase
+import GatehouseTesting
+import Testing
+@testable import GatehouseConsoleEngine
+
+/// Console operators on both databases: a password and a TOTP code sign in, failures lock
+/// the operator out (counted in the same statement that decides, so concurrent guesses
+/// cannot pass the limit), a code is used once, and every change is in the audit log.
+@Suite struct ConsoleOperatorTests {
+    final class Harness: @unchecked Sendable {
+        let store: TestDatabase
+        let clock = ManualClock(Date(timeIntervalSince1970: Double(Int64(Date().timeIntervalSince1970))))
+        let engine: ConsoleEngine
+
+        init(_ kind: TestDatabaseKind) throws {
+            store = try TestDatabase(kind)
+            let clock = self.clock
+            _ = try DatabaseMigrator(migrations: CoreMigrations.all + ConsoleMigrations.all, now: { clock.now }).migrate(store.database)
+            engine = ConsoleEngine(
+                environment: .test(database: store.database, clock: clock), secrets: try SecretBox(key: SystemRandom().bytes(32)),
+                passwordCost: .init(logN: 10, r: 8, p: 1))
+        }
+
+        /// The operator's authenticator, from the URI they were shown once.
+        func authenticator(_ created: NewConsoleOperator) throws -> TOTP {
+            let query = try #require(URLComponents(string: created.totpURI)?.queryItems)
+            let secret = try #require(query.first { $0.name == "secret" }?.value.flatMap(Base32.decode))
+            return TOTP(secret: secret)
+        }
+    }
+
+    static let password = "correct horse battery staple"
+
+    @Test(arguments: TestDatabaseKind.available)
+    func aPasswordAndACurrentCodeSignInOnce(_ kind: TestDatabaseKind) async throws {
+        let h = try Harness(kind)
+        defer { h.store.close() }
+        let created = try await h.engine.createOperator(email: " Ops@Example.com ", role: .admin, password: Self.password)
+        #expect(created.account.email == "ops@example.com" && created.account.role == .admin)
+        #expect(created.totpURI.hasPrefix("otpauth://totp/Gatehouse%20Console:ops%40example.com?secret="))
+        let totp = try h.authenticator(created)
+        let code = totp.code(at: h.clock.now)
+        #expect(try await h.engine.signIn(email: "ops@example.com", password: Self.password, code: code) == created.account)
+        // The same code again (a replay, or a second tab): refused.
+        await #expect(throws: ConsoleError.signInRefused) { try await h.engine.signIn(email: "ops@example.com", password: Self.password, code: code) }
+        h.clock.advance(by: 30)
+        _ = try await h.engine.signIn(email: "OPS@example.com", password: Self.password, code: totp.code(at: h.clock.now))
+        // Wrong password, wrong code, unknown email: one refusal.
+        h.clock.advance(by: 30)
+        for (email, password, code) in [
+            ("ops@example.com", "wrong horse battery staple", totp.code(at: h.clock.now)), ("ops@example.com", Self.password, "000000"),
+            ("nobody@example.com", Self.password, totp.code(at: h.clock.now)), ("not an email\u{0}", Self.password, "123456"),
+        ] {
+            await #expect(throws: ConsoleError.signInRefused) { try await h.engine.signIn(email: email, password: password, code: code) }
+        }
+        // Created and signed in, in the audit log; nothing of the password or secret is kept in the clear.
+        let actions = try await h.engine.auditLog().map(\.action)
+        #expect(actions.filter { $0 == "operator.sign_in" }.count == 2 && actions.contains("operator.create"))
+        let stored = try await h.store.database.read { db in try db.queryOne("SELECT * FROM console_operators")! }
+        #expect(try !(stored.get("password_hash", as: String.self)).contains(Self.password))
+        #expect(try !(stored.get("totp_secret", as: String.self)).contains(Base32.encode(h.authenticator(created).secret, padded: false)))
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func repeatedFailuresLockTheOperatorOutEvenWhenGuessedAtOnce(_ kind: TestDatabaseKind) async throws {
+        let h = try Harness(kind)
+        defer { h.store.close() }
+        let created = try await h.engine.createOperator(email: "ops@example.com", role: .viewer, password: Self.password)
+        let totp = try h.authenticator(created)
+        // Twelve wrong guesses at once: the fifth locks, whatever the order.
+        let outcomes = try await withThrowingTaskGroup(of: String.self) { group in
+            for index in 0..<12 {
+                group.addTask {
+                    do {
+                        _ = try await h.engine.signIn(email: "ops@example.com", password: "wrong password \(index)", code: "123456")
+                        return "signed in"
+                    } catch ConsoleError.signInRefused {
+                        return "refused"
+                    } catch ConsoleError.locked {
+                        return "locked"
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(!outcomes.contains("signed in") && outcomes.filter { $0 == "refused" }.count <= 4 && outcomes.contains("locked"))
+        // Locked: the right password and code do not sign in either, until the lockout ends.
+        await #expect(throws: ConsoleError.locked(until: h.clock.now.addingTimeInterval(ConsoleEngine.lockout))) {
+            try await h.engine.signIn(email: "ops@example.com", password: Self.password, code: totp.code(at: h.clock.now))
+        }
+        h.clock.advance(by: ConsoleEngine.lockout + 1)
+        #expect(try await h.engine.signIn(email: "ops@example.com", password: Self.password, code: totp.code(at: h.clock.now)) == created.account)
+    }
+
+    @Test(arguments: TestDatabaseKind.available)
+    func operatorsAreCheckedWhenCreated(_ kind: TestDatabaseKind) async throws {
+        let h = try Harness(kind)
+        defer { h.store.close() }
+        _ = try await h.engine.createOperator(email: "ops@example.com", role: .admin, password: Self.password)
+        await #expect(throws: ConsoleError.emailTaken) { try await h.engine.createOperator(email: "OPS@example.com", role: .viewer, password: Self.password) }
+        await #expect(throws: ConsoleError.weakPassword) { try await h.engine.createOperator(email: "b@example.com", role: .viewer, password: "short") }
+        for email in ["", "no-at-sign", "a@b", "nul\u{0}@example.com", "two@@example.com"] {
+            await #expect(throws: ConsoleError.invalidEmail) { try await h.engine.createOperator(email: email, role: .viewer, password: Self.password) }
+        }
+        // Concurrent creations of one email: one operator.
+        let made = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 { group.addTask { (try? await h.engine.createOperator(email: "race@example.com", role: .viewer, password: Self.password)) != nil } }
+            return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+        }
+        #expect(made == 1)
+    }
+}
