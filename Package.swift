@@ -74,7 +74,11 @@ var targets: [Target] = [
     .target(
         name: "GatehouseWiring", dependencies: engines.map { .byName(name: $0) } + ["GatehouseCore", "GatehouseDatabase", "GatehouseOutbound"],
         swiftSettings: swiftSettings),
-    .executableTarget(name: "gatehouse", dependencies: ["GatehouseServer", "GatehouseCore", "GatehouseDatabase", "GatehouseHTTP", "GatehouseWire"], swiftSettings: swiftSettings),
+    .executableTarget(
+        name: "gatehouse", dependencies: ["GatehouseServer", "GatehouseCore", "GatehouseDatabase", "GatehouseHTTP", "GatehouseWire", "GatehouseConsoleEngine", "GatehouseCrypto",
+            "GatehouseFormats",
+        ],
+        swiftSettings: swiftSettings),
     .executableTarget(name: "gatehouse-bench", dependencies: ["CMicroHTTPD", "GatehouseCore", "GatehouseOutbound"], swiftSettings: swiftSettings),
     // The seed's app backend (/initialize, /verify, /finish) over a v3 client of its own: what
     // a customer runs beside Gatehouse, and what the possession end-to-end tests drive.

@@ -18,6 +18,12 @@ extension GatehouseApp {
             purpose: "store secrets", logger: logger).map { try SecretBox(key: $0) }
     }
 
+    /// The key that seals the console operators' TOTP secrets, found the same way.
+    public static func consoleSecrets(_ settings: Settings, logger: Logger) throws -> SecretBox? {
+        try secretKey(settings, configured: settings.consoleSecretKey, setting: "console-secret-key", file: "console-secret.key",
+            purpose: "console operators' second factors", logger: logger).map { try SecretBox(key: $0) }
+    }
+
     /// The possession engine's key, found the same way.
     static func possessionKeys(_ settings: Settings, logger: Logger) throws -> PossessionKeys? {
         try secretKey(settings, configured: settings.possessionSecretKey, setting: "possession-secret-key", file: "possession-secret.key",

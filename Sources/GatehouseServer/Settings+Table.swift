@@ -71,6 +71,7 @@ extension Settings {
         .url("google-token-url", \.googleTokenURL, example: "http://127.0.0.1:9/google/token"),
         .url("google-certs-url", \.googleCertsURL, example: "http://127.0.0.1:9/google/certs"),
         .optional("store-secret-key", \.storeSecretKey, example: "1f2e3d4c5b6a79880f1e2d3c4b5a69780f1e2d3c4b5a69781f2e3d4c5b6a7988"),
+        .optional("console-secret-key", \.consoleSecretKey, example: "2e3d4c5b6a79880f1e2d3c4b5a69780f1e2d3c4b5a69781f2e3d4c5b6a79881f"),
         .number("store-client-requests-per-minute", \.storeClientRequestsPerMinute, example: "5"),
         .choice("rate-limit-sharing", \.rateLimitSharing, [("node", .node), ("cluster", .cluster)], example: "cluster"),
         .number("rate-limit-settle-interval", \.rateLimitSettleInterval, example: "0.5"),

@@ -72,6 +72,9 @@ public struct Settings: Sendable {
     /// base64 of 32 bytes. Unset in development: a key is made once in
     /// `<dataDir>/store-secret.key`; unset in production: no such secret can be saved.
     public var storeSecretKey: String?
+    /// Seals the console operators' TOTP secrets: 64 hex digits or base64 of 32 bytes. Unset in
+    /// development: made once in `<dataDir>/console-secret.key`; unset in production: no operator can be created.
+    public var consoleSecretKey: String?
     public var sessionAbsoluteDays = 90
     /// SubscriptionFlow app endpoints: requests per account token per minute.
     public var storeClientRequestsPerMinute = 60

@@ -1,12 +1,15 @@
 import Foundation
+import GatehouseConsoleEngine
 import GatehouseCore
+import GatehouseCrypto
+import GatehouseFormats
 import GatehouseDatabase
 import GatehouseServer
 import GatehouseWire
 
 /// `gatehouse admin …`: operator tasks straight against the database, printing JSON.
 enum Admin {
-    static let commandFlags: Set<String> = ["name", "tenant", "label", "application", "key"]
+    static let commandFlags: Set<String> = ["name", "tenant", "label", "application", "key", "email", "role"]
 
     static func run(_ arguments: [String]) async throws {
         guard arguments.count >= 2 else { Command.fail(Command.usage) }
@@ -33,8 +36,39 @@ enum Admin {
             try await directory.revokeKey(tenantID: option("tenant"), keyID: option("key"))
             print("revoked")
         case ("token", "create"): print(try await directory.issueAdminToken(label: option("label")))
+        case ("operator", "create"): try await createOperator(database: database, settings: settings, email: option("email"), role: options["role"])
         default: Command.fail("unknown admin command\n\(Command.usage)")
         }
+    }
+
+    /// Creates a console operator. The password comes from `OPERATOR_PASSWORD` (never the
+    /// command line, which other users see), else one is made; either way it and the TOTP
+    /// URI are printed once and never again.
+    static func createOperator(database: any Database, settings: Settings, email: String, role: String?) async throws {
+        guard let role = ConsoleOperator.Role(rawValue: role ?? "viewer") else { Command.fail("--role must be viewer or admin") }
+        guard let secrets = try GatehouseApp.consoleSecrets(settings, logger: .silent) else {
+            Command.fail("no console-secret-key: set GATEHOUSE_CONSOLE_SECRET_KEY (it seals the operators' second factors)")
+        }
+        let given = ProcessInfo.processInfo.environment["OPERATOR_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+        let password = given ?? Base64URL.encode(SystemRandom().bytes(18))
+        let engine = ConsoleEngine(environment: .live(database: database, logger: .silent, http: UnimplementedOutboundHTTP()), secrets: secrets)
+        let created: NewConsoleOperator
+        do {
+            created = try await engine.createOperator(email: email, role: role, password: password)
+        } catch let error as ConsoleError {
+            switch error {
+            case .invalidEmail: Command.fail("--email must be an email address")
+            case .weakPassword: Command.fail("OPERATOR_PASSWORD must be at least 12 characters")
+            case .emailTaken: Command.fail("an operator with this email exists")
+            case .signInRefused, .locked: Command.fail("\(error)")
+            }
+        }
+        var shown: [String: String] = [
+            "id": created.account.id, "email": created.account.email, "role": created.account.role.rawValue, "totpURI": created.totpURI,
+        ]
+        if given == nil { shown["password"] = password }
+        print(String(decoding: try JSONSerialization.data(withJSONObject: shown, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]), as: UTF8.self))
+        print("shown once: add the TOTP URI to an authenticator app\(given == nil ? " and keep the password" : "")")
     }
 
     /// Separates this command's own options from server settings such as `--data-dir`.

@@ -15,6 +15,9 @@ enum Command {
           admin key list --tenant ID
           admin key revoke --tenant ID --key KEY_ID
           admin token create --label LABEL
+          admin operator create --email EMAIL [--role viewer|admin]
+                                     an operator of the console; the password from OPERATOR_PASSWORD (at least
+                                     12 characters), else one made and printed once; prints the TOTP otpauth:// URI once
         """
 
     static func run(_ arguments: [String]) -> Never {

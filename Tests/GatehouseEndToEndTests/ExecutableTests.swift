@@ -79,5 +79,31 @@ import FoundationNetworking
         #expect(bad.status == 2 && bad.output.contains("no such tenant"))
     }
 
+    @Test func anOperatorIsCreatedFromTheCommandLineWithItsSecondFactorShownOnce() async throws {
+        let dataDir = NSTemporaryDirectory() + "gatehouse-exe-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        func run(_ arguments: [String], password: String? = nil) async throws -> (status: Int32, output: String) {
+            var environment = ["GATEHOUSE_DATA_DIR": dataDir, "PATH": "/usr/bin:/bin"]
+            if let password { environment["OPERATOR_PASSWORD"] = password }
+            let child = try ChildProcess(path: Self.binary, arguments: arguments, environment: environment)
+            return (await child.wait(seconds: 60) ?? -1, child.text)
+        }
+        let made = try await run(["admin", "operator", "create", "--email", "ops@example.com", "--role", "admin"])
+        #expect(made.status == 0, "\(made.output)")
+        #expect(made.output.contains("\"totpURI\" : \"otpauth://totp/Gatehouse%20Console:ops%40example.com?secret="))
+        #expect(made.output.contains("\"password\" : ") && made.output.contains("shown once"))
+        let given = try await run(["admin", "operator", "create", "--email", "viewer@example.com"], password: "a long enough password")
+        #expect(given.status == 0 && !given.output.contains("a long enough password") && given.output.contains("\"role\" : \"viewer\""))
+        let again = try await run(["admin", "operator", "create", "--email", "OPS@example.com"])
+        #expect(again.status == 2 && again.output.contains("an operator with this email exists"))
+        let weak = try await run(["admin", "operator", "create", "--email", "b@example.com"], password: "short")
+        #expect(weak.status == 2 && weak.output.contains("at least 12 characters"))
+        let role = try await run(["admin", "operator", "create", "--email", "c@example.com", "--role", "root"])
+        #expect(role.status == 2 && role.output.contains("--role must be viewer or admin"))
+        // The development key that seals the second factors was made once, readable by its owner only.
+        let attributes = try FileManager.default.attributesOfItem(atPath: dataDir + "/console-secret.key")
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    }
+
 }
 
