@@ -27,6 +27,10 @@ var targets: [Target] = [
     system("CPostgres", pkgConfig: "libpq", apt: ["libpq-dev"], brew: ["libpq"]),
     system("COpenSSL", pkgConfig: "openssl", apt: ["libssl-dev"], brew: ["openssl@3"]),
     system("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"], brew: ["curl"]),
+    system("CQREncode", pkgConfig: "libqrencode", apt: ["libqrencode-dev"], brew: ["qrencode"]),
+    // QR codes drawn as SVG (an operator's TOTP URI on the console), encoded by libqrencode.
+    .target(name: "GatehouseQRCode", dependencies: ["CQREncode"], swiftSettings: leafSettings),
+    .testTarget(name: "GatehouseQRCodeTests", dependencies: ["GatehouseQRCode", "GatehouseTesting"], swiftSettings: swiftSettings),
     .target(
         name: "CPhoneNumber",
         cxxSettings: [.unsafeFlags(["-std=c++17"])],

@@ -6,11 +6,14 @@
 set -euo pipefail
 
 # poppler-utils (pdfinfo) and unzip: the built-in document-digest workflow reads PDFs and DOCX files with them.
-build=(libmicrohttpd-dev libsqlite3-dev libpq-dev libssl-dev libcurl4-openssl-dev ca-certificates libphonenumber-dev pkg-config poppler-utils unzip)
+# libqrencode-dev: the console draws an operator's TOTP URI as a QR code.
+build=(libmicrohttpd-dev libsqlite3-dev libpq-dev libssl-dev libcurl4-openssl-dev ca-certificates libphonenumber-dev pkg-config poppler-utils unzip
+    libqrencode-dev)
 case "${1:-}" in
     build) wanted=("${build[@]}") ;;
     # python3 picks free ports and reads JSON in the test and bench scripts.
-    test) wanted=("${build[@]}" postgresql wrk curl python3) ;;
+    # librsvg2-bin and zbar-tools: the QR code tests draw the SVG as PNG and read it back with zbarimg.
+    test) wanted=("${build[@]}" postgresql wrk curl python3 librsvg2-bin zbar-tools) ;;
     # linux-perf: `perf record` for profiling a bench row (see README, Benchmark).
     bench) wanted=("${build[@]}" postgresql wrk curl python3 linux-perf) ;;
     *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
