@@ -20,7 +20,12 @@ public final class ConsoleEngine: Sendable {
         self.environment = environment
         self.secrets = secrets
         self.passwordCost = passwordCost
+        decoy = PasswordHash.make(UUID().uuidString, cost: passwordCost, random: SystemRandom())
     }
+
+    /// A hash no password matches, at the engine's own cost: checked where no operator's hash
+    /// is, so that the time of a refusal tells nothing.
+    let decoy: String
 
     var database: any Database { environment.database }
 
@@ -61,17 +66,22 @@ public final class ConsoleEngine: Sendable {
         let row = Self.isEmail(email)
             ? try await database.read { db in try db.queryOne("SELECT * FROM console_operators WHERE email = ?", email) }
             : nil
+        let auditID = environment.ids.next().lowercased
         guard let row else {
-            // The same work as for a real operator, so the time does not tell which emails exist.
-            _ = PasswordHash.verify(password, against: Self.decoy)
+            // The same work as for a real operator (a hash and a written refusal), so neither
+            // the time nor the answer tells which emails are operators'.
+            _ = PasswordHash.verify(password, against: decoy)
+            try await database.write { db in try Self.audit(db, id: auditID, actor: nil, action: "operator.sign_in_refused", target: nil, at: now) }
             throw ConsoleError.signInRefused
         }
         let id: String = try row.get("id")
-        if let until: Date = try row.get("locked_until"), now < until { throw ConsoleError.locked(until: until) }
+        if let until: Date = try row.get("locked_until"), now < until {
+            _ = PasswordHash.verify(password, against: decoy)
+            throw ConsoleError.locked(until: until)
+        }
         let passwordHolds = PasswordHash.verify(password, against: try row.get("password_hash"))
         let step = try secrets.open(row.get("totp_secret"), context: Self.sealContext(id)).flatMap(Base32.decode)
             .flatMap { TOTP(secret: $0).matchingStep(code, at: now) }
-        let auditID = environment.ids.next().lowercased
         let lockUntil = now.addingTimeInterval(Self.lockout)
         // The verdict is returned, not thrown, so the failure it counts is committed.
         enum Verdict: Sendable { case signedIn(ConsoleOperator), refused, locked(Date) }
@@ -86,13 +96,19 @@ public final class ConsoleEngine: Sendable {
                 try Self.audit(db, id: auditID, actor: id, action: "operator.sign_in", target: id, at: now)
                 return .signedIn(try ConsoleOperator(db.queryOne("SELECT * FROM console_operators WHERE id = ?", id)!))
             }
+            // The count restarts once a lockout has run out; a lock in force is not extended,
+            // so guesses during it cannot keep the operator out. (SET reads the row as it was.)
             let counted = try db.query(
                 """
-                UPDATE console_operators SET failed_attempts = failed_attempts + 1,
-                  locked_until = CASE WHEN failed_attempts + 1 >= ? THEN ? ELSE locked_until END
+                UPDATE console_operators SET
+                  failed_attempts = CASE WHEN locked_until IS NOT NULL AND locked_until <= ? THEN 1 ELSE failed_attempts + 1 END,
+                  locked_until = CASE
+                    WHEN locked_until IS NOT NULL AND locked_until > ? THEN locked_until
+                    WHEN (CASE WHEN locked_until IS NOT NULL AND locked_until <= ? THEN 1 ELSE failed_attempts + 1 END) >= ? THEN ?
+                    ELSE NULL END
                 WHERE id = ? RETURNING failed_attempts, locked_until
                 """,
-                [.integer(Int64(Self.lockoutFailures)), lockUntil.sqlValue, .text(id)]).first
+                [now.sqlValue, now.sqlValue, now.sqlValue, .integer(Int64(Self.lockoutFailures)), lockUntil.sqlValue, .text(id)]).first
             try Self.audit(db, id: auditID, actor: nil, action: "operator.sign_in_refused", target: id, at: now)
             if let until: Date = try counted?.get("locked_until"), now < until { return .locked(until) }
             return .refused
@@ -129,6 +145,4 @@ public final class ConsoleEngine: Sendable {
     /// Binds a sealed TOTP secret to its operator's row.
     static func sealContext(_ id: String) -> String { "console-operator-totp\n" + id }
 
-    /// A hash no password matches, checked for emails no operator has.
-    static let decoy = PasswordHash.make(UUID().uuidString, cost: .standard, random: SystemRandom())
 }

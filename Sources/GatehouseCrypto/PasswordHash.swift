@@ -20,10 +20,15 @@ public enum PasswordHash {
         /// N = 2^15, r = 8, p = 1: 32 MiB per hash, OWASP's recommended minimum for scrypt.
         public static let standard = Cost(logN: 15, r: 8, p: 1)
 
-        /// What a stored hash may ask for: enough for any sensible cost, never a denial of service.
-        var isAcceptable: Bool { (10...20).contains(logN) && (1...16).contains(r) && (1...4).contains(p) }
-        /// The memory scrypt needs (128·r·N·p bytes, and its working blocks), with room to spare.
-        var memory: UInt64 { UInt64(128 * r) * (UInt64(1) << UInt64(logN)) * UInt64(p) + UInt64(256 * r * p) + (1 << 20) }
+        /// What a stored hash may ask for: enough for any sensible cost, never a denial of service
+        /// (at most 128 MiB of scrypt's array, 128·r·N, and N·r·p at most 2^21, eight times the standard's work).
+        var isAcceptable: Bool {
+            guard (10...20).contains(logN), (1...16).contains(r), (1...4).contains(p) else { return false }
+            let n = 1 << logN
+            return 128 * r * n <= 128 << 20 && n * r * p <= 1 << 21
+        }
+        /// The memory scrypt needs (128·r·N bytes, and its working blocks), with room to spare.
+        var memory: UInt64 { UInt64(128 * r) * (UInt64(1) << UInt64(logN)) + UInt64(256 * r * p) + (1 << 20) }
     }
 
     static let saltLength = 16

@@ -102,7 +102,7 @@ extension CLI {
             // An SMS writes the code whole; a call's text speaks it digit by digit ("1 2 3 4 5 6").
             guard let newest = messages.data.first,
                   let range = newest.body.range(of: #"\d{4,10}"#, options: .regularExpression)
-                    ?? newest.body.range(of: #"\d(?:[ ,.]+\d){3,9}"#, options: .regularExpression)
+                    ?? newest.body.range(of: #"\d(?: \d){3,9}"#, options: .regularExpression)
             else {
                 refuse("no code in the outbox for \(recipient)")
             }

@@ -58,7 +58,7 @@ enum Admin {
         } catch let error as ConsoleError {
             switch error {
             case .invalidEmail: Command.fail("--email must be an email address")
-            case .weakPassword: Command.fail("OPERATOR_PASSWORD must be at least 12 characters")
+            case .weakPassword: Command.fail("OPERATOR_PASSWORD must be at least 12 characters (and at most 200 bytes)")
             case .emailTaken: Command.fail("an operator with this email exists")
             case .signInRefused, .locked: Command.fail("\(error)")
             }

@@ -92,6 +92,20 @@ import Testing
             try await h.engine.signIn(email: "ops@example.com", password: Self.password, code: totp.code(at: h.clock.now))
         }
         h.clock.advance(by: ConsoleEngine.lockout + 1)
+        // Once the lockout has run out the count starts again: one mistake does not lock anew.
+        await #expect(throws: ConsoleError.signInRefused) {
+            try await h.engine.signIn(email: "ops@example.com", password: "one more wrong password", code: totp.code(at: h.clock.now))
+        }
+        #expect(try await h.engine.signIn(email: "ops@example.com", password: Self.password, code: totp.code(at: h.clock.now)) == created.account)
+        // Guesses while locked do not extend the lock.
+        for index in 0..<5 {
+            _ = try? await h.engine.signIn(email: "ops@example.com", password: "wrong again \(index)", code: "123456")
+        }
+        let lockedAt = h.clock.now
+        h.clock.advance(by: 600)
+        _ = try? await h.engine.signIn(email: "ops@example.com", password: "a guess during the lock", code: "123456")
+        h.clock.set(lockedAt.addingTimeInterval(ConsoleEngine.lockout + 1))
+        h.clock.advance(by: 30)
         #expect(try await h.engine.signIn(email: "ops@example.com", password: Self.password, code: totp.code(at: h.clock.now)) == created.account)
     }
 

@@ -23,6 +23,7 @@ import Testing
         // Not a hash, or one asking for a cost out of range (a stored string cannot exhaust memory): false, never a crash.
         let parts = encoded.split(separator: "$").map(String.init)
         for bad in ["", "$scrypt$", "plain", "$scrypt$ln=30,r=8,p=1$\(parts[2])$\(parts[3])", "$scrypt$ln=10,r=8,p=99$\(parts[2])$\(parts[3])",
+                    "$scrypt$ln=20,r=16,p=4$\(parts[2])$\(parts[3])", "$scrypt$ln=18,r=8,p=1$\(parts[2])$\(parts[3])",
                     "$scrypt$ln=10,r=8$\(parts[2])$\(parts[3])", "$scrypt$ln=10,r=8,p=1$!!$\(parts[3])", "$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA"] {
             #expect(!PasswordHash.verify("correct horse battery staple", against: bad), "\(bad)")
         }
