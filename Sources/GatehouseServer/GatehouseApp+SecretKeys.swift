@@ -42,8 +42,18 @@ extension GatehouseApp {
         if let text = try? String(contentsOfFile: path, encoding: .utf8), let key = SecretBox.keyBytes(text: text) { return key }
         if !FileManager.default.fileExists(atPath: settings.dataDir) { try DataFolder.create(settings.dataDir) }
         let key = SystemRandom().bytes(32)
-        guard FileManager.default.createFile(atPath: path, contents: Data(key.hexString.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw SettingsError("cannot write \(path)")
+        // Written whole under another name, then linked into place: link fails when the file
+        // exists, so two processes starting at once both end up with the one that got there first.
+        let draft = path + ".\(SystemRandom().bytes(8).hexString).tmp"
+        guard FileManager.default.createFile(atPath: draft, contents: Data(key.hexString.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw SettingsError("cannot write \(draft)")
+        }
+        defer { unlink(draft) }
+        if link(draft, path) != 0 {
+            guard errno == EEXIST, let text = try? String(contentsOfFile: path, encoding: .utf8), let existing = SecretBox.keyBytes(text: text) else {
+                throw SettingsError("cannot write \(path)")
+            }
+            return existing
         }
         DataFolder.restrict([path])
         logger.info(LogValue("made a development key for \(purpose)"), ["path": .plain(path)])

@@ -131,9 +131,21 @@ struct Options {
     init(_ words: [String], known: Set<String>) {
         var index = 0
         while index < words.count {
+            if words[index] == "--" {
+                // Everything after `--` is an argument, even one that starts with `--`.
+                positional += words[(index + 1)...]
+                return
+            }
             if words[index].hasPrefix("--"), words[index].count > 2 {
-                let name = String(words[index].dropFirst(2))
+                // `--name value`, or `--name=value`.
+                let flag = words[index].dropFirst(2).split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let name = String(flag[0])
                 guard known.contains(name) else { CLI.fail(Self.unknown(name, known: known)) }
+                if flag.count == 2 {
+                    flags.append((name, String(flag[1])))
+                    index += 1
+                    continue
+                }
                 let hasValue = index + 1 < words.count
                 flags.append((name, hasValue ? words[index + 1] : ""))
                 index += hasValue ? 2 : 1
@@ -146,6 +158,9 @@ struct Options {
 
     /// "unknown flag --methd (did you mean --method?)", or the flags there are.
     static func unknown(_ name: String, known: Set<String>) -> String {
+        if ["verbose", "credentials"].contains(name) {
+            return "--\(name) goes before the command: gatehouse-cli --\(name)\(name == "credentials" ? " PATH" : "") <command> …"
+        }
         let ranked = known.map { ($0, editDistance(name, $0)) }.min { ($0.1, $0.0) < ($1.1, $1.0) }
         if let (nearest, distance) = ranked, distance <= max(2, name.count / 3) {
             return "unknown flag --\(name) (did you mean --\(nearest)?)"

@@ -65,7 +65,7 @@ enum CLI {
         }
         // The commands that take no flags refuse any, as the others refuse those they do not know.
         if ["tenants", "apps", "balance", "status"].contains(words.first ?? "") || (words.first == "keys" && words.dropFirst().first != "create") {
-            _ = Options(Array(words.dropFirst()), known: [])
+            words = [words[0]] + Options(Array(words.dropFirst()), known: []).positional
         }
         if ["help", "-h"].contains(words.first ?? "") {
             print(usage)

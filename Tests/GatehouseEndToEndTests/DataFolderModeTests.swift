@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCrypto
 import GatehouseServer
 import GatehouseServerTesting
 import GatehouseTesting
@@ -59,5 +60,24 @@ import Testing
     private static func mode(_ path: String) throws -> Int {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         return try #require(attributes[.posixPermissions] as? NSNumber).intValue & 0o777
+    }
+}
+
+/// Development keys made by processes starting at once: one key, the first to land.
+@Suite struct DevelopmentKeyTests {
+    @Test func concurrentFirstStartsAgreeOnOneKey() async throws {
+        let folder = NSTemporaryDirectory() + "gatehouse-keys-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var settings = Settings()
+        settings.dataDir = folder
+        let boxes = try await withThrowingTaskGroup(of: SecretBox?.self) { group in
+            for _ in 0..<12 { group.addTask { try GatehouseApp.consoleSecrets(settings, logger: .silent) } }
+            return try await group.reduce(into: [SecretBox?]()) { $0.append($1) }
+        }
+        let sealed = try #require(boxes.first??.seal("a TOTP secret", context: "c"))
+        #expect(boxes.allSatisfy { $0?.open(sealed, context: "c") == "a TOTP secret" })
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(files.filter { $0.hasPrefix("console-secret.key") } == ["console-secret.key"], "\(files)")
+        #expect((try FileManager.default.attributesOfItem(atPath: folder + "/console-secret.key")[.posixPermissions] as? Int) == 0o600)
     }
 }

@@ -160,6 +160,10 @@ extension ExecutableTests {
             try await live.app.deliveries.drain()
             try await cli.ok(["outbox", "447400123480"], contains: "no messages")
             try await cli.refused(["tenants", "list", "--verbos"], exit: 2, line: "unknown flag --verbos; this command takes no flags")
+            try await cli.refused(["tenants", "list", "--verbose"], exit: 2, line: "--verbose goes before the command: gatehouse-cli --verbose <command>")
+            // `--name=value`, and `--` before an argument that starts with two dashes.
+            try await cli.ok(["otp-apps", "update", tenant, dev.id, "--prefix-hourly-limit=60"], contains: "\"prefixHourlyLimit\" : 60")
+            try await cli.ok(["tenants", "create", "--", "--dashes"], contains: "\"name\" : \"--dashes\"")
             try await cli.ok(["otp-apps", "conversion", tenant, dev.id], contains: "\"value\" : \"+447400\"")
 
             // The store, pretty and labelled; a count that is not a number is refused.
