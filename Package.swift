@@ -29,7 +29,10 @@ var targets: [Target] = [
     system("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"], brew: ["curl"]),
     system("CQREncode", pkgConfig: "libqrencode", apt: ["libqrencode-dev"], brew: ["qrencode"]),
     // QR codes drawn as SVG (an operator's TOTP URI on the console), encoded by libqrencode.
-    .target(name: "GatehouseQRCode", dependencies: ["CQREncode"], swiftSettings: leafSettings),
+    // Markup for the console: values escaped by construction, charts drawn as SVG.
+    .target(name: "GatehouseHTML", swiftSettings: leafSettings),
+    .testTarget(name: "GatehouseHTMLTests", dependencies: ["GatehouseHTML"], swiftSettings: swiftSettings),
+    .target(name: "GatehouseQRCode", dependencies: ["CQREncode", "GatehouseHTML"], swiftSettings: leafSettings),
     .testTarget(name: "GatehouseQRCodeTests", dependencies: ["GatehouseQRCode", "GatehouseTesting"], swiftSettings: swiftSettings),
     .target(
         name: "CPhoneNumber",
@@ -64,6 +67,7 @@ var targets: [Target] = [
         dependencies: [
             "GatehouseHTTP", "GatehouseCore", "GatehouseWire", "GatehouseFormats", "GatehouseRules", "GatehouseSQLite", "GatehousePostgres",
             "GatehouseOutbound", "GatehouseDelivery", "GatehouseExecutors", "GatehouseWiring", "GatehouseCrypto", "GatehouseDatabase",
+            "GatehouseHTML", "GatehouseQRCode",
         ]
             + engines.map { .byName(name: $0) },
         swiftSettings: swiftSettings

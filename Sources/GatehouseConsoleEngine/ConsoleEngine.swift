@@ -10,6 +10,7 @@ public final class ConsoleEngine: Sendable {
     public let environment: Environment
     let secrets: SecretBox
     let passwordCost: PasswordHash.Cost
+    let passwords: PasswordChecks
 
     /// Failures in a row that lock an operator out, and for how long.
     public static let lockoutFailures = 5
@@ -20,23 +21,21 @@ public final class ConsoleEngine: Sendable {
         self.environment = environment
         self.secrets = secrets
         self.passwordCost = passwordCost
-        decoy = PasswordHash.make(UUID().uuidString, cost: passwordCost, random: SystemRandom())
+        passwords = PasswordChecks(cost: passwordCost)
     }
-
-    /// A hash no password matches, at the engine's own cost: checked where no operator's hash
-    /// is, so that the time of a refusal tells nothing.
-    let decoy: String
 
     var database: any Database { environment.database }
 
     /// Creates an operator; `actor` is the operator who did (nil from the command line).
-    public func createOperator(email raw: String, role: ConsoleOperator.Role, password: String, actor: String? = nil) async throws
+    public func createOperator(
+        email raw: String, role: ConsoleOperator.Role, password: String, actor: String? = nil, clientAddress: String? = nil
+    ) async throws
         -> NewConsoleOperator
     {
         let email = raw.trimmingCharacters(in: .whitespaces).lowercased()
         guard Self.isEmail(email) else { throw ConsoleError.invalidEmail }
         guard password.count >= 12, password.utf8.count <= 200 else { throw ConsoleError.weakPassword }
-        let hash = PasswordHash.make(password, cost: passwordCost, random: SystemRandom())
+        let hash = try await passwords.make(password)
         let secret = TOTP.newSecret(random: SystemRandom())
         let id = environment.ids.next().lowercased
         let sealed = secrets.seal(Base32.encode(secret, padded: false), context: Self.sealContext(id))
@@ -48,7 +47,7 @@ public final class ConsoleEngine: Sendable {
                 try db.execute(
                     "INSERT INTO console_operators (id, email, role, password_hash, totp_secret, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                     id, email, role.rawValue, hash, sealed, now)
-                try Self.audit(db, id: auditID, actor: actor, action: "operator.create", target: id, at: now)
+                try Self.audit(db, id: auditID, AuditEntry(actor: actor, action: "operator.create", target: id, clientAddress: clientAddress, detail: "\(email) as \(role.rawValue)"), at: now)
                 return try ConsoleOperator(db.queryOne("SELECT * FROM console_operators WHERE id = ?", id)!)
             }
         } catch let error as DatabaseError where error.kind == .uniqueViolation {
@@ -60,7 +59,7 @@ public final class ConsoleEngine: Sendable {
     /// Signs an operator in with their password and a current TOTP code. The slow checks
     /// run outside any transaction; the verdict, the failure count and the lock are decided
     /// and written together, so concurrent guesses cannot pass the limit.
-    public func signIn(email raw: String, password: String, code: String) async throws -> ConsoleOperator {
+    public func signIn(email raw: String, password: String, code: String, clientAddress: String? = nil) async throws -> ConsoleOperator {
         let email = raw.trimmingCharacters(in: .whitespaces).lowercased()
         let now = environment.clock.now
         let row = Self.isEmail(email)
@@ -70,16 +69,18 @@ public final class ConsoleEngine: Sendable {
         guard let row else {
             // The same work as for a real operator (a hash and a written refusal), so neither
             // the time nor the answer tells which emails are operators'.
-            _ = PasswordHash.verify(password, against: decoy)
-            try await database.write { db in try Self.audit(db, id: auditID, actor: nil, action: "operator.sign_in_refused", target: nil, at: now) }
+            try await passwords.verifyDecoy(password)
+            try await database.write { db in
+                try Self.audit(db, id: auditID, AuditEntry(actor: nil, action: "operator.sign_in_refused", clientAddress: clientAddress), at: now)
+            }
             throw ConsoleError.signInRefused
         }
         let id: String = try row.get("id")
         if let until: Date = try row.get("locked_until"), now < until {
-            _ = PasswordHash.verify(password, against: decoy)
+            try await passwords.verifyDecoy(password)
             throw ConsoleError.locked(until: until)
         }
-        let passwordHolds = PasswordHash.verify(password, against: try row.get("password_hash"))
+        let passwordHolds = try await passwords.verify(password, against: try row.get("password_hash"))
         let step = try secrets.open(row.get("totp_secret"), context: Self.sealContext(id)).flatMap(Base32.decode)
             .flatMap { TOTP(secret: $0).matchingStep(code, at: now) }
         let lockUntil = now.addingTimeInterval(Self.lockout)
@@ -93,7 +94,7 @@ public final class ConsoleEngine: Sendable {
                 """,
                 step, id, now, step) == 1
             {
-                try Self.audit(db, id: auditID, actor: id, action: "operator.sign_in", target: id, at: now)
+                try Self.audit(db, id: auditID, AuditEntry(actor: id, action: "operator.sign_in", target: id, clientAddress: clientAddress), at: now)
                 return .signedIn(try ConsoleOperator(db.queryOne("SELECT * FROM console_operators WHERE id = ?", id)!))
             }
             // The count restarts once a lockout has run out; a lock in force is not extended,
@@ -109,7 +110,7 @@ public final class ConsoleEngine: Sendable {
                 WHERE id = ? RETURNING failed_attempts, locked_until
                 """,
                 [now.sqlValue, now.sqlValue, now.sqlValue, .integer(Int64(Self.lockoutFailures)), lockUntil.sqlValue, .text(id)]).first
-            try Self.audit(db, id: auditID, actor: nil, action: "operator.sign_in_refused", target: id, at: now)
+            try Self.audit(db, id: auditID, AuditEntry(actor: nil, action: "operator.sign_in_refused", target: id, clientAddress: clientAddress), at: now)
             if let until: Date = try counted?.get("locked_until"), now < until { return .locked(until) }
             return .refused
         }
@@ -118,21 +119,6 @@ public final class ConsoleEngine: Sendable {
         case .refused: throw ConsoleError.signInRefused
         case .locked(let until): throw ConsoleError.locked(until: until)
         }
-    }
-
-    /// The audit log, newest first.
-    public func auditLog(limit: Int = 100) async throws -> [(actor: String?, action: String, target: String?, at: Date)] {
-        try await database.read { db in
-            try db.query("SELECT * FROM console_audit ORDER BY at DESC, id DESC LIMIT ?", [.integer(Int64(min(max(limit, 1), 1000)))]).map {
-                (try $0.get("operator_id"), try $0.get("action"), try $0.get("target"), try $0.get("at"))
-            }
-        }
-    }
-
-    static func audit(_ db: any DatabaseConnection, id: String, actor: String?, action: String, target: String?, at: Date) throws {
-        try db.execute(
-            "INSERT INTO console_audit (id, operator_id, action, target, at) VALUES (?, ?, ?, ?, ?)",
-            [.text(id), actor.sqlValue, .text(action), target.sqlValue, at.sqlValue])
     }
 
     /// An email as operators have one: printable ASCII, one `@` between non-empty parts, at most 254 bytes.

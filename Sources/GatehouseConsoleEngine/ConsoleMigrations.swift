@@ -29,5 +29,25 @@ public enum ConsoleMigrations {
                 CREATE INDEX console_audit_by_time ON console_audit(at);
                 """)
         },
+        // A session is kept by the SHA-256 of its cookie's token (a stolen table signs nobody
+        // in); `confirmed_at` is the last time its operator typed the password again, which
+        // destructive actions ask for. The audit log says from where, and what was asked.
+        Migration(id: "console.002_sessions") { db in
+            let d = db.dialect
+            try db.executeScript("""
+                CREATE TABLE console_sessions (
+                    id TEXT PRIMARY KEY,
+                    operator_id TEXT NOT NULL REFERENCES console_operators(id) ON DELETE CASCADE,
+                    csrf_token TEXT NOT NULL,
+                    client_address TEXT NOT NULL,
+                    created_at \(d.bigint) NOT NULL,
+                    seen_at \(d.bigint) NOT NULL,
+                    confirmed_at \(d.bigint)
+                );
+                CREATE INDEX console_sessions_by_operator ON console_sessions(operator_id);
+                ALTER TABLE console_audit ADD COLUMN client_address TEXT;
+                ALTER TABLE console_audit ADD COLUMN detail TEXT;
+                """)
+        },
     ]
 }

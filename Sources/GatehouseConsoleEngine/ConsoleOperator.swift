@@ -14,6 +14,13 @@ public struct ConsoleOperator: Sendable, Equatable {
     public let role: Role
     public let createdAt: Date
 
+    init(id: String, email: String, role: Role, createdAt: Date) {
+        self.id = id
+        self.email = email
+        self.role = role
+        self.createdAt = createdAt
+    }
+
     init(_ row: Row) throws {
         id = try row.get("id")
         email = try row.get("email")
@@ -39,4 +46,9 @@ public enum ConsoleError: Error, Equatable, Sendable {
     case signInRefused
     /// Too many failures: no sign-in until then, whatever is sent.
     case locked(until: Date)
+    /// An operator's own account cannot be removed by them.
+    case cannotRemoveSelf
+    case notFound
+    /// Too many password checks at once: try again in a moment.
+    case busy
 }

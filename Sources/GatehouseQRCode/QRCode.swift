@@ -1,5 +1,6 @@
 import CQREncode
 import Foundation
+import GatehouseHTML
 
 /// A QR code (ISO/IEC 18004) encoded by libqrencode and drawn as SVG on the server: the
 /// console shows an operator's TOTP URI this way, with no script and nothing fetched.
@@ -20,19 +21,17 @@ public struct QRCode: Sendable, Equatable {
 
     /// The code as an SVG image: one path of unit squares, a quiet zone of four modules, black
     /// on white, `size` pixels square, nothing but geometry (no text, no script).
-    public func svg(size: Int = 256, title: String = "QR code") -> String {
+    public func svg(size: Int = 256, title: String = "QR code") -> HTML {
         let quiet = 4
         let extent = modules.count + 2 * quiet
         var path = ""
         for (row, cells) in modules.enumerated() {
             for (column, dark) in cells.enumerated() where dark { path += "M\(column + quiet) \(row + quiet)h1v1h-1z" }
         }
-        let escapedTitle = title.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
         return """
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(extent) \(extent)" width="\(size)" height="\(size)" \
-            shape-rendering="crispEdges" role="img"><title>\(escapedTitle)</title>\
-            <rect width="\(extent)" height="\(extent)" fill="#fff"/><path d="\(path)" fill="#000"/></svg>
+            shape-rendering="crispEdges" role="img"><title>\(title)</title>\
+            <rect width="\(extent)" height="\(extent)" fill="#fff"/><path d="\(HTML(trusted: path))" fill="#000"/></svg>
             """
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseAccountsEngine
 import GatehouseCommerceEngine
+import GatehouseConsoleEngine
 import GatehouseCore
 import GatehouseWiring
 import GatehouseCrypto
@@ -38,6 +39,9 @@ public final class GatehouseApp: Sendable {
     public let server: Server
     /// The listener of `/metrics` alone, when `metrics-port` is set.
     public let metricsServer: Server?
+    /// The operators' console: its engine when operators can exist, its listener when one is configured.
+    public let console: ConsoleEngine?
+    public let consoleServer: Server?
     public let router = Router(bodyKind: .json)
     /// Every call this node makes to another service (libcurl, one thread and connection cache).
     public let outbound: CurlHTTPClient
@@ -64,10 +68,14 @@ public final class GatehouseApp: Sendable {
         _ = try AppleRootCertificate.pinned()
         let logger = Logger(minimum: settings.logLevel, write: { logSink.write($0) })
         try DataFolder.secure(settings, logger: logger)
-        let database = try injected?.database ?? Self.openDatabase(settings)
+        // Every engine writes through one decorator, so an operator's change and its audit row
+        // share a transaction (`TransactionAppendix`).
+        let database = AppendingDatabase(try injected?.database ?? Self.openDatabase(settings))
         let outbound = CurlHTTPClient()
         self.outbound = outbound
-        let environment = injected ?? .live(database: database, logger: logger, http: outbound)
+        var assembled = injected ?? .live(database: database, logger: logger, http: outbound)
+        assembled.database = database
+        let environment = assembled
         self.environment = environment
         _ = try DatabaseMigrator(migrations: Self.migrations, now: { environment.clock.now }).migrate(database)
         directory = TenantDirectory(environment: environment)
@@ -112,8 +120,10 @@ public final class GatehouseApp: Sendable {
         metricsServer = Self.metricsServer(
             settings, metrics: [metrics, managedAPIs.proxyMetrics],
             counters: [verification.engine.testNumberUses, verification.engine.deliveryReceipts, verification.engine.prefixBlocksImposed],
-            outbound: outbound.metrics, families: Self.databaseFamilies(database) + [Self.googlePlayFamily(googlePlayUnacknowledged)],
+            outbound: outbound.metrics, families: Self.databaseFamilies(database.base) + [Self.googlePlayFamily(googlePlayUnacknowledged)],
             publicRouter: router, errorLog: transportLog, logger: logger)
+        (console, consoleServer) = try Self.console(
+            settings, environment: environment, directory: directory, verification: verification.engine, errorLog: transportLog)
     }
 
     /// The access log the settings ask for, if any.
@@ -186,6 +196,10 @@ public final class GatehouseApp: Sendable {
             try metricsServer.start()
             environment.logger.info("metrics listening", ["address": .plain("http://\(settings.metricsHost):\(metricsServer.port)/metrics")])
         }
+        if let consoleServer {
+            try consoleServer.start()
+            environment.logger.info("console listening", ["address": .plain("http://\(settings.consoleHost):\(consoleServer.port)/")])
+        }
     }
 
     /// Stops accepting, lets in-flight requests finish, closes the database.
@@ -199,6 +213,7 @@ public final class GatehouseApp: Sendable {
             environment.logger.info("listener closed", ["inFlight": .plain(String(inFlight))])
         }
         metricsServer?.shutdown(grace: 1)
+        consoleServer?.shutdown(grace: 1)
         // The dispatcher finishes the deliveries in hand; whatever it has not claimed stays
         // queued for the next node or the next start of this one.
         deliveries.stop()
@@ -226,6 +241,7 @@ public final class GatehouseApp: Sendable {
     /// dispatcher after the deliveries in hand, the last settlement, the listener's connection.
     public func stopBackgroundWork() async {
         await metricsServer?.stop(grace: 1)
+        await consoleServer?.stop(grace: 1)
         await Self.stop(sweeper.withLock { $0 })
         deliveries.stop()
         runs.stop()

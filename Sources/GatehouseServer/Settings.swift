@@ -35,6 +35,14 @@ public struct Settings: Sendable {
     public var metricsHost = "127.0.0.1"
     /// A bearer token `/metrics` asks for, wherever it is served.
     public var metricsToken: String?
+    /// The operators' console on a listener of its own at `consoleHost:consolePort` (0 picks a
+    /// free port). Unset: in development, the public port plus one (none when that is 0);
+    /// in production, no console.
+    public var consolePort: UInt16?
+    public var consoleHost = "127.0.0.1"
+    /// The console's address as operators' browsers reach it (`https://…` behind a TLS proxy):
+    /// its origin is the one a form's `Origin` must name, and `https` makes the cookie `Secure`.
+    public var consolePublicURL: String?
     /// The address clients use, written to `dev-credentials.json`.
     public var publicURL: String?
     public var databasePoolSize = 16
@@ -75,6 +83,14 @@ public struct Settings: Sendable {
     /// Seals the console operators' TOTP secrets: 64 hex digits or base64 of 32 bytes. Unset in
     /// development: made once in `<dataDir>/console-secret.key`; unset in production: no operator can be created.
     public var consoleSecretKey: String?
+
+    /// The console's port after the defaults: nil when there is no console.
+    public var consoleListenerPort: UInt16? {
+        if let consolePort { return consolePort }
+        guard mode == .development, port != 0, port < UInt16.max else { return nil }
+        return port + 1
+    }
+
     public var sessionAbsoluteDays = 90
     /// SubscriptionFlow app endpoints: requests per account token per minute.
     public var storeClientRequestsPerMinute = 60

@@ -130,7 +130,7 @@ extension VerificationEngine {
     public func liftPrefixBlock(tenantID: String, applicationID: String?, prefix raw: String) async throws {
         let prefix = try Self.validPrefix(raw)
         let now = self.now
-        let lifted = try await database.write { db -> Int in
+        _ = try await database.write { db -> Int in
             var sql = """
                 UPDATE verification_prefix_blocks SET lifted_at = ?
                 WHERE prefix = ? AND lifted_at IS NULL AND (blocked_until IS NULL OR blocked_until > ?)
@@ -144,9 +144,11 @@ extension VerificationEngine {
             } else {
                 count += try db.execute("DELETE FROM verification_tenant_prefix_pins WHERE tenant_id = ? AND prefix = ?", tenantID, prefix)
             }
-            return count + (try db.execute(sql, arguments))
+            count += try db.execute(sql, arguments)
+            // Refused inside the transaction: nothing joined to it is written for a lift that lifted nothing.
+            guard count > 0 else { throw CoreError.notFound(.prefixBlock) }
+            return count
         }
-        guard lifted > 0 else { throw CoreError.notFound(.prefixBlock) }
         environment.logger.info("prefix block lifted", ["tenant": .plain(tenantID), "prefix": .init("+" + prefix)])
     }
 

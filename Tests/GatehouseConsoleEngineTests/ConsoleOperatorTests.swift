@@ -57,7 +57,7 @@ import Testing
             await #expect(throws: ConsoleError.signInRefused) { try await h.engine.signIn(email: email, password: password, code: code) }
         }
         // Created and signed in, in the audit log; nothing of the password or secret is kept in the clear.
-        let actions = try await h.engine.auditLog().map(\.action)
+        let actions = try await h.engine.auditLog().map(\.entry.action)
         #expect(actions.filter { $0 == "operator.sign_in" }.count == 2 && actions.contains("operator.create"))
         let stored = try await h.store.database.read { db in try db.queryOne("SELECT * FROM console_operators")! }
         #expect(try !(stored.get("password_hash", as: String.self)).contains(Self.password))

@@ -26,7 +26,7 @@ import Testing
     ])
     func aReaderDecodesWhatWasEncoded(_ text: String) throws {
         let code = try #require(QRCode(text))
-        #expect(try Self.read(code.svg()) == text)
+        #expect(try Self.read(code.svg().markup) == text)
     }
 
     @Test func theDrawingIsGeometryOnly() throws {
@@ -34,7 +34,7 @@ import Testing
         // The finder pattern's dark 7×7 ring in the top-left corner.
         #expect((0..<7).allSatisfy { code.modules[0][$0] && code.modules[6][$0] && code.modules[$0][0] && code.modules[$0][6] })
         #expect(!code.modules[1][1] && code.modules[3][3])
-        let svg = code.svg(title: "<script>alert(1)</script> & \"quotes\"")
+        let svg = code.svg(title: "<script>alert(1)</script> & \"quotes\"").markup
         #expect(!svg.contains("<script") && svg.contains("&lt;script&gt;") && svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
         #expect(QRCode(String(repeating: "x", count: 4000)) == nil)
     }

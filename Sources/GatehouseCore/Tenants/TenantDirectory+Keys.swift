@@ -43,14 +43,12 @@ extension TenantDirectory {
     public func revokeKey(tenantID: String, keyID: String) async throws {
         let now = environment.clock.now
         let invalidations = environment.invalidations
-        let found = try await database.write { db in
+        try await database.write { db in
             let row = try db.queryOne("SELECT revoked_at FROM api_keys WHERE id = ? AND tenant_id = ?", keyID, tenantID)
-            guard row != nil else { return false }
+            guard row != nil else { throw CoreError.notFound(.key) }
             try db.execute("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", now, keyID)
             try invalidations.announce(db, cache: Self.keyCacheName, key: keyID)
-            return true
         }
-        guard found else { throw CoreError.notFound(.key) }
         invalidations.drop(cache: Self.keyCacheName, key: keyID)
     }
 

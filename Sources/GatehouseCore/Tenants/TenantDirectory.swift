@@ -48,14 +48,16 @@ public final class TenantDirectory: Sendable {
     public func disableTenant(id: String) async throws {
         let now = environment.clock.now
         let invalidations = environment.invalidations
+        // A refusal is thrown inside the transaction, so that nothing joined to it (an
+        // operator's audit row) is written for a change that did not happen.
         let changed = try await database.write { db in
             let changed = try db.execute("UPDATE tenants SET disabled_at = ? WHERE id = ? AND disabled_at IS NULL", now, id)
             // Every cache that holds this tenant's keys or applications forgets them.
             if changed > 0 { try invalidations.announce(db, cache: CacheInvalidations.everyCache, key: nil) }
+            if changed == 0, try db.queryOne("SELECT id FROM tenants WHERE id = ?", id) == nil { throw CoreError.notFound(.tenant) }
             return changed
         }
         if changed > 0 { invalidations.drop(cache: CacheInvalidations.everyCache, key: nil) }
-        if changed == 0 { _ = try await tenant(id: id) }
     }
 
     /// Enables a disabled tenant again: its keys authenticate from now on. Enabling an enabled one changes nothing.
@@ -66,6 +68,7 @@ public final class TenantDirectory: Sendable {
             let changed = try db.execute("UPDATE tenants SET disabled_at = NULL WHERE id = ? AND disabled_at IS NOT NULL", id)
             // A cache may hold "this tenant is disabled": every one forgets it.
             if changed > 0 { try invalidations.announce(db, cache: CacheInvalidations.everyCache, key: nil) }
+            if changed == 0, try db.queryOne("SELECT id FROM tenants WHERE id = ?", id) == nil { throw CoreError.notFound(.tenant) }
             return changed
         }
         if changed > 0 { invalidations.drop(cache: CacheInvalidations.everyCache, key: nil) }

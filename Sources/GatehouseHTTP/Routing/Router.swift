@@ -20,8 +20,8 @@ public final class Router: @unchecked Sendable {
     public private(set) var routes: [Route] = []
     private var renderers: [(prefix: String, render: ErrorRenderer)] = []
 
-    /// Errors for paths under `prefix` (a path segment boundary) use `renderer`; register
-    /// one per dialect.
+    /// Errors for paths under `prefix` (a path segment boundary; `/` for every path) use
+    /// `renderer`; register one per dialect.
     public func renderErrors(under prefix: String, _ renderer: @escaping ErrorRenderer) {
         renderers.append((Self.normalize(prefix), renderer))
         renderers.sort { $0.prefix.count > $1.prefix.count }
@@ -32,7 +32,7 @@ public final class Router: @unchecked Sendable {
     /// routed as `/api/x`, so its errors must be rendered by the same dialect.
     func errorRenderer(for path: String) -> ErrorRenderer? {
         let normalized = path.contains("//") ? Self.normalize(path) : path
-        return renderers.first { normalized == $0.prefix || normalized.hasPrefix($0.prefix + "/") }?.render
+        return renderers.first { $0.prefix == "/" || normalized == $0.prefix || normalized.hasPrefix($0.prefix + "/") }?.render
     }
 
     /// The body every route of this router reads; `.json` for an API server.

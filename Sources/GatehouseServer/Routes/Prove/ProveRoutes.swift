@@ -63,17 +63,15 @@ struct TokenForm {
     let clientSecret: String
 
     init(_ request: Request) throws {
-        let type = request.headers["Content-Type"]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
-        guard type == "application/x-www-form-urlencoded" else {
+        let fields: [String: String]
+        do {
+            fields = try URLEncodedForm(request).fields
+        } catch .notAForm {
             throw ProveError(400, .invalidRequest, "the body must be application/x-www-form-urlencoded")
-        }
-        guard let text = String(data: request.body, encoding: .utf8) else { throw ProveError(400, .invalidRequest, "the body is not UTF-8") }
-        var fields: [String: String] = [:]
-        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = Request.percentDecoded(String(parts[0]), plusIsSpace: true)
-            guard fields[name] == nil else { throw ProveError(400, .invalidRequest, "a field appears more than once") }
-            fields[name] = parts.count > 1 ? Request.percentDecoded(String(parts[1]), plusIsSpace: true) : ""
+        } catch .notUTF8 {
+            throw ProveError(400, .invalidRequest, "the body is not UTF-8")
+        } catch .repeated {
+            throw ProveError(400, .invalidRequest, "a field appears more than once")
         }
         guard let grant = fields["grant_type"], !grant.isEmpty else { throw ProveError(400, .fieldMissing, "field 'grant_type' is missing") }
         guard grant == "client_credentials" else { throw ProveError(400, .fieldInvalid, "grant_type must be client_credentials") }
