@@ -13,7 +13,10 @@ case "${1:-}" in
     build) wanted=("${build[@]}") ;;
     # python3 picks free ports and reads JSON in the test and bench scripts.
     # librsvg2-bin and zbar-tools: the QR code tests draw the SVG as PNG and read it back with zbarimg.
-    test) wanted=("${build[@]}" postgresql wrk curl python3 librsvg2-bin zbar-tools) ;;
+    # chromium and chromium-driver: the console's browser test drives a real headless Chromium
+    # through Selenium (Tests/Fixtures/console-browser); Debian's build, since nothing else may
+    # be downloaded, so Selenium is pointed at /usr/bin/chromium and /usr/bin/chromedriver.
+    test) wanted=("${build[@]}" postgresql wrk curl python3 librsvg2-bin zbar-tools chromium chromium-driver) ;;
     # linux-perf: `perf record` for profiling a bench row (see README, Benchmark).
     bench) wanted=("${build[@]}" postgresql wrk curl python3 linux-perf) ;;
     *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
@@ -28,6 +31,9 @@ python_packages() {
     # stand-in, whose purchases are checked against the Play API's discovery document.
     python3 -c "import google.auth, googleapiclient" 2>/dev/null ||
         python3 -m pip install --quiet google-auth==2.63.0 google-api-python-client==2.202.0 || return 1
+    # Selenium, which drives Debian's chromium in the console's browser test. 4.51.0: 4.52 and
+    # later require a certifi newer than PyPI serves here, so they cannot install.
+    python3 -c "import selenium" 2>/dev/null || python3 -m pip install --quiet selenium==4.51.0 || return 1
 }
 [[ $1 == test && -z "${DRY_RUN:-}" ]] && trap 'python_packages || exit 1' EXIT
 

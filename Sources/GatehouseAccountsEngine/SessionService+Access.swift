@@ -99,14 +99,14 @@ extension SessionService {
     /// Ends one of the account's sessions; another account's session is "not found".
     public func signOut(accountID: String, sessionID: String) async throws {
         let now = environment.clock.now
-        let changed = try await database.write { db in
+        // Refused inside the transaction, so nothing joined to it is written for a sign-out that ended nothing.
+        try await database.write { db in
             let changed = try db.execute(
                 "UPDATE account_sessions SET revoked_reason = ?, revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_reason IS NULL",
                 SessionErrorCode.sessionNotFound.rawValue, now, sessionID, accountID)
-            if changed > 0 { try self.announceEnded(db, [sessionID]) }
-            return changed
+            guard changed > 0 else { throw SessionError(.sessionNotFound) }
+            try self.announceEnded(db, [sessionID])
         }
-        if changed == 0 { throw SessionError(.sessionNotFound) }
         forgetEnded([sessionID])
     }
 

@@ -2,14 +2,13 @@ import Foundation
 import GatehouseConsoleEngine
 import GatehouseCore
 import GatehouseHTTP
-import GatehouseVerificationEngine
 
 extension GatehouseApp {
     /// The console's engine when operators can exist (a `console-secret-key`, or development's
     /// own), and its listener when one is asked for (`console-port`, or development's default):
     /// loopback unless `console-host` says otherwise, never on the public listener.
     static func console(
-        _ settings: Settings, environment: Environment, directory: TenantDirectory, verification: VerificationEngine,
+        _ settings: Settings, environment: Environment, sources: ConsoleSources,
         errorLog: @escaping @Sendable (TransportLogEntry) -> Void
     ) throws -> (engine: ConsoleEngine?, server: Server?) {
         guard let secrets = try consoleSecrets(settings, logger: environment.logger) else {
@@ -20,7 +19,7 @@ extension GatehouseApp {
         guard let port = settings.consoleListenerPort else { return (engine, nil) }
         let publicURL = settings.consolePublicURL.flatMap(URL.init(string:))
         let origin = publicURL.flatMap { url in url.scheme.flatMap { scheme in url.host.map { "\(scheme)://\($0)" + (url.port.map { ":\($0)" } ?? "") } } }
-        let site = ConsoleSite(console: engine, directory: directory, verification: verification, secure: publicURL?.scheme == "https")
+        let site = ConsoleSite(console: engine, engines: sources, secure: publicURL?.scheme == "https")
         let router = Router(bodyKind: .any)
         site.register(on: router, origin: origin)
         var configuration = ServerConfiguration()

@@ -123,7 +123,11 @@ public final class GatehouseApp: Sendable {
             outbound: outbound.metrics, families: Self.databaseFamilies(database.base) + [Self.googlePlayFamily(googlePlayUnacknowledged)],
             publicRouter: router, errorLog: transportLog, logger: logger)
         (console, consoleServer) = try Self.console(
-            settings, environment: environment, directory: directory, verification: verification.engine, errorLog: transportLog)
+            settings, environment: environment,
+            sources: ConsoleSources(
+                directory: directory, verification: verification.engine, accounts: accounts.engine, commerce: commerce.engine, workflows: workflows.engine,
+                managedAPIs: managedAPIs.engine, possession: possession.engine),
+            errorLog: transportLog)
     }
 
     /// The access log the settings ask for, if any.

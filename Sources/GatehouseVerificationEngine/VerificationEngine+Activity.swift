@@ -35,7 +35,7 @@ extension VerificationEngine {
             (
                 try db.query(
                     """
-                    SELECT c.hour_start, SUM(c.sent) AS sent, SUM(c.verified) AS verified, SUM(c.sent * a.fee_sms_micros) AS spend
+                    SELECT c.hour_start, SUM(c.sent) AS sent, SUM(c.verified) AS verified, CAST(SUM(c.sent * a.fee_sms_micros) AS BIGINT) AS spend
                     FROM verification_conversion_counts c JOIN otp_applications a ON a.id = c.application_id
                     WHERE c.scope = 'country' AND c.hour_start >= ?\(scoped) GROUP BY c.hour_start
                     """, bound),

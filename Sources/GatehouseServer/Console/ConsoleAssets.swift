@@ -59,7 +59,7 @@ enum ConsoleAssets {
         svg.chart { width: 100%; max-width: 900px; height: auto; }
         svg.chart .grid { stroke: var(--line); stroke-width: 1; }
         svg.chart text { font-size: 11px; fill: currentColor; }
-        svg .sent { fill: #2458c6; } svg .verified { fill: #12b76a; } svg .blocked { fill: #d92d20; } svg .spend { fill: #7a5af8; }
+        svg .sent { fill: #2458c6; } svg .verified { fill: #12b76a; } svg .blocked { fill: #d92d20; } svg .spend { fill: #7a5af8; } svg .runs { fill: #f79009; }
         svg.meter { width: 100px; height: 8px; vertical-align: middle; }
         svg.meter .track { fill: var(--line); } svg.meter .fill { fill: #12b76a; }
         figure.qr svg { background: #fff; }

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseConsoleEngine
+import GatehouseCore
 import GatehouseHTML
 import GatehouseHTTP
 
@@ -8,8 +9,9 @@ import GatehouseHTTP
 enum ConsolePage {
     /// The sections in the navigation, in order.
     static let sections: [(path: String, title: String)] = [
-        ("/", "Overview"), ("/tenants", "Tenants"), ("/verifications", "Verification log"), ("/prefix-blocks", "Pumping guard"),
-        ("/accounts", "Accounts"), ("/operators", "Operators"), ("/audit", "Audit log"),
+        ("/", "Overview"), ("/tenants", "Tenants"), ("/otp-applications", "OTP applications"), ("/verifications", "Verification log"),
+        ("/prefix-blocks", "Pumping guard"), ("/accounts", "Accounts"), ("/runs", "Workflows"), ("/managed-apis", "Managed APIs"),
+        ("/possession", "Possession checks"), ("/operators", "Operators"), ("/audit", "Audit log"),
     ]
 
     /// A whole page: navigation (when signed in), the notice after an action, the content.
@@ -51,6 +53,21 @@ enum ConsolePage {
             <form method="post" action="\(action)"\(confirmAttribute)><input type="hidden" name="csrf" value="\(session.csrfToken)">\
             \(fields)<button type="submit"\(buttonClass)>\(button)</button></form>
             """
+    }
+
+    /// A `<select name="tenant">` of every tenant, `chosen` selected; `all` adds an "All
+    /// tenants" choice (the empty value).
+    static func tenantSelect(_ tenants: [Tenant], chosen: String?, all: Bool = false) -> HTML {
+        let options = tenants.map { tenant -> HTML in
+            tenant.id == chosen ? "<option value=\"\(tenant.id)\" selected>\(tenant.name)</option>" : "<option value=\"\(tenant.id)\">\(tenant.name)</option>"
+        }
+        let everyone: HTML = all ? "<option value=\"\">All tenants</option>" : .empty
+        return "<label>Tenant <select name=\"tenant\">\(everyone)\(options)</select></label>"
+    }
+
+    /// The tenant the query string names, if it is one; else the first (nil when there is none).
+    static func chosenTenant(_ request: Request, among tenants: [Tenant], orFirst: Bool = true) -> Tenant? {
+        request.queryValue("tenant").flatMap { id in tenants.first { $0.id == id } } ?? (orFirst ? tenants.first : nil)
     }
 
     /// A labelled input.

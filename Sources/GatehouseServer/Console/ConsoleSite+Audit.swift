@@ -8,7 +8,7 @@ extension ConsoleSite {
     func registerAudit(on site: RouteGroup) {
         let console = console
         on(site, .GET, "/audit") { request, _, session in
-            let before = request.queryValue("before").flatMap(Self.auditCursor)
+            let before = request.queryValue("before").flatMap(Self.cursor)
             let action = request.queryValue("action").flatMap { $0.isEmpty ? nil : $0 }
             let records = try await console.auditLog(limit: 51, before: before, action: action)
             let rows = records.prefix(50).map { record -> [HTML] in
@@ -26,11 +26,5 @@ extension ConsoleSite {
                 \(ConsolePage.table(["When", "Operator", "Action", "Target", "Detail", "From"], Array(rows), empty: "Nothing recorded."))\(more)
                 """)
         }
-    }
-
-    /// `<microseconds>-<id>`: the time and id of the last record on the page before.
-    static func auditCursor(_ text: String) -> (at: Date, id: String)? {
-        guard let dash = text.firstIndex(of: "-"), let micros = Int64(text[..<dash]) else { return nil }
-        return (Date(timeIntervalSince1970: Double(micros) / 1_000_000), String(text[text.index(after: dash)...]))
     }
 }

@@ -4,20 +4,28 @@ import GatehouseCore
 import GatehouseHTML
 import GatehouseHTTP
 import GatehouseVerificationEngine
+import GatehouseWorkflowsEngine
 
 extension ConsoleSite {
     func registerOverview(on site: RouteGroup) {
-        let (verification, directory, clock) = (verification, directory, environment.clock)
+        let (verification, directory, commerce, workflows, clock) = (verification, directory, commerce, workflows, environment.clock)
         on(site, .GET, "/") { request, _, session in
             let days = min(max(Int(request.queryValue("days") ?? "") ?? 1, 1), 31)
             let tenants = try await directory.tenants()
-            let tenantID = request.queryValue("tenant").flatMap { id in tenants.contains { $0.id == id } ? id : nil }
-            let activity = try await verification.activity(tenantID: tenantID, since: clock.now.addingTimeInterval(-Double(days) * 86_400))
-            return ConsolePage.render("Overview", session: session, current: "/", Self.overview(activity, days: days, tenantID: tenantID, tenants: tenants))
+            let tenantID = ConsolePage.chosenTenant(request, among: tenants, orFirst: false)?.id
+            let since = clock.now.addingTimeInterval(-Double(days) * 86_400)
+            async let activity = verification.activity(tenantID: tenantID, since: since)
+            async let subscriptions = commerce.activeSubscriptionCount(tenantID: tenantID)
+            async let runs = workflows.runOutcomes(tenantID: tenantID, since: since)
+            return ConsolePage.render("Overview", session: session, current: "/",
+                Self.overview(try await activity, subscriptions: try await subscriptions, runs: try await runs, days: days, tenantID: tenantID, tenants: tenants))
         }
     }
 
-    static func overview(_ activity: (hours: [VerificationHour], countries: [CountryConversion]), days: Int, tenantID: String?, tenants: [Tenant]) -> HTML {
+    static func overview(
+        _ activity: (hours: [VerificationHour], countries: [CountryConversion]), subscriptions: Int, runs: RunOutcomes, days: Int, tenantID: String?,
+        tenants: [Tenant]
+    ) -> HTML {
         let hours = activity.hours
         let label: (VerificationHour) -> String = { hour in
             let text = ConsolePage.time(hour.start)
@@ -35,24 +43,28 @@ extension ConsoleSite {
         let (sent, verified) = (hours.reduce(0) { $0 + $1.sent }, hours.reduce(0) { $0 + $1.verified })
         let totalSpend = hours.reduce(Int64(0)) { $0 &+ $1.estimatedSpendMicros }
         let rate = sent > 0 ? Double(verified) / Double(sent) : 0
+        let statuses = WorkflowRun.Status.allCases
+        let outcomes = BarChart(title: "Workflow runs by status", labels: statuses.map(\.rawValue), series: [
+            .init(name: "runs", cssClass: "runs", values: statuses.map { Double(runs.byStatus[$0] ?? 0) }),
+        ])
         let countries = activity.countries.map { country -> [HTML] in
             ["\(country.country)", "\(country.sent)", "\(country.verified)",
              "\(HTML.meter(country.rate, label: "conversion")) \(String(format: "%.0f %%", country.rate * 100))"]
-        }
-        let tenantOptions = tenants.map { tenant -> HTML in
-            tenant.id == tenantID ? "<option value=\"\(tenant.id)\" selected>\(tenant.name)</option>" : "<option value=\"\(tenant.id)\">\(tenant.name)</option>"
         }
         let dayOptions = [1, 2, 7, 31].map { value -> HTML in
             value == days ? "<option value=\"\(value)\" selected>\(value) d</option>" : "<option value=\"\(value)\">\(value) d</option>"
         }
         return """
-            <form method="get" action="/" class="filters"><label>Tenant <select name="tenant"><option value="">All tenants</option>\(tenantOptions)</select></label>\
+            <form method="get" action="/" class="filters">\(ConsolePage.tenantSelect(tenants, chosen: tenantID, all: true))\
             <label>Period <select name="days">\(dayOptions)</select></label><button type="submit">Show</button></form>\
             <dl class="facts"><div><dt>Codes sent</dt><dd>\(sent)</dd></div><div><dt>Verified</dt><dd>\(verified)</dd></div>\
             <div><dt>Conversion</dt><dd>\(String(format: "%.1f %%", rate * 100))</dd></div>\
-            <div><dt>Estimated SMS spend</dt><dd>\(String(format: "%.2f", Double(totalSpend) / 1_000_000))</dd></div></dl>\
+            <div><dt>Estimated SMS spend</dt><dd>\(String(format: "%.2f", Double(totalSpend) / 1_000_000))</dd></div>\
+            <div><dt>Active subscriptions</dt><dd>\(subscriptions)</dd></div>\
+            <div><dt>Workflow runs</dt><dd>\(runs.byStatus.values.reduce(0, +))</dd></div></dl>\
             <section><h2>Codes per hour</h2>\(codes.svg())</section>\
             <section><h2>Estimated SMS spend</h2>\(spend.svg(height: 180))</section>\
+            <section><h2>Workflow outcomes</h2>\(outcomes.svg(width: 480, height: 180))</section>\
             <section><h2>Conversion by country</h2>\(ConsolePage.table(["Country", "Sent", "Verified", "Conversion"], countries, empty: "No codes sent in this period."))</section>
             """
     }

@@ -12,8 +12,7 @@ extension ConsoleSite {
         let (directory, verification) = (directory, verification)
         on(site, .GET, "/prefix-blocks") { request, _, session in
             let tenants = try await directory.tenants()
-            let chosen = request.queryValue("tenant").flatMap { id in tenants.first { $0.id == id } } ?? tenants.first
-            guard let tenant = chosen else {
+            guard let tenant = ConsolePage.chosenTenant(request, among: tenants) else {
                 return ConsolePage.render("Pumping guard", session: session, current: "/prefix-blocks", "<p class=\"empty\">No tenants yet.</p>")
             }
             let blocks = try await verification.prefixBlocks(tenantID: tenant.id)
@@ -54,9 +53,6 @@ extension ConsoleSite {
         conversion: (baseline: Double, lines: [ConversionLine])?, session: ConsoleSession
     ) -> HTML {
         let admin = session.account.role == .admin
-        let tenantOptions = tenants.map { one -> HTML in
-            one.id == tenant.id ? "<option value=\"\(one.id)\" selected>\(one.name)</option>" : "<option value=\"\(one.id)\">\(one.name)</option>"
-        }
         let applicationOptions = applications.map { one -> HTML in
             one.id == application?.id ? "<option value=\"\(one.id)\" selected>\(one.name)</option>" : "<option value=\"\(one.id)\">\(one.name)</option>"
         }
@@ -81,7 +77,7 @@ extension ConsoleSite {
                 button: "Pin", confirm: "Hold back every code to this prefix until lifted?"))</section>
             """ : .empty
         return """
-            <form method="get" action="/prefix-blocks" class="filters"><label>Tenant <select name="tenant">\(tenantOptions)</select></label>\
+            <form method="get" action="/prefix-blocks" class="filters">\(ConsolePage.tenantSelect(tenants, chosen: tenant.id))\
             <label>Application <select name="application">\(applicationOptions)</select></label><button type="submit">Show</button></form>\
             <section><h2>Blocked prefixes</h2>\(ConsolePage.table(["Prefix", "Country", "Application", "Reason", "Sent / verified", "Since", "Until", "State", ""],
                 blockRows, empty: "No prefix is blocked."))</section>\(pin)\

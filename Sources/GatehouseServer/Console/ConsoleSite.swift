@@ -1,9 +1,14 @@
 import Foundation
+import GatehouseAccountsEngine
+import GatehouseCommerceEngine
 import GatehouseConsoleEngine
 import GatehouseCore
 import GatehouseDatabase
 import GatehouseHTTP
+import GatehouseManagedAPIsEngine
+import GatehousePossessionEngine
 import GatehouseVerificationEngine
+import GatehouseWorkflowsEngine
 
 /// The operators' console: server-rendered pages on a listener of its own, over the same
 /// engines as the admin API (nothing copied into a store of its own). Every page is behind
@@ -13,16 +18,21 @@ struct ConsoleSite: Sendable {
     let console: ConsoleEngine
     let directory: TenantDirectory
     let verification: VerificationEngine
+    let accounts: AccountsEngine
+    let commerce: CommerceEngine
+    let workflows: WorkflowsEngine
+    let managedAPIs: ManagedAPIsEngine
+    let possession: PossessionEngine
     let environment: Environment
     let cookie: ConsoleCookie
     let sessions: ConsoleSessionAuthenticator
     /// Sign-in attempts per client address and minute, before any password is hashed.
     let signIns: PerMinuteLimit
 
-    init(console: ConsoleEngine, directory: TenantDirectory, verification: VerificationEngine, secure: Bool) {
+    init(console: ConsoleEngine, engines: ConsoleSources, secure: Bool) {
         self.console = console
-        self.directory = directory
-        self.verification = verification
+        (directory, verification, accounts, commerce) = (engines.directory, engines.verification, engines.accounts, engines.commerce)
+        (workflows, managedAPIs, possession) = (engines.workflows, engines.managedAPIs, engines.possession)
         environment = console.environment
         cookie = ConsoleCookie(secure: secure)
         sessions = ConsoleSessionAuthenticator(console: console, cookie: cookie)
@@ -43,6 +53,11 @@ struct ConsoleSite: Sendable {
         registerOverview(on: site)
         registerTenants(on: site)
         registerPrefixBlocks(on: site)
+        registerVerifications(on: site)
+        registerAccounts(on: site)
+        registerPurchases(on: site)
+        registerWorkflows(on: site)
+        registerIntegrations(on: site)
         registerOperators(on: site)
         registerAudit(on: site)
     }
@@ -83,6 +98,18 @@ struct ConsoleSite: Sendable {
         "tenant-enabled": "Tenant enabled.", "balance-changed": "Balance changed.", "key-revoked": "Key revoked.",
         "block-pinned": "Prefix pinned: codes to it are held back.", "block-lifted": "Block lifted.",
         "operator-removed": "Operator removed.", "confirmed": "Password confirmed for the next few minutes.",
-        "application-created": "Application created.",
+        "application-created": "Application created.", "signed-out": "Signed out.", "account-deleted": "Account deleted.",
+        "run-cancelled": "Run cancelled: its credits were given back.",
     ]
+}
+
+/// The engines whose data the console shows: the same instances the APIs use.
+struct ConsoleSources: Sendable {
+    let directory: TenantDirectory
+    let verification: VerificationEngine
+    let accounts: AccountsEngine
+    let commerce: CommerceEngine
+    let workflows: WorkflowsEngine
+    let managedAPIs: ManagedAPIsEngine
+    let possession: PossessionEngine
 }

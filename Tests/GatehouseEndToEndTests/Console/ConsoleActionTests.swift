@@ -94,7 +94,7 @@ import Testing
         let visitor = try await f.signedIn(f.viewer)
         let page = try await visitor.get("/?days=2")
         #expect(page.status == 200)
-        #expect(page.body.components(separatedBy: "<svg class=\"chart\"").count - 1 == 2)
+        #expect(page.body.components(separatedBy: "<svg class=\"chart\"").count - 1 == 3)
         #expect(page.body.contains("Codes per hour") && page.body.contains("Conversion by country"))
         #expect(try await visitor.get("/?days=9999999999999999999999&tenant=%3Cx%3E").status == 200)
         await f.stop()
