@@ -89,18 +89,20 @@ start_baseline() {
 start_gatehouse() {
     local port data="$work/data"
     port=$(free_port)
+    console_port=$(free_port)
     rm -rf "$data"
     mkdir -p "$data"
     # The verification API's per-IP and per-account limits would cap a load test from one
     # address, and the tenants' run limit (4 at a time) a load of workflow runs; lift them so
     # the numbers measure the work, not the limiter.
-    GATEHOUSE_WORKFLOW_CONCURRENCY=64 GATEHOUSE_PORT=$port GATEHOUSE_DATA_DIR=$data GATEHOUSE_ACCESS_LOG=off GATEHOUSE_DATABASE_URL=${1:-} \
+    GATEHOUSE_WORKFLOW_CONCURRENCY=64 GATEHOUSE_PORT=$port GATEHOUSE_CONSOLE_PORT=$console_port GATEHOUSE_DATA_DIR=$data GATEHOUSE_ACCESS_LOG=off GATEHOUSE_DATABASE_URL=${1:-} \
         GATEHOUSE_VERIFICATION_RATE_PER_IP=1000000000 GATEHOUSE_VERIFICATION_RATE_PER_ACCOUNT=1000000000 \
         GATEHOUSE_VERIFICATION_RATE_PUBLIC_PER_ACCOUNT=1000000000 GATEHOUSE_MANAGED_API_RATE_PER_MINUTE=1000000000 \
         "$bin/gatehouse" serve >"$work/gatehouse.log" 2>&1 &
     server_pid=$!
     wait_ready "http://127.0.0.1:$port/readyz" "$work/gatehouse.log" "$data/dev-credentials.json"
     base_url="http://127.0.0.1:$port"
+    console_url="http://127.0.0.1:$console_port"
     admin_token=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["adminToken"])' "$data/dev-credentials.json")
     tenant_id=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["tenantId"])' "$data/dev-credentials.json")
     verify_auth=$(python3 -c 'import base64, json, sys; v = json.load(open(sys.argv[1]))["verification"]; print("Basic " + base64.b64encode((v["appKey"] + ":" + v["secret"]).encode()).decode())' "$data/dev-credentials.json")
@@ -333,6 +335,22 @@ names+=("sign-in verify-otp")
 rates+=("$(field rps)")
 rows+=("| sign-in \`POST /api/auth/v1/mobile/verify-otp\` ($database) | $(field rps) | $(field p50_ms)ms | $(field p99_ms)ms | RATIO | $(field non2xx) |")
 (( $(field non2xx) * 2 <= $(field requests) )) || die_with_log "sign-in verify mostly failed: $line" "$work/gatehouse.log"
+fi
+
+# The operators' console: the overview page (the last day's charts, facts and conversion by
+# country) with a month of traffic in the database, signed in through the console's own form.
+if wants "console"; then
+python3 scripts/lib/console-bench.py seed "${database_url:-$work/data/gatehouse.sqlite}"
+operator=$(OPERATOR_PASSWORD="bench operator password" GATEHOUSE_DATA_DIR="$work/data" GATEHOUSE_DATABASE_URL="$database_url" \
+    "$bin/gatehouse" admin operator create --email bench@ops.example --role viewer)
+totp_uri=$(python3 -c 'import json, sys; print(json.loads(sys.stdin.read().split("\nshown once")[0])["totpURI"])' <<<"$operator")
+console_cookie=$(python3 scripts/lib/console-bench.py sign-in "$console_url" bench@ops.example "bench operator password" "$totp_uri")
+status=$(curl -s -o "$work/overview.html" -w '%{http_code}' -H "Cookie: $console_cookie" "$console_url/")
+[[ $status == 200 ]] || die_with_log "console overview answered $status" "$work/gatehouse.log"
+cat >"$work/console.lua" <<LUA
+wrk.headers["Cookie"] = "$console_cookie"
+LUA
+measure "console overview \`GET /\` (a month of traffic, $database)" "$console_url/" "$work/console.lua"
 fi
 
 measure "verification status \`GET /api/v1/verifications/{id}\` ($database)" "$base_url/api/v1/verifications/$verification_id" "$work/status.lua"

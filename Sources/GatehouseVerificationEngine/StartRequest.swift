@@ -52,9 +52,10 @@ struct ValidStart {
     /// country, line type and prefix); nil for email and for digits it cannot read.
     let number: PhoneNumber?
 
+    /// `parsed`: the destination as `validate` read it already (else it is read here).
     init(
         destination: String, channel: VerificationChannel, languages: [String], appHash: String?, autofill: String?, templateGroup: String?,
-        custom: String?
+        custom: String?, parsed: Result<PhoneNumber, any Error>? = nil
     ) {
         self.destination = destination
         self.channel = channel
@@ -63,7 +64,7 @@ struct ValidStart {
         self.autofill = autofill
         self.templateGroup = templateGroup
         self.custom = custom
-        number = channel == .email ? nil : try? PhoneNumber.parseDigits(destination)
+        number = channel == .email ? nil : try? (parsed ?? Result { try PhoneNumber.parseDigits(destination) }).get()
     }
 
     /// Nothing but `CharacterSet.whitespaces`, without trimming a copy: the first other
@@ -110,11 +111,19 @@ struct ValidStart {
         case .unknown?: errors.append(.validationFailed)
         case nil: break
         }
+        // A number under a calling code no country has (+999…) reaches no one: refused like a
+        // malformed one. Numbers libphonenumber reads otherwise (an unallocated range of a real
+        // country, a non-geographic +882) go on, to the guard's budgets.
+        var parsed: Result<PhoneNumber, any Error>?
+        if let destination, channel != .email {
+            parsed = Result { try PhoneNumber.parseDigits(destination) }
+            if case .failure(PhoneNumberError.invalidCountryCode)? = parsed, !errors.contains(.destinationInvalid) { errors.append(.destinationInvalid) }
+        }
         guard errors.isEmpty, let destination, let channel else { throw VerificationFailure(errors) }
         return ValidStart(
             destination: destination, channel: channel, languages: request.languages ?? [],
             appHash: channel == .sms ? appHash : nil, autofill: channel == .sms ? autofill : nil,
             templateGroup: request.templateGroup.flatMap { $0.isEmpty ? nil : $0 },
-            custom: request.custom.flatMap { $0.isEmpty ? nil : $0 })
+            custom: request.custom.flatMap { $0.isEmpty ? nil : $0 }, parsed: parsed)
     }
 }

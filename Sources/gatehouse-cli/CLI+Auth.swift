@@ -28,7 +28,7 @@ extension CLI {
 
     static func auth(_ words: [String], url: URL, credentials: [String: Any]?, logger: (@Sendable (String) -> Void)?) async throws {
         let (client, tokenFile) = authClient(url: url, credentials: credentials, logger: logger)
-        let options = Options(Array(words.dropFirst()), known: ["phone", "email", "name", "timezone"])
+        let options = Options(Array(words.dropFirst()), known: ["phone", "email", "name", "timezone"], takes: ["verify": 1, "logout": 1][words.first ?? ""] ?? 0)
         switch words.first {
         case "request-otp":
             if let phone = options.value("phone") {

@@ -20,7 +20,9 @@ extension CLI {
     static func managedAPIs(
         _ words: [String], url: URL, admin: APIClient, credentials: [String: Any]?, logger: (@Sendable (String) -> Void)?
     ) async throws {
-        let options = Options(Array(words.dropFirst()), known: ["tenant", "method", "header", "body", "prompt"])
+        let options = Options(
+            Array(words.dropFirst()), known: ["tenant", "method", "header", "body", "prompt"],
+            takes: ["show": 1, "fetch": 2, "define": 1, "remove": 1][words.first ?? ""] ?? 0)
         let arguments = options.positional
         if let tenant = options.value("tenant") ?? credentials?["tenantId"] as? String,
             try await managedAPIsOperator(words.first, arguments, admin: admin, tenant: tenant)

@@ -24,7 +24,9 @@ extension CLI {
 
     /// Flag name → (JSON key, kind).
     static func otpApps(_ words: [String], admin: APIClient) async throws {
-        let options = Options(Array(words.dropFirst()), known: settingFlags)
+        let options = Options(
+            Array(words.dropFirst()), known: settingFlags,
+            takes: ["list": 1, "show": 2, "create": 1, "update": 2, "template": 6, "conversion": 2][words.first ?? ""])
         let args = options.positional
         func arg(_ index: Int) -> String {
             guard index < args.count else { fail(otpUsage) }
@@ -123,7 +125,7 @@ extension CLI {
         """
 
     static func testNumbers(_ words: [String], admin: APIClient) async throws {
-        let options = Options(Array(words.dropFirst()), known: ["confirmed"])
+        let options = Options(Array(words.dropFirst()), known: ["confirmed"], takes: ["list": 1, "add": 3, "remove": 2][words.first ?? ""])
         let args = options.positional
         guard let tenant = args.first else { fail(testNumbersUsage) }
         switch words.first {

@@ -21,7 +21,8 @@ extension CLI {
 
     static func possession(_ words: [String], url: URL, admin: APIClient, credentials: [String: Any]?, logger: (@Sendable (String) -> Void)?) async throws {
         let options = Options(
-            Array(words.dropFirst()), known: ["tenant", "client-id", "client-secret", "ssn", "dob", "retry", "otp", "mode", "first-name", "last-name"])
+            Array(words.dropFirst()), known: ["tenant", "client-id", "client-secret", "ssn", "dob", "retry", "otp", "mode", "first-name", "last-name"],
+            takes: ["run": 1, "settings": 1, "clients": 0, "client-create": 1, "import": 1][words.first ?? ""])
         let arguments = options.positional
         let tenant = options.value("tenant") ?? credentials?["tenantId"] as? String ?? ""
         let tenantPath = ["tenantId": tenant]

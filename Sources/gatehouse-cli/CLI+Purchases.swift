@@ -31,7 +31,7 @@ extension CLI {
         let options = Options(words, known: [
             "tenant", "bundle-id", "issuer-id", "key-id", "app-apple-id", "private-key-file", "extra-root-file", "xcode-certificate-file", "production",
             "claim-untagged", "package-name", "service-account-key-file", "push-audience", "push-service-account", "provider", "google", "platform",
-        ])
+        ], takes: ["show": 1, "apple-config": 1, "google-play-config": 1, "plan": 5, "trial": 2][words.first ?? ""])
         guard let tenant = options.value("tenant") ?? credentials?["tenantId"] as? String else { fail(storeUsage) }
         let endpoints = DatacoveWire.Endpoints.Store.self
         /// Sends and prints the answer pretty, under `label` when given (as other commands print JSON).
@@ -114,7 +114,7 @@ extension CLI {
         // The wiring an app writes: GatehousePurchases reports with GatehouseAuth's signed-in session.
         let auth = authClient(url: url, credentials: credentials, logger: logger).0
         let backend = DatacovePurchaseBackend { try await auth.session.authorizedResponse($0) }
-        let options = Options(Array(words.dropFirst()), known: ["platform", "transfer", "signed-file"])
+        let options = Options(Array(words.dropFirst()), known: ["platform", "transfer", "signed-file"], takes: ["entitlement": 0, "trial": 0, "verify": 2][words.first ?? ""])
         switch words.first {
         case "entitlement":
             print(describe(try await backend.entitlement()))

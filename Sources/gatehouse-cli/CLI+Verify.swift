@@ -28,7 +28,9 @@ extension CLI {
         let auth: AuthorizationMethod = secret.map { .basic(appKey: appKey, secret: $0) } ?? .public(appKey: appKey)
         let client = VerificationClient(
             environment: .custom(url), auth: auth, configuration: Configuration(timeout: 30, logger: logger.map(CLILogger.init)))
-        let options = Options(Array(words.dropFirst()), known: ["method", "language", "template-group", "autofill", "custom", "number"])
+        let options = Options(
+            Array(words.dropFirst()), known: ["method", "language", "template-group", "autofill", "custom", "number"],
+            takes: ["start": 1, "status": 1, "report": 2][words.first ?? ""])
         let method = try options.method()
         switch words.first {
         case "start":
@@ -94,7 +96,7 @@ extension CLI {
     /// Prints what the development outbox holds for a recipient, newest first; with `--code`,
     /// only the code in the newest message.
     static func outbox(_ words: [String], admin: APIClient) async throws {
-        let options = Options(words, known: ["code"])
+        let options = Options(words, known: ["code"], takes: 1)
         guard let recipient = options.positional.first else { fail("usage: gatehouse-cli outbox NUMBER_OR_EMAIL [--code yes]") }
         let encoded = recipient.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? recipient
         let messages = try await admin.call(AdminWire.Endpoints.readOutbox, query: "to=\(encoded)")
@@ -127,8 +129,16 @@ struct Options {
 
     /// The words as `--flag value` pairs and positional arguments. A flag the command does not
     /// know is refused (exit 2) before anything is done, with the nearest one it knows; a known
-    /// flag left last without a value reads as empty.
-    init(_ words: [String], known: Set<String>) {
+    /// flag left last without a value reads as empty. `takes` is the most arguments the command
+    /// takes: one more is refused too (nil: the command checks them itself).
+    init(_ words: [String], known: Set<String>, takes: Int? = nil) {
+        self.init(parsing: words, known: known)
+        if let takes, positional.count > takes {
+            CLI.fail("unexpected argument '\(positional[takes])': this command takes " + (takes == 0 ? "no arguments" : "at most \(takes)"))
+        }
+    }
+
+    private init(parsing words: [String], known: Set<String>) {
         var index = 0
         while index < words.count {
             if words[index] == "--" {

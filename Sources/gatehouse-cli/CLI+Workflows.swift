@@ -28,7 +28,7 @@ extension CLI {
         let options = Options(Array(words.dropFirst()), known: [
             "tenant", "page", "size", "search", "category", "featured", "no-wait", "wait", "worker-url", "worker-secret", "openai-base-url",
             "openai-api-key", "openai-model", "max-concurrent",
-        ])
+        ], takes: ["list": 0, "show": 1, "report": 1, "history": 2, "definitions": 0, "define": 1, "remove": 1, "settings": 0, "grant": 2][words.first ?? ""])
         let arguments = options.positional
         if let tenant = options.value("tenant") ?? credentials?["tenantId"] as? String,
             try await workflowsOperator(words.first, arguments, options: options, admin: admin, tenant: tenant)

@@ -125,7 +125,7 @@ enum CLI {
         case ("keys", "list"):
             try output(await admin.call(AdminWire.Endpoints.listKeys, ["tenantId": word(words, 2)]))
         case ("keys", "create"):
-            let options = Options(Array(words.dropFirst(2)), known: ["platform"])
+            let options = Options(Array(words.dropFirst(2)), known: ["platform"], takes: 3)
             guard options.positional.count >= 2 else { fail(usage) }
             let platform = options.value("platform")?.uppercased()
             if let platform, !["IOS", "ANDROID", "WEB"].contains(platform) { fail("--platform must be IOS, ANDROID or WEB") }

@@ -157,6 +157,12 @@ extension ExecutableTests {
             // A mistyped flag is refused before anything is done, with the flag meant.
             try await cli.refused(["otp-apps", "update", tenant, dev.id, "--cooldwn", "10"], exit: 2, line: "unknown flag --cooldwn (did you mean --cooldown?)")
             try await cli.refused(["verify", "start", "+447400123480", "--methd", "sms"], exit: 2, line: "unknown flag --methd (did you mean --method?)")
+            // An argument too many is refused the same way, before anything is sent.
+            try await cli.refused(["verify", "start", "+447400123480", "sms"], exit: 2, line: "unexpected argument 'sms': this command takes at most 1")
+            try await cli.refused(["auth", "profile", "extra"], exit: 2, line: "unexpected argument 'extra': this command takes no arguments")
+            try await cli.refused(["otp-apps", "show", tenant, dev.id, "more"], exit: 2, line: "unexpected argument 'more'")
+            // A calling code no country has reaches no one.
+            try await cli.refused(["verify", "start", "+99912345678"], exit: 1, line: "destination_invalid")
             try await live.app.deliveries.drain()
             try await cli.ok(["outbox", "447400123480"], contains: "no messages")
             try await cli.refused(["tenants", "list", "--verbos"], exit: 2, line: "unknown flag --verbos; this command takes no flags")

@@ -246,25 +246,27 @@ import Testing
         }
     }
 
-    /// Digits libphonenumber cannot place (an unassigned country code) still count and can be pinned.
+    /// Non-geographic numbers (+882, a calling code with no country) count under their calling
+    /// code and can be pinned; a calling code nobody has (+999) is refused as invalid.
     @Test(arguments: TestDatabaseKind.available)
-    func numbersOfNoKnownCountryCountToo(_ kind: TestDatabaseKind) async throws {
+    func numbersOfNoCountryCountTooAndUnassignedCodesAreRefused(_ kind: TestDatabaseKind) async throws {
         let harness = try await EngineHarness(kind)
         defer { harness.close() }
         harness.clock.set(Self.noon)
         let caller = try await harness.caller { $0.prefixHourlyLimit = .some(1); $0.countryHourlyLimit = .some(2); $0.cooldownSeconds = 0 }
-        _ = try await start(harness, "99912345678", caller)
+        await #expect(throws: VerificationFailure([.destinationInvalid])) { try await self.start(harness, "99912345678", caller) }
+        _ = try await start(harness, "88216123456", caller)
         await #expect(throws: VerificationFailure(.volumeLimitReached, retryAfter: 3600)) {
-            try await self.start(harness, "99912345679", caller)
+            try await self.start(harness, "88216123457", caller)
         }
-        _ = try await start(harness, "99922345678", caller)
+        _ = try await start(harness, "88299123456", caller)
         await #expect(throws: VerificationFailure(.volumeLimitReached, retryAfter: 3600)) {
-            try await self.start(harness, "99932345678", caller)
+            try await self.start(harness, "88234123456", caller)
         }
-        _ = try await harness.engine.pinPrefixBlock(tenantID: harness.tenantID, applicationID: nil, prefix: "+99")
+        _ = try await harness.engine.pinPrefixBlock(tenantID: harness.tenantID, applicationID: nil, prefix: "+882")
         harness.clock.advance(by: 3600)
         await #expect(throws: VerificationFailure(.volumeLimitReached, retryAfter: nil)) {
-            try await self.start(harness, "99942345678", caller)
+            try await self.start(harness, "88242345678", caller)
         }
     }
 

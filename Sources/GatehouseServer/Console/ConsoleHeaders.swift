@@ -28,6 +28,10 @@ struct ConsoleRequestGuard: Middleware {
     let origin: String?
 
     func before(_ request: Request, context: inout RequestContext) throws {
+        // A NUL goes nowhere: PostgreSQL refuses it in text, and no operator types one.
+        for (name, value) in request.query where name.utf8.contains(0) || value.utf8.contains(0) {
+            throw ConsoleFailure.invalid("The address holds a character no field takes.")
+        }
         guard request.method != .GET, request.method != .HEAD else { return }
         if let site = request.headers["Sec-Fetch-Site"] {
             guard site == "same-origin" else { throw ConsoleFailure.forbidden("This form was sent from another site.") }

@@ -66,6 +66,10 @@ struct ConsoleForm {
         guard let sent = form["csrf"], constantTimeEquals(Array(sent.utf8), Array(token.utf8)) else {
             throw ConsoleFailure.forbidden("The form's token is missing or out of date: reload the page and try again.")
         }
+        // A NUL goes nowhere: PostgreSQL refuses it in text, and no operator types one.
+        guard !form.fields.contains(where: { $0.key.utf8.contains(0) || $0.value.utf8.contains(0) }) else {
+            throw ConsoleFailure.invalid("A field holds a character no field takes.")
+        }
         fields = form.fields
     }
 

@@ -1,16 +1,15 @@
 """Drives the operators' console in a real headless Chromium (Debian's chromium and
 chromium-driver, through Selenium) and reports what a person would see.
 
-Usage: drive.py CONFIG.json, where the config names the console's URL, a folder for
-screenshots, three operators (admin, viewer, and one only for the lockout check, each with
-email, password and TOTP secret), a tenant id, the views to look at and the hostile strings
-seeded into the data (in the form the page must show them). Writes
-{"checks": [{"name", "ok", "detail"}, ...], "keySecret": "ghk_..."} to stdout and exits 0
+Usage: drive.py CONFIG.json: the console's URL, a screenshot folder, three operators (admin,
+viewer, and one only for the lockout check: email, password, TOTP secret), a tenant id, the
+views to look at and the hostile strings seeded into the data (as the page must show them).
+Writes {"checks": [{"name", "ok", "detail"}], "keySecret": "ghk_..."} to stdout and exits 0
 whatever the checks say (the Swift test asserts); exits 2 when it cannot set up at all.
 
-Selenium Manager must never run (nothing may be downloaded), so the driver and browser are
-named by path. Each operator signs in at most once per run: a TOTP code is accepted once per
-30 s step, and the console counts sign-ins per address (10 a minute).
+Selenium Manager must never run (nothing may be downloaded): driver and browser are named by
+path. Each operator signs in once a run, since a TOTP code is accepted once per 30 s step; a
+run signs in 8 times, and the console allows 10 sign-ins a minute from one address.
 """
 import base64
 import hashlib
@@ -107,7 +106,10 @@ class Run:
 
     def close(self, driver):
         self.drivers.remove(driver)
-        self.logs[driver.label] += driver.get_log("browser")
+        try:
+            self.logs[driver.label] += driver.get_log("browser")
+        except WebDriverException as error:  # a crashed browser: its log cannot be vouched for
+            self.logs[driver.label].append({"level": "SEVERE", "source": "driver", "message": f"log unreadable: {error.msg}"})
         driver.quit()
 
     def load(self, driver, path):
@@ -146,9 +148,8 @@ def mark(driver):
 
 
 def arrived(driver, timeout=15):
-    """Waits for a new document, loaded (a marked window's mark goes with its document).
-    Polled with script, not an old element's staleness: chromedriver can then fail with
-    "Node with given id does not belong to the document" while the page changes."""
+    """Waits for a new, loaded document: the mark goes with the old one. (An old element's
+    staleness can fail with "Node with given id does not belong to the document".)"""
     def loaded(d):
         try:
             return d.execute_script("return !window.driveOldPage && document.readyState === 'complete'")
@@ -345,7 +346,7 @@ def check_lockout(run):
     account = run.config["lockout"]
     try:
         said = []
-        for attempt in range(5):
+        for _ in range(5):
             after, _ = sign_in(run, driver, dict(account, password=account["password"] + " wrong"))
             said.append((after["status"], WRONG_SIGN_IN in after["text"], LOCKED in after["text"]))
         after, _ = sign_in(run, driver, account)
@@ -380,8 +381,10 @@ def check_console_logs(run):
     for label, entries in run.logs.items():
         for entry in entries:
             message = entry.get("message", "")
-            if ("Content Security Policy" in message or "Refused to" in message
-                    or entry.get("source") == "javascript" or "Uncaught" in message):
+            # Chromium 156 words a CSP refusal "... violates the following Content Security
+            # Policy directive ... The action has been blocked." with source "security".
+            if ("Content Security Policy" in message or "Refused to" in message or "Uncaught" in message
+                    or entry.get("source") in ("javascript", "security", "driver")):
                 bad.append(f"{label}: {message}")
     run.record("no CSP violation or script error in the browser console", not bad,
                {"offending": bad, "entries": {label: [f"{e.get('level')} {e.get('source')}: {e.get('message')}" for e in entries]

@@ -159,4 +159,33 @@ import Testing
         #expect(try await f.console.session(token: token) == nil)
         await f.stop()
     }
+
+    /// One code, sent by several browsers at once, signs in one of them: the step is spent in
+    /// the transaction that decides. The eleventh sign-in from one address in a minute is 429,
+    /// before any password is hashed.
+    @Test(arguments: TestDatabaseKind.available)
+    func aCodeSignsInOnceUnderConcurrencyAndSignInsAreCounted(_ kind: TestDatabaseKind) async throws {
+        let f = try await ConsoleFixture.start(kind)
+        f.clock.advance(by: 30)
+        let visitors = try (0..<6).map { _ in try ConsoleVisitor(f.live) }
+        var forms: [String] = []
+        for visitor in visitors { forms.append(try #require(try await visitor.get("/sign-in").csrf)) }
+        let code = ConsoleVisitor.code(f.admin.totpURI, at: f.clock.now)
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for (visitor, csrf) in zip(visitors, forms) {
+                group.addTask { try await visitor.post("/sign-in", ["email": f.admin.email, "password": f.admin.password, "code": code], csrf: csrf).status }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        // The others are refusals that count toward the lockout (the fifth locks: 403).
+        #expect(statuses.filter { $0 == 303 }.count == 1 && statuses.allSatisfy { [303, 401, 403].contains($0) })
+        let visitor = try ConsoleVisitor(f.live)
+        var last = 0
+        for _ in 0..<5 {
+            let form = try await visitor.get("/sign-in")
+            last = try await visitor.post("/sign-in", ["email": "nobody@ops.example", "password": "x", "code": "1"], csrf: form.csrf).status
+        }
+        #expect(last == 429)
+        await f.stop()
+    }
 }
