@@ -27,12 +27,17 @@ public struct BarChart: Sendable {
     public let series: [Series]
     /// How a value is written on the scale and in titles.
     public let format: @Sendable (Double) -> String
+    /// The least step of the scale: 1 for counts; a fraction for amounts.
+    public let smallestStep: Double
 
-    public init(title: String, labels: [String], series: [Series], format: @escaping @Sendable (Double) -> String = BarChart.whole) {
+    public init(
+        title: String, labels: [String], series: [Series], format: @escaping @Sendable (Double) -> String = BarChart.whole, smallestStep: Double = 1
+    ) {
         self.title = title
         self.labels = labels
         self.series = series
         self.format = format
+        self.smallestStep = smallestStep
     }
 
     public static let whole: @Sendable (Double) -> String = { String(Int(value: $0)) }
@@ -42,7 +47,7 @@ public struct BarChart: Sendable {
         let plotWidth = Double(width) - left - right
         let plotHeight = Double(height) - top - bottom
         let peak = series.flatMap(\.values).max() ?? 0
-        let scale = Self.scale(peak)
+        let scale = Self.scale(peak, smallest: smallestStep)
         var parts: [HTML] = []
         for step in 0...4 {
             let value = scale * Double(step) / 4
@@ -79,13 +84,15 @@ public struct BarChart: Sendable {
             """
     }
 
-    /// The top of the scale: the peak rounded up to 1, 2 or 5 times a power of ten (at least 1).
-    static func scale(_ peak: Double) -> Double {
-        guard peak > 1 else { return 1 }
+    /// The top of the scale: four steps of 1, 2 or 5 times a power of ten that reach the peak,
+    /// each step at least `smallest` (1 for counts, so that no two labels of the scale read alike).
+    static func scale(_ peak: Double, smallest: Double = 1) -> Double {
+        let wanted = max(peak / 4, smallest)
         var power = 1.0
-        while power * 10 <= peak { power *= 10 }
-        for step in [1.0, 2.0, 5.0, 10.0] where power * step >= peak { return power * step }
-        return power * 10
+        while power * 10 <= wanted { power *= 10 }
+        while power > wanted { power /= 10 }
+        for step in [1.0, 2.0, 5.0, 10.0] where power * step >= wanted { return power * step * 4 }
+        return power * 40
     }
 
     /// A coordinate with at most one decimal: short markup, the same on every machine.

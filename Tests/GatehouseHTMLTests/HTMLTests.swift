@@ -45,6 +45,15 @@ import Testing
         #expect(svg.components(separatedBy: "<rect class=\"sent\"").count - 1 == 3)
     }
 
+    /// Four steps that each read differently: a small count gets whole steps, an amount fractions.
+    @Test func theScaleNeverRepeatsALabel() {
+        let small = BarChart(title: "", labels: ["a"], series: [.init(name: "n", cssClass: "n", values: [1])]).svg().markup
+        #expect(["0", "1", "2", "3", "4"].allSatisfy { small.contains("text-anchor=\"end\">\($0)</text>") })
+        let amounts = BarChart(title: "", labels: ["a"], series: [.init(name: "n", cssClass: "n", values: [0.1])],
+            format: { String(format: "%.2f", $0) }, smallestStep: 0.01).svg().markup
+        #expect(["0.00", "0.05", "0.10", "0.15", "0.20"].allSatisfy { amounts.contains(">\($0)</text>") })
+    }
+
     @Test func aMeterIsClamped() {
         #expect(HTML.meter(1.7, label: "x").markup.contains("width=\"100\" height=\"8\"/></svg>"))
         #expect(HTML.meter(.nan, label: "x").markup.contains("class=\"fill\" x=\"0\" y=\"0\" width=\"0\""))

@@ -199,7 +199,7 @@ public final class SMTPTestServer: @unchecked Sendable {
     }
 
     /// The first `name` on PATH.
-    static func executable(_ name: String) throws -> String {
+    public static func executable(_ name: String) throws -> String {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for directory in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
             return "\(directory)/\(name)"

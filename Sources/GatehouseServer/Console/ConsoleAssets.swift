@@ -42,7 +42,9 @@ enum ConsoleAssets {
         a { color: var(--accent); }
         a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
         table { border-collapse: collapse; width: 100%; margin: 8px 0 16px; }
-        th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
+        th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: break-word; }
+        .skip { position: absolute; left: -10000px; top: 0; }
+        .skip:focus { left: 8px; top: 8px; padding: 4px 8px; background: Canvas; z-index: 1; }
         td form { margin: 0; }
         form { margin: 8px 0; display: flex; flex-wrap: wrap; gap: 8px; align-items: end; }
         label { display: flex; flex-direction: column; font-size: 13px; gap: 2px; }

@@ -35,9 +35,9 @@ enum ConsolePage {
         let page: HTML = """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">\
-            <title>\(title) · Gatehouse console</title><link rel="stylesheet" href="/assets/console.css">\
+            <title>\(title) · Gatehouse console</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/assets/console.css">\
             <script src="/assets/console.js" defer></script></head>\
-            <body>\(navigation)<main id="main"><h1>\(title)</h1>\(noticeMarkup)\(content)</main></body></html>
+            <body><a class="skip" href="#main">Skip to content</a>\(navigation)<main id="main" tabindex="-1"><h1>\(title)</h1>\(noticeMarkup)\(content)</main></body></html>
             """
         return Response(status: status, headers: ["Content-Type": "text/html; charset=utf-8"], body: .bytes(Data(page.markup.utf8)))
     }

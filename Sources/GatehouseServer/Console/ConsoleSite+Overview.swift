@@ -39,7 +39,7 @@ extension ConsoleSite {
         let spend = BarChart(
             title: "Estimated SMS spend per hour", labels: hours.map(label),
             series: [.init(name: "spend", cssClass: "spend", values: hours.map { Double($0.estimatedSpendMicros) / 1_000_000 })],
-            format: { String(format: "%.2f", $0) })
+            format: { String(format: "%.2f", $0) }, smallestStep: 0.01)
         let (sent, verified) = (hours.reduce(0) { $0 + $1.sent }, hours.reduce(0) { $0 + $1.verified })
         let totalSpend = hours.reduce(Int64(0)) { $0 &+ $1.estimatedSpendMicros }
         let rate = sent > 0 ? Double(verified) / Double(sent) : 0

@@ -56,6 +56,8 @@ extension ConsoleSite {
         let applicationOptions = applications.map { one -> HTML in
             one.id == application?.id ? "<option value=\"\(one.id)\" selected>\(one.name)</option>" : "<option value=\"\(one.id)\">\(one.name)</option>"
         }
+        // The pin form starts at the whole tenant, whatever application the page shows.
+        let pinOptions = applications.map { one -> HTML in "<option value=\"\(one.id)\">\(one.name)</option>" }
         let blockRows = blocks.map { block -> [HTML] in
             let hidden: HTML = "<input type=\"hidden\" name=\"tenant\" value=\"\(tenant.id)\"><input type=\"hidden\" name=\"prefix\" value=\"\(block.prefix)\">"
                 + "<input type=\"hidden\" name=\"application\" value=\"\(block.applicationId ?? "")\">"
@@ -73,7 +75,7 @@ extension ConsoleSite {
             <section><h2>Pin a prefix</h2>\(ConsolePage.form(action: "/prefix-blocks/pin", session: session,
                 "<input type=\"hidden\" name=\"tenant\" value=\"\(tenant.id)\">"
                 + ConsolePage.field("Prefix (digits after +)", name: "prefix", extra: " inputmode=\"numeric\"")
-                + "<label>Application <select name=\"application\"><option value=\"\">every application</option>\(applicationOptions)</select></label>",
+                + "<label>Application <select name=\"application\"><option value=\"\" selected>every application</option>\(pinOptions)</select></label>",
                 button: "Pin", confirm: "Hold back every code to this prefix until lifted?"))</section>
             """ : .empty
         return """

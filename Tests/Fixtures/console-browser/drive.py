@@ -4,7 +4,8 @@ chromium-driver, through Selenium) and reports what a person would see.
 Usage: drive.py CONFIG.json: the console's URL, a screenshot folder, three operators (admin,
 viewer, and one only for the lockout check: email, password, TOTP secret), a tenant id, the
 views to look at and the hostile strings seeded into the data (as the page must show them).
-Writes {"checks": [{"name", "ok", "detail"}], "keySecret": "ghk_..."} to stdout and exits 0
+Writes {"checks": [{"name", "ok", "detail"}], "keySecret": "ghk_..."} to stdout (and to the
+config's "report" file, if it names one) and exits 0
 whatever the checks say (the Swift test asserts); exits 2 when it cannot set up at all.
 
 Selenium Manager must never run (nothing may be downloaded): driver and browser are named by
@@ -17,9 +18,12 @@ import hmac
 import html
 import http.server
 import json
+import os
 import re
 import struct
+import shutil
 import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -70,6 +74,9 @@ class Run:
         self.pages = {}  # path -> (innerText, DOM problems), for the hostile-string check
         self.key_secret = None
         self.drivers = []
+        # Chromium leaves its singleton socket folder in TMPDIR when chromedriver ends it:
+        # give the browsers a TMPDIR of this run's own, removed at the end.
+        self.tmp = tempfile.mkdtemp(prefix="console-browser-")
 
     def record(self, name, ok, detail):
         self.checks.append({"name": name, "ok": bool(ok), "detail": detail})
@@ -97,7 +104,8 @@ class Run:
         # A dialog stays open for the check that expects one (the pin's confirm); any other
         # fails the next command with UnexpectedAlertPresentException, which `attempt` notes.
         options.unhandled_prompt_behavior = "ignore"
-        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        service = Service("/usr/bin/chromedriver", env=dict(os.environ, TMPDIR=self.tmp))
+        driver = webdriver.Chrome(service=service, options=options)
         driver.set_page_load_timeout(30)
         driver.label = label
         self.logs[label] = []
@@ -392,12 +400,14 @@ def check_console_logs(run):
 
 
 def main():
+    run = None
     try:
-        config = json.loads(Path(sys.argv[1]).read_text())
-        run = Run(config)
+        run = Run(json.loads(Path(sys.argv[1]).read_text()))
         admin = run.browser("admin")
     except Exception as error:  # noqa: BLE001 — no config or no browser: nothing to test
         print(f"setup failed: {type(error).__name__}: {error}", file=sys.stderr)
+        if run:
+            shutil.rmtree(run.tmp, ignore_errors=True)
         sys.exit(2)
     try:
         run.attempt("admin signs in with the keyboard only", lambda: check_admin_sign_in(run, admin))
@@ -412,9 +422,14 @@ def main():
         run.attempt("hostile strings shown as text, never run", lambda: check_hostile(run, admin))
     finally:
         run.close(admin)
+        shutil.rmtree(run.tmp, ignore_errors=True)
     check_console_logs(run)
-    json.dump({"checks": run.checks, "keySecret": run.key_secret}, sys.stdout, indent=2, ensure_ascii=False)
+    report = {"checks": run.checks, "keySecret": run.key_secret}
+    json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
     print()
+    # Also to a file when asked: the caller's output also holds Chromium's own messages.
+    if run.config.get("report"):
+        Path(run.config["report"]).write_text(json.dumps(report, ensure_ascii=False))
 
 
 if __name__ == "__main__":
