@@ -222,6 +222,7 @@ var targets: [Target] = [
             "GatehouseWorkflows", "GatehouseWorkflowsEngine", "GatehouseManagedAPI", "GatehousePossession", "GatehousePossessionSample", "GatehouseProveClient",
             "GatehousePossessionEngine", "GatehouseCommerceEngine", "GatehouseOutbound", "GatehouseFormats", "GatehouseRules",
             "GatehouseManagedAPIsEngine", "GatehouseAccountsEngine", "GatehouseDatabase", "GatehouseExecutors", "GatehouseWiring", "GatehouseDelivery",
+            "GatehouseConsoleEngine",
         ],
         swiftSettings: swiftSettings
     ),

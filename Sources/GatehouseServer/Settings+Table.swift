@@ -44,7 +44,7 @@ extension Settings {
         .text("metrics-host", \.metricsHost, example: "0.0.0.0"),
         .optional("metrics-token", \.metricsToken, example: "scrape-token"),
         .optionalNumber("console-port", \.consolePort, example: "8081"),
-        .text("console-host", \.consoleHost, example: "127.0.0.1"),
+        .text("console-host", \.consoleHost, example: "10.0.0.7"),
         .optional("console-public-url", \.consolePublicURL, example: "https://console.id.example"),
         .optional("public-url", \.publicURL, example: "https://id.example"),
         .number("database-pool-size", \.databasePoolSize, example: "3"),
