@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseConsoleEngine
 import GatehouseCore
+import GatehouseCrypto
 import GatehouseHTTP
 
 extension GatehouseApp {
@@ -15,7 +16,7 @@ extension GatehouseApp {
             if settings.consolePort != nil { environment.logger.warning("the console is off: set console-secret-key (it seals the operators' second factors)") }
             return (nil, nil)
         }
-        let engine = ConsoleEngine(environment: environment, secrets: secrets)
+        let engine = ConsoleEngine(environment: environment, secrets: secrets, passwordCost: try consolePasswordCost(settings))
         guard let port = settings.consoleListenerPort else { return (engine, nil) }
         let publicURL = settings.consolePublicURL.flatMap(URL.init(string:))
         let origin = publicURL.flatMap { url in url.scheme.flatMap { scheme in url.host.map { "\(scheme)://\($0)" + (url.port.map { ":\($0)" } ?? "") } } }
@@ -32,5 +33,11 @@ extension GatehouseApp {
         configuration.connectionTimeout = settings.connectionTimeout
         configuration.trustedProxies = settings.trustedProxies
         return (engine, Server(configuration: configuration, responder: Responder(router: router, errorLog: errorLog), errorLog: errorLog))
+    }
+
+    /// The operators' password cost the settings ask for (scrypt N = 2^cost, r = 8, p = 1).
+    public static func consolePasswordCost(_ settings: Settings) throws -> PasswordHash.Cost {
+        guard (10...20).contains(settings.consolePasswordCost) else { throw SettingsError("console-password-cost must be 10 to 20") }
+        return PasswordHash.Cost(logN: settings.consolePasswordCost, r: 8, p: 1)
     }
 }

@@ -46,6 +46,7 @@ extension Settings {
         .optionalNumber("console-port", \.consolePort, example: "8081"),
         .text("console-host", \.consoleHost, example: "10.0.0.7"),
         .optional("console-public-url", \.consolePublicURL, example: "https://console.id.example"),
+        .number("console-password-cost", \.consolePasswordCost, example: "17"),
         .optional("public-url", \.publicURL, example: "https://id.example"),
         .number("database-pool-size", \.databasePoolSize, example: "3"),
         .optional("delivery-webhook-url", \.deliveryWebhookURL, example: "https://bridge.example/send"),

@@ -43,6 +43,9 @@ public struct Settings: Sendable {
     /// The console's address as operators' browsers reach it (`https://…` behind a TLS proxy):
     /// its origin is the one a form's `Origin` must name, and `https` makes the cookie `Secure`.
     public var consolePublicURL: String?
+    /// scrypt's N as a power of two for operators' passwords (r = 8, p = 1): 15 is 32 MiB and
+    /// OWASP's minimum; tests lower it, an operator with memory to spare may raise it (10–20).
+    public var consolePasswordCost = 15
     /// The address clients use, written to `dev-credentials.json`.
     public var publicURL: String?
     public var databasePoolSize = 16

@@ -51,7 +51,9 @@ enum Admin {
         }
         let given = ProcessInfo.processInfo.environment["OPERATOR_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
         let password = given ?? Base64URL.encode(SystemRandom().bytes(18))
-        let engine = ConsoleEngine(environment: .live(database: database, logger: .silent, http: UnimplementedOutboundHTTP()), secrets: secrets)
+        let engine = ConsoleEngine(
+            environment: .live(database: database, logger: .silent, http: UnimplementedOutboundHTTP()), secrets: secrets,
+            passwordCost: try GatehouseApp.consolePasswordCost(settings))
         let created: NewConsoleOperator
         do {
             created = try await engine.createOperator(email: email, role: role, password: password)

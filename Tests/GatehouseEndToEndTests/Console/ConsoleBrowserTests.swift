@@ -16,7 +16,21 @@ import Testing
         .deletingLastPathComponent()
 
     @Test func theConsoleWorksInARealBrowser() async throws {
-        let live = try await LiveServer.start(.sqlite) { $0.consolePort = 0 }
+        let live = try await LiveServer.start(.sqlite) {
+            $0.consolePort = 0
+            $0.consolePasswordCost = 10
+        }
+        do {
+            try await Self.drive(live)
+        } catch {
+            await live.stop()
+            throw error
+        }
+        await live.stop()
+    }
+
+    /// Seeds the server, runs drive.py against its console, and checks the report and the API.
+    static func drive(_ live: LiveServer) async throws {
         let tenantID = live.credentials.tenantId
         let console = try #require(live.app.console)
         // Seeded through the real APIs: a user signed in by phone, a hostile tenant name, a
@@ -35,7 +49,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("console-browser-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let shots = Self.root.appendingPathComponent(".build/console-screenshots")
+        let shots = root.appendingPathComponent(".build/console-screenshots")
         let masked = "+1416••••143"
         let views: [[String: Any]] = [
             ["name": "overview", "path": "/", "contains": ["Codes per hour", "Conversion by country", "Active subscriptions"]],
@@ -66,11 +80,10 @@ import Testing
         environment["PYTHONDONTWRITEBYTECODE"] = "1"
         let driver = try ChildProcess(
             path: try SMTPTestServer.executable("python3"),
-            arguments: [Self.root.appendingPathComponent("Tests/Fixtures/console-browser/drive.py").path, configFile.path], environment: environment)
+            arguments: [root.appendingPathComponent("Tests/Fixtures/console-browser/drive.py").path, configFile.path], environment: environment)
         guard let status = await driver.wait(seconds: 300) else {
             driver.signal(SIGKILL)
             Issue.record("the browser test did not end within 300 s: \(driver.text.suffix(2000))")
-            await live.stop()
             return
         }
         #expect(status == 0, "drive.py: \(driver.text.suffix(2000))")
@@ -88,6 +101,5 @@ import Testing
         #expect(actions.contains("key.create") && actions.contains("prefix_block.pin") && actions.contains("prefix_block.lift"))
         #expect(try await live.app.directory.tenants().contains { $0.id == hostile.id })
         #expect(FileManager.default.fileExists(atPath: shots.appendingPathComponent("overview.png").path))
-        await live.stop()
     }
 }

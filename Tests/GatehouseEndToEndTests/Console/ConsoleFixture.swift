@@ -23,7 +23,11 @@ struct ConsoleFixture {
 
     static func start(_ kind: TestDatabaseKind) async throws -> ConsoleFixture {
         let clock = ManualClock(Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 30).rounded(.down) * 30))
-        let live = try await LiveServer.start(kind, clock: clock) { $0.consolePort = 0 }
+        // A cheap password cost: many servers hash at once in the suite, on two threads in all.
+        let live = try await LiveServer.start(kind, clock: clock) {
+            $0.consolePort = 0
+            $0.consolePasswordCost = 10
+        }
         guard let console = live.app.console else { throw TestSetupError("no console engine") }
         func make(_ email: String, _ role: ConsoleOperator.Role) async throws -> Operator {
             let password = "correct horse \(role.rawValue) staple"
@@ -44,4 +48,17 @@ struct ConsoleFixture {
     }
 
     func stop() async { await live.stop() }
+
+    /// Runs `body` with a fixture and stops its server whatever `body` does, so that a failing
+    /// test leaves no listener behind with requests suspended.
+    static func run(_ kind: TestDatabaseKind, _ body: (ConsoleFixture) async throws -> Void) async throws {
+        let fixture = try await start(kind)
+        do {
+            try await body(fixture)
+        } catch {
+            await fixture.stop()
+            throw error
+        }
+        await fixture.stop()
+    }
 }
