@@ -127,7 +127,7 @@ var targets: [Target] = [
         dependencies: ["GatehouseDelivery", "GatehouseCore", "GatehouseTesting", "GatehouseCrypto", "GatehouseFormats", "GatehouseOutbound"],
         swiftSettings: swiftSettings),
     .testTarget(name: "GatehouseOutboundTests", dependencies: ["GatehouseOutbound", "GatehouseCore", "GatehouseTesting"], swiftSettings: swiftSettings),
-    .testTarget(name: "GatehouseCryptoTests", dependencies: ["GatehouseCrypto", "GatehouseFormats"], swiftSettings: swiftSettings),
+    .testTarget(name: "GatehouseCryptoTests", dependencies: ["GatehouseCrypto", "GatehouseFormats", "GatehouseTesting"], swiftSettings: swiftSettings),
     // The graph below, checked against the manifest and every file's imports.
     .testTarget(name: "GatehouseModuleGraphTests", dependencies: ["GatehouseTesting"], swiftSettings: swiftSettings),
     .testTarget(name: "GatehouseFormatsTests", dependencies: ["GatehouseFormats"], swiftSettings: swiftSettings),

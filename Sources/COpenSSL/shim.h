@@ -12,6 +12,7 @@
 #include <openssl/hmac.h>
 #include <openssl/objects.h>
 #include <openssl/params.h>
+#include <openssl/param_build.h>
 #include <openssl/pem.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
@@ -25,6 +26,10 @@
    type, every OSSL_PARAM key). A Swift string bridged to `const char *` dies when that call
    returns, so these names come from C string literals, which live for the whole program. */
 static inline const char *copenssl_key_type_ec(void) { return "EC"; }
+static inline const char *copenssl_key_type_rsa(void) { return "RSA"; }
+static inline const char *copenssl_key_type_ed25519(void) { return "ED25519"; }
+static inline const char *copenssl_param_rsa_n(void) { return OSSL_PKEY_PARAM_RSA_N; }
+static inline const char *copenssl_param_rsa_e(void) { return OSSL_PKEY_PARAM_RSA_E; }
 static inline const char *copenssl_param_group_name(void) { return OSSL_PKEY_PARAM_GROUP_NAME; }
 static inline const char *copenssl_param_public_key(void) { return OSSL_PKEY_PARAM_PUB_KEY; }
 static inline const char *copenssl_param_encoded_public_key(void) { return OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY; }

@@ -11,6 +11,10 @@ import Foundation
 /// sign with one `EVP_PKEY` at once (each signature has its own context).
 public final class RS256PrivateKey: @unchecked Sendable, CustomStringConvertible {
     private let key: OpaquePointer
+    var pointer: OpaquePointer { key }
+
+    /// Owns `key`, an RSA key that was just generated.
+    init(taking key: OpaquePointer) { self.key = key }
 
     /// Reads an unencrypted PEM key (`PRIVATE KEY`, or `RSA PRIVATE KEY`) of 2048 bits or more.
     /// A PEM pasted into a setting with literal `\n` sequences is read as if they were newlines.

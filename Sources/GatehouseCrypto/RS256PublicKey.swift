@@ -16,6 +16,8 @@ public struct RS256PublicKey: Sendable {
         key = parsed
     }
 
+    init(key: EVPKey) { self.key = key }
+
     /// True when `signature` is this key's PKCS#1 v1.5 signature of SHA-256(`message`). Any
     /// failure, a library error included, answers false: a verifier fails closed.
     public func verify(signature: some DataProtocol, message: some DataProtocol) -> Bool {
