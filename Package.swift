@@ -145,7 +145,7 @@ var targets: [Target] = [
         // Sign-in is tested over the real verification engine, through the server's conformance.
         dependencies: [
             "GatehouseAccountsEngine", "GatehouseVerificationEngine", "GatehouseWiring", "GatehouseTesting", "GatehouseCrypto",
-            "GatehouseDatabase", "GatehouseCore", "GatehousePostgres",
+            "GatehouseDatabase", "GatehouseCore", "GatehousePostgres", "GatehouseFormats",
         ],
         swiftSettings: swiftSettings
     ),

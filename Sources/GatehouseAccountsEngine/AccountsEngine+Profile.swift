@@ -56,8 +56,10 @@ extension AccountsEngine {
             try db.execute(
                 """
                 UPDATE accounts SET status = 'DELETED', phone = NULL, email = NULL, name = NULL, timezone = NULL, country = NULL,
-                  deleted_at = ? WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL
+                  deleted_at = ?, passkey_user_handle = NULL WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL
                 """, now, principal.accountId, principal.tenantId)
+            // Its passkeys go with it: none can sign in to a deleted account, or name it.
+            try db.execute("DELETE FROM passkey_credentials WHERE tenant_id = ? AND account_id = ?", principal.tenantId, principal.accountId)
         }
         try await sessions.signOutEverywhere(accountID: principal.accountId, reason: .accountDeleted)
     }

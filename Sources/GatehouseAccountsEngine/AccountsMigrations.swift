@@ -60,5 +60,50 @@ public enum AccountsMigrations {
                 WHERE revoked_reason IS NOT NULL;
                 """)
         },
+        // Passkeys (WebAuthn): a tenant's relying party, each account's random user handle
+        // (never its phone or email), the credentials with their counter and backup state,
+        // and the challenges, kept by their hash, single use, with their purpose and account.
+        Migration(id: "accounts.003_passkeys") { db in
+            let d = db.dialect
+            try db.executeScript("""
+                CREATE TABLE passkey_configs (
+                    tenant_id TEXT PRIMARY KEY REFERENCES tenants(id),
+                    rp_id TEXT NOT NULL UNIQUE,
+                    rp_name TEXT NOT NULL,
+                    origins TEXT NOT NULL,
+                    ios_app_ids TEXT NOT NULL,
+                    enabled \(d.boolean) NOT NULL,
+                    updated_at \(d.bigint) NOT NULL
+                );
+                ALTER TABLE accounts ADD COLUMN passkey_user_handle TEXT;
+                CREATE UNIQUE INDEX accounts_by_passkey_user_handle ON accounts(tenant_id, passkey_user_handle);
+                CREATE TABLE passkey_credentials (
+                    tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                    credential_id TEXT NOT NULL,
+                    account_id TEXT NOT NULL REFERENCES accounts(id),
+                    public_key \(d.blob) NOT NULL,
+                    algorithm INTEGER NOT NULL,
+                    sign_count \(d.bigint) NOT NULL,
+                    backup_eligible \(d.boolean) NOT NULL,
+                    backed_up \(d.boolean) NOT NULL,
+                    aaguid TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    created_at \(d.bigint) NOT NULL,
+                    last_used_at \(d.bigint),
+                    counter_regressed_at \(d.bigint),
+                    PRIMARY KEY (tenant_id, credential_id)
+                );
+                CREATE INDEX passkey_credentials_by_account ON passkey_credentials(tenant_id, account_id);
+                CREATE TABLE passkey_challenges (
+                    challenge_hash TEXT PRIMARY KEY,
+                    tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                    purpose TEXT NOT NULL CHECK (purpose IN ('create', 'get')),
+                    account_id TEXT,
+                    expires_at \(d.bigint) NOT NULL,
+                    consumed_at \(d.bigint)
+                );
+                CREATE INDEX passkey_challenges_by_expiry ON passkey_challenges(expires_at);
+                """)
+        },
     ]
 }

@@ -4,6 +4,7 @@ import GatehouseCore
 import GatehouseServer
 import GatehouseServerTesting
 import GatehouseTesting
+import Testing
 
 /// A live server with its console listening on a port of its own, a manual clock, and two
 /// operators: an admin and a viewer, each with their password and TOTP URI.
@@ -56,6 +57,7 @@ struct ConsoleFixture {
         do {
             try await body(fixture)
         } catch {
+            Issue.record("the server's last log lines: \(fixture.live.logs.lines.suffix(20).joined(separator: "\n"))")
             await fixture.stop()
             throw error
         }

@@ -63,14 +63,22 @@ final class ConsoleVisitor: @unchecked Sendable {
     }
 
     func send(_ method: String, _ path: String, body: Data?, headers: [(String, String)]) async throws -> Page {
-        var request = OutboundRequest(url: URL(string: base + path)!, timeoutInterval: 30)
+        // As patient as the suite's other clients: under the whole suite's load on two cores a
+        // page can wait many seconds for its first byte (libcurl's low-speed limit would cut it at 15).
+        var request = OutboundRequest(url: URL(string: base + path)!, timeoutInterval: 120)
+        request.lowSpeedSeconds = 120
         request.httpMethod = method
         request.httpBody = body
         for (name, value) in headers { request.addValue(value, forHTTPHeaderField: name) }
         if !cookies.isEmpty {
             request.setValue(cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; "), forHTTPHeaderField: "Cookie")
         }
-        let (data, response) = try await http.send(request)
+        let (data, response): (Data, OutboundResponse)
+        do {
+            (data, response) = try await http.send(request)
+        } catch {
+            throw TestSetupError("\(method) \(path): \(error)")
+        }
         for (name, value) in response.headerFields where name.caseInsensitiveCompare("Set-Cookie") == .orderedSame {
             let pair = value.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard pair.count == 2 else { continue }

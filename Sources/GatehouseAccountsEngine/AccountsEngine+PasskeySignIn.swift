@@ -1,0 +1,83 @@
+import Foundation
+import GatehouseCore
+import GatehouseCrypto
+import GatehouseDatabase
+import GatehouseFormats
+
+extension AccountsEngine {
+    /// Options to sign in with a passkey: discoverable (no identifier: the passkey chosen names
+    /// the account) or by account (its phone or email: its passkeys listed). A challenge is
+    /// kept either way; an identifier of no account gets an empty list, as a discoverable one.
+    public func passkeyRequestOptions(tenantID: String, identifier: (channel: SignInChannel, value: String)?) async throws -> PasskeyRequestOptions {
+        let parsed = try identifier.map { try Identifier($0.channel, $0.value) }
+        let challenge = environment.random.bytes(32)
+        let expires = environment.clock.now.addingTimeInterval(Self.passkeyChallengeLifetime)
+        return try await database.write { db in
+            guard let config = try Self.passkeyConfig(db, tenantID: tenantID), config.enabled else { throw PasskeyError.notEnabled }
+            var accountID: String?
+            var allowed: [[UInt8]] = []
+            if let parsed, let row = try Self.find(db, tenantID: tenantID, parsed) {
+                accountID = try row.get("id")
+                allowed = try db.query(
+                    "SELECT credential_id FROM passkey_credentials WHERE tenant_id = ? AND account_id = ? ORDER BY created_at", tenantID, accountID!
+                ).compactMap { Base64URL.decode(try $0.get("credential_id") as String) }
+            }
+            try Self.keepChallenge(db, challenge, tenantID: tenantID, purpose: "get", accountID: accountID, expires: expires)
+            return PasskeyRequestOptions(challenge: challenge, rpID: config.rpID, allowedCredentials: allowed, expiresAt: expires)
+        }
+    }
+
+    /// Checks an assertion (WebAuthn §7.2) and starts a session as a code's sign-in does (the
+    /// same device limit and rotation), in one transaction: the challenge spent, the credential
+    /// locked, its owner and user handle checked, the counter rules applied (a synced passkey's
+    /// constant 0 passes; a counter in use that does not go up is refused and flagged, the stored
+    /// counter unchanged), the backup state and last use written, the session made.
+    public func signInWithPasskey(tenantID: String, response: WebAuthnRelyingParty.Assertion, device: DeviceInfo) async throws -> TokenPair {
+        let challenge = (try? ClientData(response.clientDataJSON))?.challenge ?? []
+        let now = environment.clock.now
+        let sessions = self.sessions
+        enum Verdict: Sendable { case signedIn(StartedSession), refused(PasskeyError) }
+        let verdict: Verdict = try await database.write { db in
+            guard let config = try Self.passkeyConfig(db, tenantID: tenantID), config.enabled else { return .refused(.notEnabled) }
+            guard let spent = try Self.spendChallenge(db, challenge, tenantID: tenantID, purpose: "get", now: now) else { return .refused(.challengeInvalid) }
+            let id = Base64URL.encode(response.rawID)
+            guard let row = try db.queryOne(
+                """
+                SELECT c.*, a.passkey_user_handle FROM passkey_credentials c JOIN accounts a ON a.id = c.account_id
+                WHERE c.tenant_id = ? AND c.credential_id = ? AND a.deleted_at IS NULL
+                """ + db.dialect.forUpdate, tenantID, id)
+            else { return .refused(.credentialUnknown) }
+            let owner: String = try row.get("account_id")
+            if let wanted = spent.accountID, wanted != owner { return .refused(.credentialUnknown) }
+            let handle: String? = try row.get("passkey_user_handle")
+            // A discoverable sign-in names its account by the user handle; by account, a handle given must still be the owner's.
+            if let given = response.userHandle {
+                guard let handle, let stored = Base64URL.decode(handle), constantTimeEquals(given, stored) else { return .refused(.userHandleMismatch) }
+            } else if spent.accountID == nil {
+                return .refused(.userHandleMismatch)
+            }
+            let key: COSEKey
+            do { key = try COSEKey(CBORReader.decode(try row.get("public_key") as [UInt8])) } catch { return .refused(.credentialUnknown) }
+            let verified: WebAuthnRelyingParty.Verified
+            do {
+                verified = try WebAuthnRelyingParty(id: config.rpID, origins: Set(config.origins)).verifyAssertion(response, challenge: challenge, publicKey: key)
+            } catch let error as WebAuthnError {
+                return .refused(.ceremony(error))
+            }
+            guard verified.backupEligible == (try row.get("backup_eligible") as Bool) else { return .refused(.backupEligibilityChanged) }
+            let stored = UInt32(clamping: try row.get("sign_count") as Int64)
+            if (stored != 0 || verified.signCount != 0) && verified.signCount <= stored {
+                try db.execute("UPDATE passkey_credentials SET counter_regressed_at = ? WHERE tenant_id = ? AND credential_id = ?", now, tenantID, id)
+                return .refused(.counterRegressed)
+            }
+            try db.execute(
+                "UPDATE passkey_credentials SET sign_count = ?, backed_up = ?, last_used_at = ? WHERE tenant_id = ? AND credential_id = ?",
+                [.integer(Int64(verified.signCount)), .boolean(verified.backedUp), now.sqlValue, .text(tenantID), .text(id)])
+            return .signedIn(try sessions.signIn(db, tenantID: tenantID, accountID: owner, device: device, now: now))
+        }
+        switch verdict {
+        case .signedIn(let started): return started.committed(to: sessions)
+        case .refused(let error): throw error
+        }
+    }
+}

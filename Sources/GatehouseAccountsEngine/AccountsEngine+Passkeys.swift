@@ -1,0 +1,58 @@
+import Foundation
+import GatehouseCore
+import GatehouseDatabase
+
+extension AccountsEngine {
+    /// How recent a sign-in must be to delete a passkey: a stolen session alone cannot take
+    /// the owner's passkeys away (the account keeps OTP as its recovery).
+    public static let passkeyDeletionWindow: TimeInterval = 10 * 60
+
+    /// The account's passkeys, oldest first.
+    public func passkeys(_ principal: SessionPrincipal) async throws -> [Passkey] {
+        try await database.read { db in
+            try db.query(
+                "SELECT * FROM passkey_credentials WHERE tenant_id = ? AND account_id = ? ORDER BY created_at, credential_id",
+                principal.tenantId, principal.accountId
+            ).map(Self.passkey)
+        }
+    }
+
+    public func renamePasskey(_ principal: SessionPrincipal, id: String, name: String) async throws -> Passkey {
+        let cleanName = try Self.passkeyName(name)
+        return try await database.write { db in
+            let changed = try db.execute(
+                "UPDATE passkey_credentials SET name = ? WHERE tenant_id = ? AND account_id = ? AND credential_id = ?",
+                cleanName, principal.tenantId, principal.accountId, id)
+            guard changed == 1, let row = try db.queryOne(
+                "SELECT * FROM passkey_credentials WHERE tenant_id = ? AND credential_id = ?", principal.tenantId, id)
+            else { throw PasskeyError.credentialUnknown }
+            return try Self.passkey(row)
+        }
+    }
+
+    /// Deletes one of the account's passkeys, from a session signed in within the last ten
+    /// minutes (a refresh does not count: the session's start does).
+    public func deletePasskey(_ principal: SessionPrincipal, id: String) async throws {
+        let now = environment.clock.now
+        try await database.write { db in
+            guard let session = try db.queryOne("SELECT created_at FROM account_sessions WHERE id = ? AND account_id = ?", principal.sessionId, principal.accountId),
+                now.timeIntervalSince(try session.get("created_at") as Date) <= Self.passkeyDeletionWindow
+            else { throw PasskeyError.recentSignInRequired }
+            let removed = try db.execute(
+                "DELETE FROM passkey_credentials WHERE tenant_id = ? AND account_id = ? AND credential_id = ?", principal.tenantId, principal.accountId, id)
+            guard removed == 1 else { throw PasskeyError.credentialUnknown }
+        }
+    }
+
+    /// Challenges past their lifetime, answered or not, are deleted.
+    public func sweepPasskeyChallenges() async throws -> Int {
+        let cutoff = environment.clock.now.addingTimeInterval(-Self.passkeyChallengeLifetime)
+        return try await database.write { db in try db.execute("DELETE FROM passkey_challenges WHERE expires_at < ?", cutoff) }
+    }
+
+    static func passkey(_ row: Row) throws -> Passkey {
+        Passkey(
+            id: try row.get("credential_id"), name: try row.get("name"), algorithm: try row.get("algorithm"), backedUp: try row.get("backed_up"),
+            createdAt: try row.get("created_at"), lastUsedAt: try row.get("last_used_at"))
+    }
+}
