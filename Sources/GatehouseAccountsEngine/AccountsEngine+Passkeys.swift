@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehouseDatabase
+import GatehouseFormats
 
 extension AccountsEngine {
     /// How recent a sign-in must be to delete a passkey: a stolen session alone cannot take
@@ -18,6 +19,7 @@ extension AccountsEngine {
     }
 
     public func renamePasskey(_ principal: SessionPrincipal, id: String, name: String) async throws -> Passkey {
+        guard Self.isCredentialID(id) else { throw PasskeyError.credentialUnknown }
         let cleanName = try Self.passkeyName(name)
         return try await database.write { db in
             let changed = try db.execute(
@@ -33,6 +35,7 @@ extension AccountsEngine {
     /// Deletes one of the account's passkeys, from a session signed in within the last ten
     /// minutes (a refresh does not count: the session's start does).
     public func deletePasskey(_ principal: SessionPrincipal, id: String) async throws {
+        guard Self.isCredentialID(id) else { throw PasskeyError.credentialUnknown }
         let now = environment.clock.now
         try await database.write { db in
             guard let session = try db.queryOne("SELECT created_at FROM account_sessions WHERE id = ? AND account_id = ?", principal.sessionId, principal.accountId),
@@ -48,6 +51,12 @@ extension AccountsEngine {
     public func sweepPasskeyChallenges() async throws -> Int {
         let cutoff = environment.clock.now.addingTimeInterval(-Self.passkeyChallengeLifetime)
         return try await database.write { db in try db.execute("DELETE FROM passkey_challenges WHERE expires_at < ?", cutoff) }
+    }
+
+    /// A credential id as stored: base64url of at most 1023 bytes (nothing else is one, and a
+    /// NUL would reach PostgreSQL, which refuses it in text).
+    static func isCredentialID(_ id: String) -> Bool {
+        (1...1400).contains(id.utf8.count) && Base64URL.decode(id) != nil
     }
 
     static func passkey(_ row: Row) throws -> Passkey {

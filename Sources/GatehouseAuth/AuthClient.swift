@@ -114,13 +114,13 @@ public struct AuthClient: Sendable {
         try await session.authorizedRequest(request)
     }
 
-    private func keyed(_ request: URLRequest) -> URLRequest {
+    func keyed(_ request: URLRequest) -> URLRequest {
         var request = request
         request.setValue(apiKey, forHTTPHeaderField: "x-api-key")
         return request
     }
 
-    private func signIn(_ request: URLRequest) async throws -> TokenPair {
+    func signIn(_ request: URLRequest) async throws -> TokenPair {
         var request = keyed(request)
         if let deviceName { request.setValue(deviceName, forHTTPHeaderField: "X-Device-Name") }
         let pair = try await http.send(request, as: DatacoveWire.TokenPair.self).received(at: session.now())

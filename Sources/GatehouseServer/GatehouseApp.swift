@@ -278,10 +278,10 @@ public final class GatehouseApp: Sendable {
             failed: { logger.warning("notification listener connection failed", ["error": "\($0)"]) })
     }
 
-    /// Housekeeping every 30 s: stale dispatches, lapsed and overdue runs, retention, old counters, ended possession flows,
+    /// Housekeeping every 30 s: stale dispatches, lapsed and overdue runs, retention, old counters, ended possession flows, old passkey challenges,
     /// Google Play acknowledgements to retry and voided purchases to read.
     private func startSweeper() {
-        let (engine, workflows, possession) = (verification, self.workflows, self.possession)
+        let (engine, workflows, possession, accounts) = (verification, self.workflows, self.possession, self.accounts)
         let logger = environment.logger
         let task = Task.detached { [weak self] in
             while !Task.isCancelled {
@@ -290,6 +290,7 @@ public final class GatehouseApp: Sendable {
                 do { try await engine.sweep() } catch { logger.warning("sweep failed", ["error": "\(error)"]) }
                 do { try await workflows.sweep() } catch { logger.warning("workflow sweep failed", ["error": "\(error)"]) }
                 do { try await possession.sweep() } catch { logger.warning("possession sweep failed", ["error": "\(error)"]) }
+                do { _ = try await accounts.sweepPasskeyChallenges() } catch { logger.warning("passkey challenge sweep failed", ["error": "\(error)"]) }
                 await self?.sweepGooglePlay()
             }
         }

@@ -43,12 +43,30 @@ extension DatacoveWire {
         public static let startTrial: Endpoint<NoBody, EntitlementSummary> =
             endpoint(.POST, "/purchases/v1/trial/start", .session, id: "startTrial", "Start the server trial (once per account)")
 
+        public static let passkeyCreationOptions: Endpoint<NoBody, PasskeyCreationOptions> = endpoint(
+            .POST, "/auth/v1/passkeys/registration-options", .session, id: "passkeyCreationOptions",
+            "Options to make a passkey for this account (a challenge kept five minutes, for one answer)")
+        public static let registerPasskey: Endpoint<PasskeyRegistration, PasskeyInfo> =
+            endpoint(.POST, "/auth/v1/passkeys", .session, id: "registerPasskey", "Register the passkey the authenticator made")
+        public static let passkeys: Endpoint<NoBody, PasskeyList> = endpoint(.GET, "/auth/v1/passkeys", .session, id: "listPasskeys", "The account's passkeys")
+        public static let renamePasskey: Endpoint<PasskeyRename, PasskeyInfo> =
+            endpoint(.PATCH, "/auth/v1/passkeys/:id", .session, id: "renamePasskey", "Rename a passkey")
+        public static let deletePasskey: Endpoint<NoBody, NoBody> =
+            endpoint(.DELETE, "/auth/v1/passkeys/:id", .session, id: "deletePasskey", "Delete a passkey (a sign-in of the last ten minutes needed)")
+        public static let passkeySignInOptions: Endpoint<PasskeySignInOptionsRequest, PasskeyRequestOptions> = endpoint(
+            .POST, "/auth/v1/passkeys/sign-in-options", .apiKey, id: "passkeySignInOptions",
+            "Options to sign in with a passkey: discoverable, or for the account of a phone or email")
+        public static let passkeySignIn: Endpoint<PasskeySignIn, TokenPair> =
+            endpoint(.POST, "/auth/v1/passkeys/sign-in", .apiKey, id: "passkeySignIn", "Sign in with a passkey: the same pair as a code")
+
         /// The sign-in, session, profile and purchase endpoints (the prefixes `/api/auth`, `/api/users`, `/api/purchases`).
         public static var all: [EndpointDescription] {
             [
                 requestPhoneCode.described, verifyPhoneCode.described, requestEmailCode.described, verifyEmailCode.described, activate.described,
                 refresh.described, logout.described, sessions.described, signOutSession.described, profile.described, updateProfile.described,
-                deleteAccount.described, verifyPurchase.described, entitlement.described, startTrial.described,
+                deleteAccount.described, verifyPurchase.described, entitlement.described, startTrial.described, passkeyCreationOptions.described,
+                registerPasskey.described, passkeys.described, renamePasskey.described, deletePasskey.described, passkeySignInOptions.described,
+                passkeySignIn.described,
             ]
         }
     }

@@ -34,9 +34,14 @@ extension DatacoveWire.Endpoints {
         public static let trialConfig: Endpoint<NoBody, DatacoveWire.TrialConfig> =
             endpoint(.GET, "/trial-config", id: "getTrialConfig", "The server trial")
 
+        public static let putPasskeyConfig: Endpoint<DatacoveWire.PasskeyConfig, DatacoveWire.PasskeyConfig> =
+            endpoint(.PUT, "/passkey-config", id: "putPasskeyConfig", "Set the passkeys' relying party, origins and iOS apps")
+        public static let passkeyConfig: Endpoint<NoBody, DatacoveWire.PasskeyConfig> =
+            endpoint(.GET, "/passkey-config", id: "getPasskeyConfig", "The passkeys' relying party")
+
         public static var all: [EndpointDescription] {
             [
-                updateAppleConfig.described, appleConfig.described, updateGooglePlayConfig.described, googlePlayConfig.described,
+                putPasskeyConfig.described, passkeyConfig.described, updateAppleConfig.described, appleConfig.described, updateGooglePlayConfig.described, googlePlayConfig.described,
                 putPricingConfig.described, pricingConfig.described, createPlan.described,
                 plans.described, deletePlan.described, updateTrialConfig.described, trialConfig.described,
             ]

@@ -31,9 +31,13 @@ public enum OperatorEndpoints {
     public static let vonageReceiptByQuery: Endpoint<NoBody, NoBody> =
         endpoint(.GET, "/webhooks/delivery/vonage", .providerSignature, id: "vonageReceiptByQuery", "Vonage's SMS receipts as a query string")
 
+    public static let appleAppSiteAssociation: Endpoint<NoBody, RawBytes> = endpoint(
+        .GET, "/.well-known/apple-app-site-association", id: "appleAppSiteAssociation",
+        "The webcredentials of the tenant whose passkey relying party the request's host names")
+
     public static var all: [EndpointDescription] {
         [
-            healthz.described, readyz.described, metrics.described, openAPIIndex.described, openAPIDocument.described, developmentCallback.described,
+            appleAppSiteAssociation.described, healthz.described, readyz.described, metrics.described, openAPIIndex.described, openAPIDocument.described, developmentCallback.described,
             appleNotification.described, googlePlayNotification.described, twilioReceipt.described, vonageReceipt.described, vonageReceiptByQuery.described,
         ]
     }

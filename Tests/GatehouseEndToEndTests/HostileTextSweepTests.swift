@@ -39,6 +39,19 @@ import FoundationNetworking
         "POST /api/auth/v1/mobile/request-otp": ["phoneNumber": "+14165550124", "channel": "sms", "name": "Probe"],
         "POST /api/auth/v1/email/request-otp": ["email": "probe@example.com", "name": "Probe"],
         "POST /api/auth/v1/mobile/verify-otp": ["phoneNumber": "+14165550124", "otp": "123456", "channel": "sms"],
+        "POST /api/auth/v1/passkeys/registration-options": [:],
+        "POST /api/auth/v1/passkeys": ["name": "iPhone", "credential": [
+            "id": "AQID", "rawId": "AQID", "type": "public-key", "response": ["clientDataJSON": "e30", "attestationObject": "oA"],
+        ]],
+        "PATCH /api/auth/v1/passkeys/:id": ["name": "iPhone"],
+        "POST /api/auth/v1/passkeys/sign-in-options": ["phoneNumber": "+14165550100"],
+        "POST /api/auth/v1/passkeys/sign-in": ["credential": [
+            "id": "AQID", "rawId": "AQID", "type": "public-key",
+            "response": ["clientDataJSON": "e30", "authenticatorData": "AA", "signature": "AA", "userHandle": "AQ"],
+        ]],
+        "PUT /api/tenants/v1/:tenantId/passkey-config": [
+            "rpId": "id.example.com", "rpName": "Example", "origins": ["https://id.example.com"], "iosAppIds": ["ABCDE12345.com.example.app"], "enabled": false,
+        ],
         "POST /api/auth/v1/email/verify-otp": ["email": "probe@example.com", "otp": "123456"],
         "POST /api/auth/v1/activate": [:],
         "POST /api/auth/v1/refresh": ["refreshToken": "probe"],

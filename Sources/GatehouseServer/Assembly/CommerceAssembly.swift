@@ -21,6 +21,12 @@ struct CommerceAssembly {
         DatacoveRoutes.register(
             on: router, accounts: accounts, commerce: engine, directory: directory, appStoreAPI: settings.appstoreApiURL, logger: logger)
         TenantStoreRoutes.register(on: router, commerce: engine, directory: directory, adminToken: settings.adminToken, logger: logger)
+        let passkeyOptions = PerMinuteLimit(name: "passkey-sign-in-options", perMinute: 60, environment: node.environment) { retryAfter in
+            DatacoveError(status: 429, code: "RATE_LIMITED", message: "Too many passkey sign-ins from here. Try again later.", retryAfter: retryAfter)
+        }
+        PasskeyRoutes.register(
+            on: router, accounts: accounts, directory: directory, adminToken: settings.adminToken, signInOptions: passkeyOptions,
+            device: { DatacoveRoutes.device($0, platform: $1) })
         AppleWebhookRoutes.register(on: router, commerce: engine, logger: logger)
         GooglePlayWebhookRoutes.register(on: router, commerce: engine, logger: logger)
         SubscriptionFlowRoutes.register(

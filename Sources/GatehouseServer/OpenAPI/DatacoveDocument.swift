@@ -19,8 +19,8 @@ enum DatacoveDocument {
             ],
             security: [["accessToken"]], error: .ref("Error"),
             schemas: DatacoveSchemas.sessions.merging(DatacoveSchemas.commerce) { a, _ in a }.merging(DatacoveSchemas.workflows) { a, _ in a }
-                .merging(WorkflowSchemas.input) { a, _ in a },
-            operations: sessions + commerce + store + workflows)
+                .merging(WorkflowSchemas.input) { a, _ in a }.merging(DatacoveSchemas.passkeys) { a, _ in a },
+            operations: sessions + passkeys + commerce + store + passkeyConfig + workflows)
     }
 
     static let at = "2026-12-01T10:00:00.000Z"

@@ -20,5 +20,6 @@ enum OpenAPIDocuments {
         ("/openapi", "these documents themselves"),
         ("/dev/", "development mode only: helpers for local work"),
         ("/webhooks/", "called by Apple and SMS providers with their own signatures, not by apps"),
+        ("/.well-known/", "Apple's association file, read by iOS for a host (its format is Apple's, not a dialect's)"),
     ]
 }

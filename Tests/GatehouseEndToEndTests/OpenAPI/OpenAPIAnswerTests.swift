@@ -25,6 +25,8 @@ import GatehouseFormats
         #expect(try await send(live, "/api/tenants/v1/\(tenant)/apple-config", token: admin, method: "PATCH", body: #"{"bundleId":"com.example.app"}"#).status == 200)
         #expect(try await send(
             live, "/api/tenants/v1/\(tenant)/google-play-config", token: admin, method: "PATCH", body: #"{"packageName":"com.example.app"}"#).status == 200)
+        #expect(try await send(live, "/api/tenants/v1/\(tenant)/passkey-config", token: admin, method: "PUT",
+            body: #"{"rpId":"id.example.com","rpName":"Example","origins":["https://id.example.com"],"iosAppIds":[],"enabled":true}"#).status == 200)
         var checked: [String] = []
         for name in ["admin", "datacove"] {
             let document = try JSONDecoder().decode(JSONValue.self, from: try await send(live, "/openapi/\(name).json", token: nil).body)

@@ -12,6 +12,7 @@ extension DatacoveError {
         switch error {
         case let error as DatacoveError: self = error
         case let error as AccountsError: self.init(error)
+        case let error as PasskeyError: self.init(error)
         case let error as SessionError: self.init(status: 401, code: Self.code(error.code), message: Self.message(error.code))
         case let error as PurchaseError: self.init(error)
         case let error as CommerceError: self.init(error)
@@ -43,6 +44,26 @@ extension DatacoveError {
         case .timezoneInvalid: (status, code, message) = (400, "VALIDATION_FAILED", "timezone must be an IANA time zone such as America/Toronto")
         }
         self.init(status: status, code: code, message: message, retryAfter: error.retryAfter)
+    }
+
+    private init(_ error: PasskeyError) {
+        let (status, code, message): (Int, String, String)
+        switch error {
+        case .notEnabled: (status, code, message) = (403, "PASSKEYS_NOT_ENABLED", "Passkeys are not enabled for this app.")
+        case .configInvalid(let why): (status, code, message) = (400, "VALIDATION_FAILED", why)
+        case .challengeInvalid:
+            (status, code, message) = (400, "PASSKEY_CHALLENGE_INVALID", "The challenge is unknown, used, expired or for another ceremony. Ask for new options.")
+        case .ceremony(let rule): (status, code, message) = (400, "PASSKEY_INVALID", "The passkey's answer was refused (\(rule.code)).")
+        case .credentialUnknown: (status, code, message) = (404, "PASSKEY_NOT_FOUND", "No such passkey.")
+        case .credentialAlreadyRegistered: (status, code, message) = (409, "PASSKEY_ALREADY_REGISTERED", "This passkey is registered already.")
+        case .userHandleMismatch: (status, code, message) = (400, "PASSKEY_INVALID", "The passkey's answer was refused (user_handle_mismatch).")
+        case .counterRegressed: (status, code, message) = (400, "PASSKEY_INVALID", "The passkey's answer was refused (counter_regressed).")
+        case .backupEligibilityChanged: (status, code, message) = (400, "PASSKEY_INVALID", "The passkey's answer was refused (backup_eligibility_changed).")
+        case .recentSignInRequired: (status, code, message) = (403, "RECENT_SIGN_IN_REQUIRED", "Sign in again to delete a passkey.")
+        case .nameInvalid: (status, code, message) = (400, "VALIDATION_FAILED", "name must be 1 to 64 characters without control characters")
+        case .tooManyPasskeys: (status, code, message) = (409, "TOO_MANY_PASSKEYS", "This account holds as many passkeys as it may.")
+        }
+        self.init(status: status, code: code, message: message)
     }
 
     private init(_ error: PurchaseError) {

@@ -7,15 +7,18 @@ import GatehouseWire
 
 /// The Datacove dialect's sign-in, session and profile API under `/api`.
 enum DatacoveRoutes {
+    /// The device a sign-in comes from, as the app's headers name it.
+    @Sendable static func device(_ request: Request, platform: String?) -> DeviceInfo {
+        DeviceInfo(name: request.headers["X-Device-Name"].map { String($0.prefix(100)) }, platform: platform,
+                   appVersion: request.headers["X-App-Version"].map { String($0.prefix(40)) })
+    }
+
     static func register(
         on router: Router, accounts: AccountsEngine, commerce: CommerceEngine, directory: TenantDirectory, appStoreAPI: URL?, logger: Logger
     ) {
         let (apps, sessions, anyone) = (PlatformKeyAuthenticator(directory: directory), SessionAuthenticator(accounts: accounts), Anyone())
         let endpoints = DatacoveWire.Endpoints.self
-        @Sendable func device(_ request: Request, platform: String?) -> DeviceInfo {
-            DeviceInfo(name: request.headers["X-Device-Name"].map { String($0.prefix(100)) }, platform: platform,
-                       appVersion: request.headers["X-App-Version"].map { String($0.prefix(40)) })
-        }
+        let device = Self.device
         // Every error under the dialect's prefixes answers in its envelope, through one renderer.
         for prefix in ["/api/auth", "/api/users", "/api/purchases"] {
             router.renderErrors(under: prefix) { error, path, context in DatacoveError.render(error, path: path, context: context, logger: logger) }
@@ -31,7 +34,7 @@ enum DatacoveRoutes {
             let (identifier, code) =
                 channel == .phone ? try DatacoveBody.phoneCodeCheck(request).identified : try DatacoveBody.emailCodeCheck(request).identified
             let pair = try await accounts.verifyCode(
-                tenantID: app.tenantID, channel: channel, identifier: identifier, code: code, device: device(request, platform: app.platform))
+                tenantID: app.tenantID, channel: channel, identifier: identifier, code: code, device: device(request, app.platform))
             return try .json(SessionJSON.tokens(pair))
         }
         router.on(endpoints.requestPhoneCode, apps) { request, _, app in try await requestCode(.phone, request, app) }
