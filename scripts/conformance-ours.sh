@@ -60,6 +60,15 @@ FUZZ_EVENT=$(call GET /api/workflows/reports/v1/history/1/1 "$bearer" | field da
 export FUZZ_PLAN; FUZZ_PLAN=$(call POST "/api/tenants/v1/$FUZZ_TENANT/service-entitlement-products" "$admin" \
     '{"displayName":"Fuzz","interval":"monthly","platformProductIds":{"apple":"com.example.fuzz"}}' | field productId)
 
+# Passkeys: the tenant's relying party, and a passkey of the session's account to rename,
+# another (with a session of its own) to delete.
+call PUT "/api/tenants/v1/$FUZZ_TENANT/passkey-config" "$admin" \
+    '{"rpId":"localhost","rpName":"Fuzz","origins":["http://localhost"],"iosAppIds":[],"enabled":true}' >/dev/null
+export FUZZ_PASSKEY FUZZ_PASSKEY_DOOMED
+FUZZ_PASSKEY=$(python3 scripts/lib/passkey-register.py "$base" "$session" http://localhost)
+passkey_owner=$(sign_in +14155550128 | field accessToken)
+FUZZ_PASSKEY_DOOMED=$(python3 scripts/lib/passkey-register.py "$base" "$passkey_owner" http://localhost)
+
 # SubscriptionFlow: a live account token for the app's calls, another one to revoke.
 server="Authorization: Bearer $(field apiKey <"$creds")"
 account=$(call POST /api/v1/mobile-stores/account-tokens "$server" '{"customer_id":"fuzz-customer"}')
@@ -95,10 +104,14 @@ run() { # document, what the run covers, then schemathesis options (credentials 
 unlinked=examples,coverage,fuzzing
 run verification "start, status, report" --auth "$(field verification.appKey <"$creds"):$(field verification.secret <"$creds")"
 run datacove "the app's calls" -H "$bearer" -H "$ios" -H 'X-App-Version: 1.0' \
-    --exclude-path-regex '^/api/tenants/|/reports/v1/stream$|/callbacks/|/files/|/logout$|/users/v1/account$|/sessions/'
+    --exclude-path-regex '^/api/tenants/|/reports/v1/stream$|/callbacks/|/files/|/logout$|/users/v1/account$|/sessions/|/passkeys/\{id\}$'
+run datacove "renaming a passkey" -H "$bearer" --phases "$unlinked" --include-path-regex '/passkeys/\{id\}$' --include-method PATCH
 # What ends a session, on sessions of their own: once ended, the rest of each run meets a
 # closed session.
 run datacove "signing a device out" -H "Authorization: Bearer $signed_out" --phases "$unlinked" --include-path-regex '/sessions/'
+# Deleting a passkey, on one of its own: once deleted, the rest of the run meets a 404.
+run datacove "deleting a passkey" -H "Authorization: Bearer $passkey_owner" --phases "$unlinked" --include-path-regex '/passkeys/\{id\}$' \
+    --include-method DELETE
 run datacove "logout and account deletion" -H "Authorization: Bearer $doomed" --phases "$unlinked" \
     --include-path-regex '/logout$|/users/v1/account$'
 run datacove "store setup" -H "$admin" --include-path-regex '^/api/tenants/'

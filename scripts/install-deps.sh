@@ -34,6 +34,8 @@ python_packages() {
     # Selenium, which drives Debian's chromium in the console's browser test. 4.51.0: 4.52 and
     # later require a certifi newer than PyPI serves here, so they cannot install.
     python3 -c "import selenium" 2>/dev/null || python3 -m pip install --quiet selenium==4.51.0 || return 1
+    # py_webauthn, an independent relying party the passkey checks are compared with, case by case.
+    python3 -c "import webauthn" 2>/dev/null || python3 -m pip install --quiet webauthn==3.0.1 || return 1
 }
 [[ $1 == test && -z "${DRY_RUN:-}" ]] && trap 'python_packages || exit 1' EXIT
 

@@ -66,7 +66,7 @@ extension AccountsEngine {
             }
             guard verified.backupEligible == (try row.get("backup_eligible") as Bool) else { return .refused(.backupEligibilityChanged) }
             let stored = UInt32(clamping: try row.get("sign_count") as Int64)
-            if (stored != 0 || verified.signCount != 0) && verified.signCount <= stored {
+            if !WebAuthnRelyingParty.signCountAcceptable(stored: stored, received: verified.signCount) {
                 try db.execute("UPDATE passkey_credentials SET counter_regressed_at = ? WHERE tenant_id = ? AND credential_id = ?", now, tenantID, id)
                 return .refused(.counterRegressed)
             }
@@ -76,7 +76,9 @@ extension AccountsEngine {
             return .signedIn(try sessions.signIn(db, tenantID: tenantID, accountID: owner, device: device, now: now))
         }
         switch verdict {
-        case .signedIn(let started): return started.committed(to: sessions)
+        case .signedIn(let started):
+            signIns.increment(["tenant": tenantID, "method": "passkey"])
+            return started.committed(to: sessions)
         case .refused(let error): throw error
         }
     }

@@ -12,6 +12,9 @@ public final class AccountsEngine: Sendable {
     let policy: OneTimeCodePolicy
     /// Wrong codes per account and hour, across codes: a new code does not reset it.
     let failuresPerHour: Int
+    /// Sign-ins by tenant and method, `otp` (a code was sent) or `passkey` (nothing was):
+    /// what passkeys save an operator in messages, on `/metrics`.
+    public let signIns = Counters(name: "gatehouse_sign_ins_total", help: "Sign-ins by method: otp (a code was sent) or passkey (nothing was sent).")
 
     public init(
         environment: Environment, codes: any OneTimeCodes, sessions: SessionService,
@@ -99,6 +102,7 @@ public final class AccountsEngine: Sendable {
         case .locked(let retryAfter):
             throw AccountsError(.tooManyWrongCodes, retryAfter: retryAfter)
         case .signedIn(let started):
+            signIns.increment(["tenant": tenantID, "method": "otp"])
             return started.committed(to: sessions)
         case .refused(.expired):
             throw AccountsError(.codeExpired)

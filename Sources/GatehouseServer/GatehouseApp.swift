@@ -119,7 +119,9 @@ public final class GatehouseApp: Sendable {
             metrics: metrics, accessLog: try Self.accessLog(settings, sink: logSink), errorLog: transportLog)
         metricsServer = Self.metricsServer(
             settings, metrics: [metrics, managedAPIs.proxyMetrics],
-            counters: [verification.engine.testNumberUses, verification.engine.deliveryReceipts, verification.engine.prefixBlocksImposed],
+            counters: [
+                verification.engine.testNumberUses, verification.engine.deliveryReceipts, verification.engine.prefixBlocksImposed, accounts.engine.signIns,
+            ],
             outbound: outbound.metrics, families: Self.databaseFamilies(database.base) + [Self.googlePlayFamily(googlePlayUnacknowledged)],
             publicRouter: router, errorLog: transportLog, logger: logger)
         (console, consoleServer) = try Self.console(

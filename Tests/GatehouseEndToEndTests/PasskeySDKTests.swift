@@ -54,6 +54,7 @@ import Testing
                 #expect(info.backedUp && info.lastUsedAt == nil)
             }
             #expect(try await phone.passkeyCreationOptions().excludeCredentials.count == 3)
+            let signedInBefore = live.app.accounts.signIns.value(["tenant": live.credentials.tenantId, "method": "passkey"])
             // Another device signs in with each, discoverable and by account; the pair works and rotates.
             for (index, credential) in authenticator.credentials.enumerated() {
                 let laptop = setup.client(device: "Laptop \(index)")
@@ -64,6 +65,9 @@ import Testing
                 setup.clock.advance(by: 3600)
                 #expect(try await laptop.profile().phone == "14165550177")
             }
+            // /metrics counts them beside the code's sign-ins.
+            #expect(live.app.accounts.signIns.value(["tenant": live.credentials.tenantId, "method": "passkey"]) == signedInBefore + 3)
+            #expect(live.app.accounts.signIns.value(["tenant": live.credentials.tenantId, "method": "otp"]) >= 1)
             // Rename; delete needs a recent sign-in.
             func signedIn(_ device: String) async throws -> AuthClient {
                 let client = setup.client(device: device)

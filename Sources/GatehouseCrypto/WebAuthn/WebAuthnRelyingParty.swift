@@ -124,6 +124,12 @@ public struct WebAuthnRelyingParty: Sendable {
             backedUp: flags.contains(.backedUp))
     }
 
+    /// Whether a counter may follow the one stored (§6.1.1): while either is not 0, it must go
+    /// up; a synced passkey that always sends 0 passes ("once 0, always 0").
+    public static func signCountAcceptable(stored: UInt32, received: UInt32) -> Bool {
+        (stored == 0 && received == 0) || received > stored
+    }
+
     /// `id` is `rawId` in base64url, and the type is `public-key`.
     private func checkCredential(id: String, rawID: [UInt8], type: String) throws(WebAuthnError) {
         guard type == "public-key" else { throw .typeNotPublicKey }
