@@ -12,11 +12,12 @@ build:
 
 # exec: the server gets Ctrl-C and SIGTERM itself and shuts down gracefully.
 # gatehouse-cli too, so the README's `.build/release/gatehouse-cli …` works beside it.
+# The operators' console listens on 8081 unless GATEHOUSE_CONSOLE_PORT says otherwise.
 run:
 	scripts/install-deps.sh build
 	swift build -c release --product gatehouse
 	swift build -c release --product gatehouse-cli
-	exec .build/release/gatehouse serve
+	GATEHOUSE_CONSOLE_PORT=$${GATEHOUSE_CONSOLE_PORT:-8081} exec .build/release/gatehouse serve
 
 # Starts and always stops a throwaway PostgreSQL; exits with swift test's status.
 test:

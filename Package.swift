@@ -113,7 +113,10 @@ var targets: [Target] = [
         path: "Tests/GatehouseTesting", swiftSettings: swiftSettings
     ),
     .target(
-        name: "GatehouseServerTesting", dependencies: ["GatehouseTesting", "GatehouseServer", "GatehouseCore", "GatehouseCrypto", "GatehouseHTTP", "GatehouseOutbound", "GatehouseClientCore"],
+        name: "GatehouseServerTesting", dependencies: [
+            "GatehouseTesting", "GatehouseServer", "GatehouseCore", "GatehouseCrypto", "GatehouseHTTP", "GatehouseOutbound", "GatehouseClientCore",
+            "GatehouseAuth", "GatehouseWire", "GatehouseFormats",
+        ],
         path: "Tests/GatehouseServerTesting", swiftSettings: swiftSettings
     ),
     .testTarget(name: "GatehouseHTTPTests", dependencies: ["GatehouseHTTP", "GatehouseTesting", "GatehouseTestEvents"], swiftSettings: swiftSettings),

@@ -36,8 +36,8 @@ public struct Settings: Sendable {
     /// A bearer token `/metrics` asks for, wherever it is served.
     public var metricsToken: String?
     /// The operators' console on a listener of its own at `consoleHost:consolePort` (0 picks a
-    /// free port). Unset: in development, the public port plus one (none when that is 0);
-    /// in production, no console.
+    /// free port). Unset: in development, a free port (none when the public port is 0, as in
+    /// tests); in production, no console.
     public var consolePort: UInt16?
     public var consoleHost = "127.0.0.1"
     /// The console's address as operators' browsers reach it (`https://…` behind a TLS proxy):
@@ -87,11 +87,13 @@ public struct Settings: Sendable {
     /// development: made once in `<dataDir>/console-secret.key`; unset in production: no operator can be created.
     public var consoleSecretKey: String?
 
-    /// The console's port after the defaults: nil when there is no console.
+    /// The console's port after the defaults: nil when there is no console. In development an
+    /// unset port is a free one (the log says which; `make run` asks for 8081), never a guess
+    /// next to the public port that another server may hold.
     public var consoleListenerPort: UInt16? {
         if let consolePort { return consolePort }
-        guard mode == .development, port != 0, port < UInt16.max else { return nil }
-        return port + 1
+        guard mode == .development, port != 0 else { return nil }
+        return 0
     }
 
     public var sessionAbsoluteDays = 90

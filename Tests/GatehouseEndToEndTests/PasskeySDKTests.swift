@@ -122,4 +122,31 @@ import Testing
         }
         await live.stop()
     }
+
+    /// The SDK's own flow: `registerPasskey(name:using:)` and `signInWithPasskey(using:)` with
+    /// a software `PasskeyAuthenticator`, the pair stored as a code's sign-in stores it.
+    @Test(arguments: TestDatabaseKind.available)
+    func theSDKRegistersAndSignsInWithAnAuthenticator(_ kind: TestDatabaseKind) async throws {
+        let setup = try await AuthSDKTests.setup(kind)
+        let live = setup.live
+        do {
+            _ = try await live.app.accounts.setPasskeyConfig(tenantID: live.credentials.tenantId, PasskeyConfig(
+                rpID: "id.example", rpName: "Example", origins: [Self.origin], iosAppIDs: [], enabled: true))
+            let phone = setup.client()
+            try await setup.signIn(phone, phone: "+14165550166")
+            let device = SoftwarePasskeyAuthenticator(algorithm: .eddsa, origin: Self.origin)
+            let info = try await phone.registerPasskey(name: "Pixel", using: device)
+            #expect(info.name == "Pixel")
+            let store = InMemoryTokenStore()
+            let laptop = setup.client(store)
+            let pair = try await laptop.signInWithPasskey(using: device)
+            #expect(try store.read()?.accessToken == pair.accessToken)
+            #expect(try await laptop.profile().phone == "14165550166")
+            #expect(try await setup.client().signInWithPasskey(using: device, phone: "+14165550166").accessToken != pair.accessToken)
+        } catch {
+            await live.stop()
+            throw error
+        }
+        await live.stop()
+    }
 }
