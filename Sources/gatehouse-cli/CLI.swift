@@ -22,6 +22,7 @@ enum CLI {
           otp-apps list|create|update|template ...   OTP applications (gatehouse-cli otp-apps for details)
           store show|apple-config|google-play-config|credits|plan|trial ...   store setup (gatehouse-cli store for details)
           purchases entitlement|trial|verify ...   purchases of the signed-in account (gatehouse-cli purchases)
+          passkeys config|list|rename|delete ...   passkeys: the tenant's relying party, the account's passkeys (gatehouse-cli passkeys)
           workflows list|show|run|report|history ...   workflows and reports (gatehouse-cli workflows for details)
           managed-apis list|show|fetch ...     third-party APIs by name (gatehouse-cli managed-apis for details)
           possession run PHONE ...             a whole possession check with pre-fill (gatehouse-cli possession for details)
@@ -89,6 +90,8 @@ enum CLI {
             try await possession(Array(words.dropFirst()), url: url, admin: admin, credentials: credentials, logger: verbose ? logToStandardError : nil)
         case ("store", _):
             try await store(Array(words.dropFirst()), admin: admin, credentials: credentials)
+        case ("passkeys", _):
+            try await passkeys(Array(words.dropFirst()), url: url, admin: admin, credentials: credentials, logger: verbose ? logToStandardError : nil)
         case ("otp-apps", _):
             try await otpApps(Array(words.dropFirst()), admin: admin)
         case ("test-numbers", _):

@@ -128,6 +128,13 @@ extension ExecutableTests {
             try await cli.refused(["workflows", "run", "wf-doc-001", "document=@" + document], exit: 1, line: "gatehouse-cli workflows grant ACCOUNT_ID N")
             try await cli.ok(["workflows", "grant", accountID, "5"], contains: "5")
             try await cli.ok(["auth", "sessions"])
+            // Passkeys: the operator sets the relying party; the signed-in account has none yet.
+            try await cli.ok(["passkeys", "config", "--rp-id", "id.example", "--ios-app", "ABCDE12345.com.example.app"], contains: "\"rpId\" : \"id.example\"")
+            try await cli.ok(["passkeys", "config"], contains: "\"https://id.example\"")
+            try await cli.refused(["passkeys", "config", "--rp-id", "com"], exit: 1, line: "VALIDATION_FAILED")
+            try await cli.ok(["passkeys", "list"], contains: "no passkeys")
+            try await cli.refused(["passkeys", "delete", "bm9uZQ"], exit: 1, line: "PASSKEY_NOT_FOUND")
+            try await cli.refused(["passkeys", "list", "--rp-id", "x"], exit: 2, line: "unknown flag --rp-id")
             try await cli.ok(["auth", "logout"], contains: "signed out")
             try await cli.refused(["auth", "profile"], exit: 5, line: "sign in again")
 
