@@ -105,13 +105,13 @@ unlinked=examples,coverage,fuzzing
 run verification "start, status, report" --auth "$(field verification.appKey <"$creds"):$(field verification.secret <"$creds")"
 run datacove "the app's calls" -H "$bearer" -H "$ios" -H 'X-App-Version: 1.0' \
     --exclude-path-regex '^/api/tenants/|/reports/v1/stream$|/callbacks/|/files/|/logout$|/users/v1/account$|/sessions/|/passkeys/\{id\}$'
-run datacove "renaming a passkey" -H "$bearer" --phases "$unlinked" --include-path-regex '/passkeys/\{id\}$' --include-method PATCH
+run datacove "renaming a passkey" -H "$bearer" --phases "$unlinked" --include-name 'PATCH /api/auth/v1/passkeys/{id}'
 # What ends a session, on sessions of their own: once ended, the rest of each run meets a
 # closed session.
 run datacove "signing a device out" -H "Authorization: Bearer $signed_out" --phases "$unlinked" --include-path-regex '/sessions/'
 # Deleting a passkey, on one of its own: once deleted, the rest of the run meets a 404.
-run datacove "deleting a passkey" -H "Authorization: Bearer $passkey_owner" --phases "$unlinked" --include-path-regex '/passkeys/\{id\}$' \
-    --include-method DELETE
+run datacove "deleting a passkey" -H "Authorization: Bearer $passkey_owner" --phases "$unlinked" \
+    --include-name 'DELETE /api/auth/v1/passkeys/{id}'
 run datacove "logout and account deletion" -H "Authorization: Bearer $doomed" --phases "$unlinked" \
     --include-path-regex '/logout$|/users/v1/account$'
 run datacove "store setup" -H "$admin" --include-path-regex '^/api/tenants/'
