@@ -149,4 +149,76 @@ import Testing
         }
         await live.stop()
     }
+
+    /// Hostile CBOR and broken answers over HTTP: each a 4xx in the dialect's envelope with a
+    /// stable code, never a 5xx, and the stored counter untouched.
+    @Test(arguments: TestDatabaseKind.available)
+    func hostileAnswersAreRefusedWithStableCodes(_ kind: TestDatabaseKind) async throws {
+        let setup = try await AuthSDKTests.setup(kind)
+        let live = setup.live
+        do {
+            _ = try await live.app.accounts.setPasskeyConfig(tenantID: live.credentials.tenantId, PasskeyConfig(
+                rpID: "id.example", rpName: "Example", origins: [Self.origin], iosAppIDs: [], enabled: true))
+            let phone = setup.client()
+            try await setup.signIn(phone, phone: "+14165550155")
+            let token = try #require(try phone.session.currentTokens()?.accessToken)
+            let client = DatacoveClient(live)
+            func register(_ attestation: [UInt8], clientData: [UInt8]? = nil) async throws -> (Int, String) {
+                let options = try await phone.passkeyCreationOptions()
+                let data = clientData ?? Array(#"{"type":"webauthn.create","challenge":"\#(options.challenge)","origin":"https://id.example"}"#.utf8)
+                let answer = try await client.call("POST", "auth/v1/passkeys", ["name": "x", "credential": [
+                    "id": "AQID", "rawId": "AQID", "type": "public-key",
+                    "response": ["clientDataJSON": Base64URL.encode(data), "attestationObject": Base64URL.encode(attestation)],
+                ]], token: token)
+                return (answer.status, (answer.json["error"] as? [String: Any])?["code"] as? String ?? "")
+            }
+            let hostile: [(String, [UInt8])] = [
+                ("nested deep", [UInt8](repeating: 0x81, count: 10_000) + [0]),
+                ("a huge length", [0xBA, 0xFF, 0xFF, 0xFF, 0xFF]),
+                ("an indefinite length", [0xBF, 0x63] + Array("fmt".utf8) + [0x64] + Array("none".utf8) + [0xFF]),
+                ("trailing bytes", CBOR.map([CBORPair(key: .text("fmt"), value: .text("none"))]).encoded + [0]),
+                ("not a map", CBOR.array([]).encoded),
+                ("a megabyte of one-byte items", [0x9A, 0x00, 0x0F, 0x42, 0x40] + [UInt8](repeating: 0, count: 60_000)),
+            ]
+            for (name, bytes) in hostile {
+                let (status, code) = try await register(bytes)
+                #expect(status == 400 && code == "PASSKEY_INVALID", "\(name): \(status) \(code)")
+            }
+            // A body past the server's limit, and base64 that is not: refused before any parse.
+            #expect(try await register([UInt8](repeating: 0, count: 2 << 20)).0 == 413)
+            let broken = try await client.call("POST", "auth/v1/passkeys", ["name": "x", "credential": [
+                "id": "AQID", "rawId": "AQ==?", "type": "public-key", "response": ["clientDataJSON": "e30", "attestationObject": "oA"]]], token: token)
+            #expect(broken.status == 400)
+            // A spent or unknown challenge: its own code.
+            #expect(try await register(CBOR.map([]).encoded, clientData: Array(#"{"type":"webauthn.create","challenge":"AAAA","origin":"x"}"#.utf8)).1
+                == "PASSKEY_CHALLENGE_INVALID")
+            // A registered passkey, then a sign-in whose counter goes back: refused, the counter as it was.
+            let device = SoftwarePasskeyAuthenticator(algorithm: .es256, origin: Self.origin)
+            try await phone.registerPasskey(name: "Phone", using: device)
+            let options = try await phone.passkeySignInOptions()
+            var credential = device.authenticator.credentials[0]
+            credential.signCount = 9
+            var answer = SoftwareAuthenticator.Answer()
+            answer.signCount = 9
+            let assertion = try device.authenticator.assert(credential, origin: Self.origin, challenge: Base64URL.decode(options.challenge)!, answer: answer)
+            let first = try await client.call("POST", "auth/v1/passkeys/sign-in", ["credential": Self.wireJSON(assertion)], key: true)
+            #expect(first.status == 200)
+            let again = try await phone.passkeySignInOptions()
+            let stale = try device.authenticator.assert(credential, origin: Self.origin, challenge: Base64URL.decode(again.challenge)!, answer: answer)
+            let refused = try await client.call("POST", "auth/v1/passkeys/sign-in", ["credential": Self.wireJSON(stale)], key: true)
+            #expect(refused.status == 400 && (refused.json["error"] as? [String: Any])?["code"] as? String == "PASSKEY_INVALID")
+            #expect(try await live.app.environment.database.read { db in try db.queryOne("SELECT sign_count FROM passkey_credentials")!.get("sign_count") as Int64 } == 9)
+        } catch {
+            await live.stop()
+            throw error
+        }
+        await live.stop()
+    }
+
+    static func wireJSON(_ assertion: WebAuthnRelyingParty.Assertion) -> [String: Any] {
+        ["id": assertion.id, "rawId": Base64URL.encode(assertion.rawID), "type": assertion.type, "response": [
+            "clientDataJSON": Base64URL.encode(assertion.clientDataJSON), "authenticatorData": Base64URL.encode(assertion.authenticatorData),
+            "signature": Base64URL.encode(assertion.signature), "userHandle": assertion.userHandle.map(Base64URL.encode) ?? "",
+        ]]
+    }
 }
