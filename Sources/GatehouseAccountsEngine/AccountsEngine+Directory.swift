@@ -15,8 +15,8 @@ public struct AccountSummary: Sendable, Equatable {
 }
 
 extension AccountsEngine {
-    /// A tenant's accounts whose id, phone or email starts with `query` (all, newest first,
-    /// when it is empty), at most `limit`.
+    /// A tenant's accounts whose id, phone or email is `query` (all, newest first, when it is
+    /// empty), at most `limit`.
     public func searchAccounts(tenantID: String, query raw: String, limit: Int = 50) async throws -> [AccountSummary] {
         let query = raw.trimmingCharacters(in: .whitespaces)
         let bounded = Int64(min(max(limit, 1), 200))
@@ -25,19 +25,14 @@ extension AccountsEngine {
                 return try db.query("SELECT * FROM accounts WHERE tenant_id = ? ORDER BY created_at DESC, id DESC LIMIT ?", [.text(tenantID), .integer(bounded)])
                     .map(AccountSummary.init(row:))
             }
-            // Numbers are stored as their digits: `+1 416 555` looks for `1416555`.
+            // Numbers are stored as their digits: `+1 416 555 0199` looks for `14165550199`. Whole
+            // values only, never a prefix: a prefix search would spell out a masked number digit
+            // by digit to anyone who may search.
             let digits = query.filter { $0.isNumber && $0.isASCII }
             let looksLikePhone = !digits.isEmpty && query.allSatisfy { $0.isNumber || " +-().".contains($0) }
-            let phone = looksLikePhone ? digits : query
-            let pattern = Self.likePrefix(query)
-            let phonePattern = Self.likePrefix(phone)
             return try db.query(
-                """
-                SELECT * FROM accounts WHERE tenant_id = ? AND (id = ? OR phone = ? OR email = ? OR phone LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\')
-                ORDER BY created_at DESC, id DESC LIMIT ?
-                """,
-                [.text(tenantID), .text(query.lowercased()), .text(phone), .text(query.lowercased()), .text(phonePattern), .text(pattern.lowercased()),
-                 .integer(bounded)]
+                "SELECT * FROM accounts WHERE tenant_id = ? AND (id = ? OR phone = ? OR email = ?) ORDER BY created_at DESC, id DESC LIMIT ?",
+                [.text(tenantID), .text(query.lowercased()), .text(looksLikePhone ? digits : query), .text(query.lowercased()), .integer(bounded)]
             ).map(AccountSummary.init(row:))
         }
     }
@@ -53,14 +48,7 @@ extension AccountsEngine {
     /// cleared, its sessions ended. False when there was no live account to delete.
     public func deleteAccount(tenantID: String, accountID: String) async throws -> Bool {
         let principal = SessionPrincipal(tenantId: tenantID, accountId: accountID, sessionId: "", status: "", generation: 0, platform: nil)
-        guard try await account(tenantID: tenantID, id: accountID)?.deletedAt == nil else { return false }
-        try await deleteAccount(principal)
-        return true
-    }
-
-    /// `text%` for LIKE, with LIKE's own characters escaped.
-    static func likePrefix(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+        return try await deleteAccountReporting(principal)
     }
 }
 

@@ -22,15 +22,16 @@ extension AccountsEngine {
         let expires = now.addingTimeInterval(Self.passkeyChallengeLifetime)
         return try await database.write { db in
             guard let config = try Self.passkeyConfig(db, tenantID: principal.tenantId), config.enabled else { throw PasskeyError.notEnabled }
-            guard let account = try db.queryOne(
-                "SELECT phone, email, passkey_user_handle FROM accounts WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL",
-                principal.accountId, principal.tenantId)
+            try Self.requireRecentSignIn(db, principal, now: now)
+            // The handle is made once: a request at the same moment finds the one that won.
+            guard let account = try db.query(
+                """
+                UPDATE accounts SET passkey_user_handle = COALESCE(passkey_user_handle, ?) WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL
+                RETURNING phone, email, passkey_user_handle
+                """,
+                [.text(handle), .text(principal.accountId), .text(principal.tenantId)]).first
             else { throw SessionError(.sessionNotFound) }
-            var userHandle: String? = try account.get("passkey_user_handle")
-            if userHandle == nil {
-                try db.execute("UPDATE accounts SET passkey_user_handle = ? WHERE id = ? AND passkey_user_handle IS NULL", handle, principal.accountId)
-                userHandle = handle
-            }
+            let userHandle: String? = try account.get("passkey_user_handle")
             let excluded: [[UInt8]] = try db.query(
                 "SELECT credential_id FROM passkey_credentials WHERE tenant_id = ? AND account_id = ?", principal.tenantId, principal.accountId
             ).compactMap { Base64URL.decode(try $0.get("credential_id") as String) }
@@ -51,9 +52,27 @@ extension AccountsEngine {
         let cleanName = try Self.passkeyName(name)
         let challenge = (try? ClientData(response.clientDataJSON))?.challenge ?? []
         let now = environment.clock.now
-        enum Verdict: Sendable { case stored(Passkey), refused(PasskeyError) }
-        let verdict: Verdict = try await database.write { db in
+        let verdict: Verdict
+        do {
+            verdict = try await register(principal, response: response, name: cleanName, challenge: challenge, now: now)
+        } catch let error as DatabaseError where error.kind == .uniqueViolation {
+            // The same credential registered at the same moment: the other one won.
+            throw PasskeyError.credentialAlreadyRegistered
+        }
+        switch verdict {
+        case .stored(let passkey): return passkey
+        case .refused(let error): throw error
+        }
+    }
+
+    private enum Verdict: Sendable { case stored(Passkey), refused(PasskeyError) }
+
+    private func register(_ principal: SessionPrincipal, response: WebAuthnRelyingParty.Registration, name cleanName: String, challenge: [UInt8], now: Date)
+        async throws -> Verdict
+    {
+        try await database.write { db in
             guard let config = try Self.passkeyConfig(db, tenantID: principal.tenantId), config.enabled else { return .refused(.notEnabled) }
+            guard try Self.isRecentSignIn(db, principal, now: now) else { return .refused(.recentSignInRequired) }
             guard let spent = try Self.spendChallenge(db, challenge, tenantID: principal.tenantId, purpose: "create", now: now),
                 spent.accountID == principal.accountId
             else { return .refused(.challengeInvalid) }
@@ -68,6 +87,8 @@ extension AccountsEngine {
             if try db.queryOne("SELECT account_id FROM passkey_credentials WHERE tenant_id = ? AND credential_id = ?", principal.tenantId, id) != nil {
                 return .refused(.credentialAlreadyRegistered)
             }
+            // The account's row first: registrations at once count one after the other.
+            _ = try db.query("SELECT id FROM accounts WHERE id = ?" + db.dialect.forUpdate, [.text(principal.accountId)])
             let held: Int = try db.queryOne(
                 "SELECT COUNT(*) AS n FROM passkey_credentials WHERE tenant_id = ? AND account_id = ?", principal.tenantId, principal.accountId)?.get("n") ?? 0
             guard held < Self.maxPasskeysPerAccount else { return .refused(.tooManyPasskeys) }
@@ -82,10 +103,18 @@ extension AccountsEngine {
             return .stored(Passkey(
                 id: id, name: cleanName, algorithm: credential.publicKey.algorithm, backedUp: credential.backedUp, createdAt: now, lastUsedAt: nil))
         }
-        switch verdict {
-        case .stored(let passkey): return passkey
-        case .refused(let error): throw error
-        }
+    }
+
+    /// Registering a passkey gives lasting access, so it takes a session started in the last
+    /// ten minutes, as deleting one does: a stolen session alone cannot plant a passkey.
+    static func requireRecentSignIn(_ db: any DatabaseConnection, _ principal: SessionPrincipal, now: Date) throws {
+        guard try isRecentSignIn(db, principal, now: now) else { throw PasskeyError.recentSignInRequired }
+    }
+
+    static func isRecentSignIn(_ db: any DatabaseConnection, _ principal: SessionPrincipal, now: Date) throws -> Bool {
+        guard let session = try db.queryOne("SELECT created_at FROM account_sessions WHERE id = ? AND account_id = ?", principal.sessionId, principal.accountId)
+        else { return false }
+        return now.timeIntervalSince(try session.get("created_at") as Date) <= Self.passkeyDeletionWindow
     }
 
     static func keepChallenge(_ db: any DatabaseConnection, _ challenge: [UInt8], tenantID: String, purpose: String, accountID: String?, expires: Date) throws {
@@ -105,13 +134,13 @@ extension AccountsEngine {
         guard challenge.count == 32 else { return nil }
         let rows = try db.query(
             """
-            UPDATE passkey_challenges SET consumed_at = ? WHERE challenge_hash = ? AND consumed_at IS NULL
-            RETURNING tenant_id, purpose, account_id, expires_at
+            UPDATE passkey_challenges SET consumed_at = ?
+            WHERE challenge_hash = ? AND consumed_at IS NULL AND tenant_id = ? AND purpose = ? AND expires_at > ?
+            RETURNING account_id
             """,
-            [now.sqlValue, .text(SHA256.hash(challenge).hexString)])
-        guard let row = rows.first, try row.get("tenant_id") == tenantID, try row.get("purpose") == purpose, now < (try row.get("expires_at") as Date) else {
-            return nil
-        }
+            [now.sqlValue, .text(SHA256.hash(challenge).hexString), .text(tenantID), .text(purpose), now.sqlValue])
+        // Only a live challenge of this tenant and ceremony is spent: one sent elsewhere stays for its own answer.
+        guard let row = rows.first else { return nil }
         return SpentChallenge(accountID: try row.get("account_id"))
     }
 

@@ -51,7 +51,8 @@ extension AccountsEngine {
             if let wanted = spent.accountID, wanted != owner { return .refused(.credentialUnknown) }
             let handle: String? = try row.get("passkey_user_handle")
             // A discoverable sign-in names its account by the user handle; by account, a handle given must still be the owner's.
-            if let given = response.userHandle {
+            // An empty handle is no handle (some clients send "" for a credential they were given).
+            if let given = response.userHandle, !given.isEmpty {
                 guard let handle, let stored = Base64URL.decode(handle), constantTimeEquals(given, stored) else { return .refused(.userHandleMismatch) }
             } else if spent.accountID == nil {
                 return .refused(.userHandleMismatch)

@@ -4,8 +4,8 @@ import GatehouseDatabase
 import GatehouseFormats
 
 extension AccountsEngine {
-    /// How recent a sign-in must be to delete a passkey: a stolen session alone cannot take
-    /// the owner's passkeys away (the account keeps OTP as its recovery).
+    /// How recent a sign-in must be to add or delete a passkey: a stolen session alone can
+    /// neither plant one nor take the owner's away (the account keeps OTP as its recovery).
     public static let passkeyDeletionWindow: TimeInterval = 10 * 60
 
     /// The account's passkeys, oldest first.
@@ -38,9 +38,7 @@ extension AccountsEngine {
         guard Self.isCredentialID(id) else { throw PasskeyError.credentialUnknown }
         let now = environment.clock.now
         try await database.write { db in
-            guard let session = try db.queryOne("SELECT created_at FROM account_sessions WHERE id = ? AND account_id = ?", principal.sessionId, principal.accountId),
-                now.timeIntervalSince(try session.get("created_at") as Date) <= Self.passkeyDeletionWindow
-            else { throw PasskeyError.recentSignInRequired }
+            try Self.requireRecentSignIn(db, principal, now: now)
             let removed = try db.execute(
                 "DELETE FROM passkey_credentials WHERE tenant_id = ? AND account_id = ? AND credential_id = ?", principal.tenantId, principal.accountId, id)
             guard removed == 1 else { throw PasskeyError.credentialUnknown }

@@ -51,17 +51,25 @@ extension AccountsEngine {
     /// Deletes the account: every session ends, personal data is removed; the phone number
     /// or email can sign up again as a new, empty account.
     public func deleteAccount(_ principal: SessionPrincipal) async throws {
+        _ = try await deleteAccountReporting(principal)
+    }
+
+    /// Deletes the account; false when it was deleted already (by another request at once).
+    func deleteAccountReporting(_ principal: SessionPrincipal) async throws -> Bool {
         let now = environment.clock.now
-        try await database.write { db in
-            try db.execute(
+        let deleted = try await database.writeChanging { db -> Bool in
+            // Deleted before: nothing to keep (and nothing joined to it, such as an audit row).
+            guard try db.execute(
                 """
                 UPDATE accounts SET status = 'DELETED', phone = NULL, email = NULL, name = NULL, timezone = NULL, country = NULL,
                   deleted_at = ?, passkey_user_handle = NULL WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL
-                """, now, principal.accountId, principal.tenantId)
+                """, now, principal.accountId, principal.tenantId) == 1 else { throw NothingChanged(false) }
             // Its passkeys go with it: none can sign in to a deleted account, or name it.
             try db.execute("DELETE FROM passkey_credentials WHERE tenant_id = ? AND account_id = ?", principal.tenantId, principal.accountId)
+            return true
         }
         try await sessions.signOutEverywhere(accountID: principal.accountId, reason: .accountDeleted)
+        return deleted
     }
 }
 

@@ -113,11 +113,13 @@ extension SessionService {
     /// Ends every session of an account (deletion ends them as `ACCOUNT_DELETED`).
     public func signOutEverywhere(accountID: String, reason: SessionErrorCode) async throws {
         let now = environment.clock.now
-        let ended = try await database.write { db -> [String] in
+        let ended = try await database.writeChanging { db -> [String] in
             let ended: [String] = try db.query(
                 "UPDATE account_sessions SET revoked_reason = ?, revoked_at = ? WHERE account_id = ? AND revoked_reason IS NULL RETURNING id",
                 [.text(reason.rawValue), now.sqlValue, .text(accountID)]
             ).map { try $0.get("id") }
+            // No session was live: nothing to keep (and nothing joined to it, such as an audit row).
+            if ended.isEmpty { throw NothingChanged([String]()) }
             try self.announceEnded(db, ended)
             return ended
         }

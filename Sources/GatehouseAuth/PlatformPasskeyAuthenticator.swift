@@ -12,8 +12,10 @@ import GatehouseWire
 public final class PlatformPasskeyAuthenticator: NSObject, PasskeyAuthenticator, @unchecked Sendable {
     /// The window the system's sheet is shown over.
     private let anchor: @MainActor () -> ASPresentationAnchor
-    private var pending: CheckedContinuation<ASAuthorization, any Error>?
-    private var controller: ASAuthorizationController?
+    /// Each request's waiting ceremony, by its controller: an AutoFill request may still be
+    /// waiting when the user asks for the sheet, and each must hear only its own answer.
+    private var pending: [ObjectIdentifier: CheckedContinuation<ASAuthorization, any Error>] = [:]
+    private var current: ASAuthorizationController?
 
     /// An authenticator presenting over the window `anchor` returns.
     public init(anchor: @escaping @MainActor () -> ASPresentationAnchor) {
@@ -65,11 +67,14 @@ public final class PlatformPasskeyAuthenticator: NSObject, PasskeyAuthenticator,
     @MainActor
     private func perform(_ requests: [ASAuthorizationRequest], autoFill: Bool) async throws -> ASAuthorization {
         try await withCheckedThrowingContinuation { continuation in
-            pending = continuation
+            // A request still waiting (AutoFill's) is cancelled: the system answers it, with an
+            // error, through its own controller.
+            current?.cancel()
             let controller = ASAuthorizationController(authorizationRequests: requests)
+            pending[ObjectIdentifier(controller)] = continuation
             controller.delegate = self
             controller.presentationContextProvider = self
-            self.controller = controller
+            current = controller
             #if os(iOS)
             if autoFill { controller.performAutoFillAssistedRequests() } else { controller.performRequests() }
             #else
@@ -88,14 +93,18 @@ public final class PlatformPasskeyAuthenticator: NSObject, PasskeyAuthenticator,
 extension PlatformPasskeyAuthenticator: ASAuthorizationControllerDelegate, ASAuthorizationControllerPresentationContextProviding {
     /// Hands the credential to the waiting ceremony.
     public func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization) {
-        pending?.resume(returning: authorization)
-        pending = nil
+        finished(controller)?.resume(returning: authorization)
     }
 
     /// Hands the failure (a cancel included) to the waiting ceremony.
     public func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
-        pending?.resume(throwing: error)
-        pending = nil
+        finished(controller)?.resume(throwing: error)
+    }
+
+    /// The ceremony `controller` answers, taken out of those waiting.
+    private func finished(_ controller: ASAuthorizationController) -> CheckedContinuation<ASAuthorization, any Error>? {
+        if current === controller { current = nil }
+        return pending.removeValue(forKey: ObjectIdentifier(controller))
     }
 
     /// The window the sheet is shown over.

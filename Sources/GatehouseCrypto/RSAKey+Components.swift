@@ -3,10 +3,11 @@ import Foundation
 
 extension RS256PublicKey {
     /// The key of a modulus and a public exponent (big-endian, as a COSE RSA key's `n` and `e`
-    /// carry them); throws unless OpenSSL accepts it as an RSA key of 2048 bits or more.
+    /// carry them); throws unless OpenSSL accepts it as an RSA key of 2048 to 4096 bits.
     public init(modulus: [UInt8], exponent: [UInt8]) throws {
-        guard !modulus.isEmpty, modulus.count <= 1024, !exponent.isEmpty, exponent.count <= 8 else {
-            throw CryptoError.invalidKey("an RSA modulus of up to 8192 bits and an exponent of up to 64")
+        // 4096 bits at most: the key's check costs in proportion, and a user chooses the key.
+        guard !modulus.isEmpty, modulus.count <= 512, !exponent.isEmpty, exponent.count <= 8 else {
+            throw CryptoError.invalidKey("an RSA modulus of up to 4096 bits and an exponent of up to 64")
         }
         let n = try OpenSSL.check(BN_bin2bn(modulus, Int32(modulus.count), nil), "BN_bin2bn")
         defer { BN_free(n) }

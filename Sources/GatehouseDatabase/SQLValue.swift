@@ -106,7 +106,13 @@ extension Array: SQLValueConvertible where Element == UInt8 {
 /// Timestamps are stored as whole microseconds since 1970 on every driver, so ordering,
 /// arithmetic and equality behave the same on SQLite and PostgreSQL.
 extension Date: SQLValueConvertible {
-    public var sqlValue: SQLValue { .integer(Int64((timeIntervalSince1970 * 1_000_000).rounded())) }
+    /// Microseconds since 1970, held to Int64's range (a date past it, from hostile input, must
+    /// not trap the process).
+    public var sqlValue: SQLValue {
+        let micros = (timeIntervalSince1970 * 1_000_000).rounded()
+        guard micros.isFinite else { return .integer(0) }
+        return .integer(micros >= 9.2e18 ? Int64.max : micros <= -9.2e18 ? Int64.min : Int64(micros))
+    }
     public init(sqlValue: SQLValue) throws {
         self = Date(timeIntervalSince1970: Double(try Int64(sqlValue: sqlValue)) / 1_000_000)
     }

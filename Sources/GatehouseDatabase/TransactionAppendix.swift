@@ -96,3 +96,23 @@ public final class AppendingDatabase: Database {
 
     public func close() { base.close() }
 }
+
+/// Thrown inside a write that changed nothing, to roll it back so that nothing joined to it (an
+/// operator's audit row) is written; `writeChanging` returns the value it carries instead.
+public struct NothingChanged<Value: Sendable>: Error {
+    public let value: Value
+    public init(_ value: Value) { self.value = value }
+}
+
+extension Database {
+    /// `write`, where the body may end with `throw NothingChanged(value)`: the transaction is
+    /// rolled back (there was nothing to keep) and `value` returned as if it had committed.
+    @discardableResult
+    public func writeChanging<T: Sendable>(_ body: @escaping @Sendable (any DatabaseConnection) throws -> T) async throws -> T {
+        do {
+            return try await write(body)
+        } catch let unchanged as NothingChanged<T> {
+            return unchanged.value
+        }
+    }
+}

@@ -92,14 +92,16 @@ extension VerificationEngine {
     public func pinPrefixBlock(tenantID: String, applicationID: String?, prefix raw: String) async throws -> PrefixBlock {
         let prefix = try Self.validPrefix(raw)
         let now = self.now
-        let pinned = try await database.write { db -> (block: PrefixBlock, new: Bool) in
+        let pinned = try await database.writeChanging { db -> (block: PrefixBlock, new: Bool) in
             guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError.notFound(.tenant) }
             guard let applicationID else {
                 let added = try db.execute(
                     "INSERT INTO verification_tenant_prefix_pins (tenant_id, prefix, pinned_at) VALUES (?, ?, ?) ON CONFLICT (tenant_id, prefix) DO NOTHING",
                     tenantID, prefix, now)
                 let pin = try PrefixBlock(pin: db.queryOne("SELECT * FROM verification_tenant_prefix_pins WHERE tenant_id = ? AND prefix = ?", tenantID, prefix)!)
-                return (pin, added == 1)
+                // Pinned before: nothing to keep (and nothing joined to it, such as an audit row).
+                if added == 0 { throw NothingChanged((block: pin, new: false)) }
+                return (pin, true)
             }
             guard try db.queryOne("SELECT id FROM otp_applications WHERE id = ? AND tenant_id = ?", applicationID, tenantID) != nil else {
                 throw CoreError.notFound(.application)
@@ -116,7 +118,8 @@ extension VerificationEngine {
                 WHERE verification_prefix_blocks.blocked_until IS NOT NULL OR verification_prefix_blocks.lifted_at IS NOT NULL
                 """, applicationID, prefix, now)
             let block = try PrefixBlock(row: db.queryOne(Self.blockColumns + " AND b.application_id = ? AND b.prefix = ?", tenantID, applicationID, prefix)!, now: now)
-            return (block, added == 1)
+            if added == 0 { throw NothingChanged((block: block, new: false)) }
+            return (block, true)
         }
         guard pinned.new else { return pinned.block }
         prefixBlocksImposed.increment(["reason": "operator"])

@@ -66,12 +66,13 @@ extension WorkflowsEngine {
     /// the run had ended already; `notFound` when the tenant has no such run.
     public func cancelRun(tenantID: String, id: String) async throws -> Bool {
         let (now, settings, billing, hub) = (self.now, self.settings, self.billing, events)
-        let run = try await database.write { db -> WorkflowRun? in
+        let run = try await database.writeChanging { db -> WorkflowRun? in
             guard let row = try db.queryOne("SELECT * FROM workflow_runs WHERE id = ? AND tenant_id = ?" + db.dialect.forUpdate, id, tenantID) else {
                 throw WorkflowError(.notFound, .noSuchReport(id))
             }
             let run = try WorkflowRun(row: row)
-            guard !run.status.isFinished else { return nil }
+            // Ended before: nothing to keep (and nothing joined to it, such as an audit row).
+            guard !run.status.isFinished else { throw NothingChanged(WorkflowRun?.none) }
             try Self.end(
                 db, run: run, ending: .executor(.failed(code: "CANCELLED", message: "Cancelled by an operator.")), from: run.status, now: now,
                 settings: settings, billing: billing, hub: hub)

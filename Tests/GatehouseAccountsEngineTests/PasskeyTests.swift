@@ -154,6 +154,9 @@ import Testing
         authData.replaceSubrange(55..<(55 + oldID.count), with: oldID)
         duplicate = try resigned(duplicate, authData: authData, id: oldID)
         await #expect(throws: PasskeyError.credentialAlreadyRegistered) { try await h.accounts.registerPasskey(principal, response: duplicate, name: "Copy") }
+        // A session signed in more than ten minutes ago may not add a passkey.
+        h.clock.advance(by: AccountsEngine.passkeyDeletionWindow + 1)
+        await #expect(throws: PasskeyError.recentSignInRequired) { try await h.accounts.passkeyCreationOptions(principal) }
         // Off: no options, no sign-in.
         var off = Self.config
         off.enabled = false

@@ -43,10 +43,11 @@ extension TenantDirectory {
     public func revokeKey(tenantID: String, keyID: String) async throws {
         let now = environment.clock.now
         let invalidations = environment.invalidations
-        try await database.write { db in
+        try await database.writeChanging { db in
             let row = try db.queryOne("SELECT revoked_at FROM api_keys WHERE id = ? AND tenant_id = ?", keyID, tenantID)
             guard row != nil else { throw CoreError.notFound(.key) }
-            try db.execute("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", now, keyID)
+            // Revoked before: nothing to keep (and nothing joined to it, such as an audit row).
+            guard try db.execute("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", now, keyID) == 1 else { throw NothingChanged(()) }
             try invalidations.announce(db, cache: Self.keyCacheName, key: keyID)
         }
         invalidations.drop(cache: Self.keyCacheName, key: keyID)

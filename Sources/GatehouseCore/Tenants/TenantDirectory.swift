@@ -50,11 +50,13 @@ public final class TenantDirectory: Sendable {
         let invalidations = environment.invalidations
         // A refusal is thrown inside the transaction, so that nothing joined to it (an
         // operator's audit row) is written for a change that did not happen.
-        let changed = try await database.write { db in
+        let changed = try await database.writeChanging { db in
             let changed = try db.execute("UPDATE tenants SET disabled_at = ? WHERE id = ? AND disabled_at IS NULL", now, id)
             // Every cache that holds this tenant's keys or applications forgets them.
             if changed > 0 { try invalidations.announce(db, cache: CacheInvalidations.everyCache, key: nil) }
             if changed == 0, try db.queryOne("SELECT id FROM tenants WHERE id = ?", id) == nil { throw CoreError.notFound(.tenant) }
+            // Already so: nothing to keep (and nothing joined to it, such as an audit row).
+            if changed == 0 { throw NothingChanged(0) }
             return changed
         }
         if changed > 0 { invalidations.drop(cache: CacheInvalidations.everyCache, key: nil) }
@@ -64,11 +66,13 @@ public final class TenantDirectory: Sendable {
     @discardableResult
     public func enableTenant(id: String) async throws -> Tenant {
         let invalidations = environment.invalidations
-        let changed = try await database.write { db in
+        let changed = try await database.writeChanging { db in
             let changed = try db.execute("UPDATE tenants SET disabled_at = NULL WHERE id = ? AND disabled_at IS NOT NULL", id)
             // A cache may hold "this tenant is disabled": every one forgets it.
             if changed > 0 { try invalidations.announce(db, cache: CacheInvalidations.everyCache, key: nil) }
             if changed == 0, try db.queryOne("SELECT id FROM tenants WHERE id = ?", id) == nil { throw CoreError.notFound(.tenant) }
+            // Already so: nothing to keep (and nothing joined to it, such as an audit row).
+            if changed == 0 { throw NothingChanged(0) }
             return changed
         }
         if changed > 0 { invalidations.drop(cache: CacheInvalidations.everyCache, key: nil) }

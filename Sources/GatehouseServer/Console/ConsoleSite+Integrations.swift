@@ -36,7 +36,7 @@ extension ConsoleSite {
             let tenants = try await directory.tenants()
             guard let tenant = ConsolePage.chosenTenant(request, among: tenants) else { return Self.noTenants("Managed APIs", "/managed-apis", session) }
             let rows = try await managedAPIs.definitions(tenantID: tenant.id).map { definition -> [HTML] in
-                ["<code>\(definition.name)</code>", "\(definition.displayName)", "\(definition.baseURL.absoluteString)", "\(definition.auth.type.rawValue)",
+                ["<code>\(definition.name)</code>", "\(definition.displayName)", "\(ConsoleMask.url(definition.baseURL.absoluteString))", "\(definition.auth.type.rawValue)",
                  "\(definition.mode.rawValue)", "\(definition.hasSecret ? "stored (never shown)" : "none")", "\(ConsolePage.time(definition.updatedAt))"]
             }
             return ConsolePage.render("Managed APIs", session: session, current: "/managed-apis", """
@@ -76,7 +76,7 @@ extension ConsoleSite {
             <section><h2>\(app.name)</h2><dl class="facts"><div><dt>Id</dt><dd><code>\(app.id)</code></dd></div>\
             <div><dt>State</dt><dd>\(app.paused ? "paused" : "sending")</dd></div><div><dt>Code</dt><dd>\(app.codeLength) digits, \(app.lifetimeSeconds) s, \(app.maxAttempts) tries</dd></div>\
             <div><dt>Cooldown</dt><dd>\(app.cooldownSeconds) s</dd></div><div><dt>Minimum auth</dt><dd>\(app.minimumAuth.rawValue)</dd></div>\
-            <div><dt>Callback</dt><dd>\(app.callbackURL ?? "none")</dd></div><div><dt>Disabled countries</dt><dd>\(app.disabledCountries.isEmpty ? "none" : app.disabledCountries.joined(separator: ", "))</dd></div>\
+            <div><dt>Callback</dt><dd>\(app.callbackURL.map(ConsoleMask.url) ?? "none")</dd></div><div><dt>Disabled countries</dt><dd>\(app.disabledCountries.isEmpty ? "none" : app.disabledCountries.joined(separator: ", "))</dd></div>\
             <div><dt>Fees</dt><dd>SMS \(Money.string(app.smsFeeMicros)) · call \(Money.string(app.calloutFeeMicros))</dd></div>\
             <div><dt>Automatic prefix blocks</dt><dd>\(app.autoBlockPrefixes ? "on" : "off")</dd></div>\(limits)</dl>\(failureMarkup)\
             \(ConsolePage.table(["Group", "Channel", "Language", "Template"], templateRows, empty: "Default templates only."))</section>

@@ -42,6 +42,8 @@ extension ConsoleSite {
                 throw ConsoleFailure.invalid("That is not an email address.")
             } catch ConsoleError.emailTaken {
                 throw ConsoleFailure.invalid("An operator with this email exists.")
+            } catch ConsoleError.busy {
+                throw ConsoleFailure.tooManyRequests(retryAfter: 5)
             }
             let qr = QRCode(created.totpURI)?.svg(size: 220, title: "Authenticator code for \(created.account.email)") ?? .empty
             return ConsolePage.render("Operator added", session: session, current: "/operators", """

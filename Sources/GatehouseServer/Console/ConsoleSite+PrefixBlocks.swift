@@ -38,6 +38,8 @@ extension ConsoleSite {
         on(site, .POST, "/prefix-blocks/lift", role: .admin) { request, context, session in
             let form = try ConsoleForm(request, session: session)
             let (tenantID, applicationID) = (form["tenant"], form["application"].isEmpty ? nil : form["application"])
+            // Lifting lets codes through to a range the guard (or an operator) stopped: as weighty as a pin.
+            try requireConfirmation(session, returnTo: "/prefix-blocks?tenant=\(ConsolePage.queryEscaped(tenantID))")
             try await refusing {
                 try await audited(AuditEntry(actor: session.account.id, action: "prefix_block.lift", target: form["prefix"], clientAddress: context.clientAddress,
                     detail: "tenant \(tenantID)" + (applicationID.map { " application \($0)" } ?? " (tenant pin)"))) {

@@ -62,6 +62,8 @@ extension ConsoleSite {
                 try await console.confirmPassword(session, password: form.fields["password"] ?? "", clientAddress: context.clientAddress)
             } catch ConsoleError.signInRefused {
                 throw ConsoleFailure.invalid("That password is wrong.")
+            } catch ConsoleError.busy {
+                throw ConsoleFailure.tooManyRequests(retryAfter: 5)
             } catch ConsoleError.locked {
                 var response = ConsolePage.redirect(to: "/sign-in")
                 response.headers.add("Set-Cookie", cookie.clearing)

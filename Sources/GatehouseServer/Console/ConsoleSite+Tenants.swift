@@ -39,7 +39,7 @@ extension ConsoleSite {
                 try await Self.tenantPage(tenant, applications: applications, keys: keys, balance: balance, session: session))
         }
         tenantAction(site, "disable", confirmed: true) { id, _ in try await directory.disableTenant(id: id); return "tenant-disabled" }
-        tenantAction(site, "enable", confirmed: false) { id, _ in _ = try await directory.enableTenant(id: id); return "tenant-enabled" }
+        tenantAction(site, "enable", confirmed: true) { id, _ in _ = try await directory.enableTenant(id: id); return "tenant-enabled" }
         tenantAction(site, "balance", confirmed: true) { id, form in
             guard let micros = Money.signedMicros(form["amount"]) else { throw ConsoleFailure.invalid("The amount must be a number such as 25 or -2.50.") }
             _ = try await verification.adjustBalance(tenantID: id, byMicros: micros)

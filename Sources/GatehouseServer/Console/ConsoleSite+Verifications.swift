@@ -76,7 +76,8 @@ extension ConsoleSite {
 
     /// `<microseconds>-<id>`: the time and id of the last row on the page before.
     static func cursor(_ text: String) -> (at: Date, id: String)? {
-        guard let dash = text.firstIndex(of: "-"), let micros = Int64(text[..<dash]) else { return nil }
+        // Microseconds between 1970 and 2100: nothing else was ever written in a cursor.
+        guard let dash = text.firstIndex(of: "-"), let micros = Int64(text[..<dash]), (0...4_102_444_800_000_000).contains(micros) else { return nil }
         return (Date(timeIntervalSince1970: Double(micros) / 1_000_000), String(text[text.index(after: dash)...]))
     }
 }

@@ -31,6 +31,7 @@ extension ConsoleSite {
         on(site, .POST, "/runs/:tenantId/:runId/cancel", role: .admin) { request, context, session in
             _ = try ConsoleForm(request, session: session)
             let (tenantID, runID) = (context.parameter("tenantId"), context.parameter("runId"))
+            try requireConfirmation(session, returnTo: "/runs/\(tenantID)/\(runID)")
             let cancelled: Bool
             do {
                 cancelled = try await audited(AuditEntry(actor: session.account.id, action: "run.cancel", target: runID, clientAddress: context.clientAddress,

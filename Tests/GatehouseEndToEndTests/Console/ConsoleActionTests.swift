@@ -26,6 +26,9 @@ import Testing
             #expect(try await f.console.auditLog().contains { $0.entry.action == "key.create" && $0.entry.target == tenantID })
             let revoked = try await visitor.post("/tenants/\(tenantID)/keys/\(key.id)/revoke", [:], csrf: csrf)
             #expect(revoked.status == 303)
+            // Revoked again: nothing changed, so nothing is recorded.
+            #expect(try await visitor.post("/tenants/\(tenantID)/keys/\(key.id)/revoke", [:], csrf: csrf).status == 303)
+            #expect(try await f.console.auditLog().filter { $0.entry.action == "key.revoke" }.count == 1)
             #expect(try await f.live.app.directory.authenticate(apiKey: secret) == nil)
             #expect(try await visitor.post("/tenants/\(tenantID)/keys/no-such-key/revoke", [:], csrf: csrf).status == 404)
             #expect(try await visitor.post("/tenants/no-such-tenant/keys", ["label": "x"], csrf: csrf).status == 404)
@@ -42,6 +45,8 @@ import Testing
             let csrf = try #require(page.csrf)
             let pinned = try await visitor.post("/prefix-blocks/pin", ["tenant": tenantID, "prefix": "447400", "application": ""], csrf: csrf)
             #expect(pinned.status == 303 && pinned.location == "/prefix-blocks?tenant=\(tenantID)&done=block-pinned")
+            // Pinned again: the pin stands as it was, and no second row says otherwise.
+            #expect(try await visitor.post("/prefix-blocks/pin", ["tenant": tenantID, "prefix": "447400", "application": ""], csrf: csrf).status == 303)
             let blocks = try await f.live.app.verification.prefixBlocks(tenantID: tenantID)
             #expect(blocks.count == 1 && blocks[0].prefix == "447400" && blocks[0].active && blocks[0].applicationId == nil)
             #expect(try await visitor.get("/prefix-blocks?tenant=\(tenantID)&done=block-pinned").body.contains("+447400"))

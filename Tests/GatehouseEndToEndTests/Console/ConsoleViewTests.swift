@@ -29,7 +29,9 @@ import Testing
                 ("/verifications?tenant=\(tenantID)", [masked, "sms", "verified"]),
                 ("/verifications?tenant=\(tenantID)&status=pending", ["No verifications match"]),
                 ("/accounts?tenant=\(tenantID)", [masked, account.accountId]),
-                ("/accounts?tenant=\(tenantID)&q=%2B1416555", [account.accountId]),
+                ("/accounts?tenant=\(tenantID)&q=%2B1%20416%20555%200142", [account.accountId]),
+            // Whole values only: a prefix would spell a masked number out digit by digit.
+            ("/accounts?tenant=\(tenantID)&q=%2B1416555", ["No account matches."]),
                 ("/accounts/\(tenantID)/\(account.accountId)", ["Console probe phone", masked, "Sign out everywhere"]),
                 ("/purchases/\(tenantID)/\(account.accountId)", ["No subscription.", "none"]),
                 ("/runs?tenant=\(tenantID)", ["wf-url-001", "Website check", "No runs."]),
