@@ -7,20 +7,31 @@ import GatehouseFormats
 extension AccountsEngine {
     /// Options to sign in with a passkey: discoverable (no identifier: the passkey chosen names
     /// the account) or by account (its phone or email: its passkeys listed). A challenge is
-    /// kept either way; an identifier of no account gets an empty list, as a discoverable one.
+    /// kept either way; an identifier of no account (or of one without passkeys) gets an id
+    /// that names nothing, so that the answer tells no one who has an account.
     public func passkeyRequestOptions(tenantID: String, identifier: (channel: SignInChannel, value: String)?) async throws -> PasskeyRequestOptions {
         let parsed = try identifier.map { try Identifier($0.channel, $0.value) }
         let challenge = environment.random.bytes(32)
-        let expires = environment.clock.now.addingTimeInterval(Self.passkeyChallengeLifetime)
+        let (now, random) = (environment.clock.now, environment.random)
+        let expires = now.addingTimeInterval(Self.passkeyChallengeLifetime)
         return try await database.write { db in
             guard let config = try Self.passkeyConfig(db, tenantID: tenantID), config.enabled else { throw PasskeyError.notEnabled }
             var accountID: String?
             var allowed: [[UInt8]] = []
-            if let parsed, let row = try Self.find(db, tenantID: tenantID, parsed) {
-                accountID = try row.get("id")
-                allowed = try db.query(
-                    "SELECT credential_id FROM passkey_credentials WHERE tenant_id = ? AND account_id = ? ORDER BY created_at", tenantID, accountID!
-                ).compactMap { Base64URL.decode(try $0.get("credential_id") as String) }
+            if let parsed {
+                if let row = try Self.find(db, tenantID: tenantID, parsed) {
+                    accountID = try row.get("id")
+                    allowed = try db.query(
+                        "SELECT credential_id FROM passkey_credentials WHERE tenant_id = ? AND account_id = ? ORDER BY created_at", tenantID, accountID!
+                    ).compactMap { Base64URL.decode(try $0.get("credential_id") as String) }
+                }
+                // No account, or no passkey: a credential id that names nothing, the same for the
+                // same identifier on every node, so the answer does not tell who has an account
+                // (or passkeys). It is keyed by the tenant's token key, which no caller holds.
+                if allowed.isEmpty {
+                    let key = try SigningKeys.current(db, tenantID: tenantID, now: now, random: random)
+                    allowed = [Array(HMAC.sha256(key: key.secret, message: Array("passkey-decoy\n\(tenantID)\n\(parsed.value)".utf8)).prefix(16))]
+                }
             }
             try Self.keepChallenge(db, challenge, tenantID: tenantID, purpose: "get", accountID: accountID, expires: expires)
             return PasskeyRequestOptions(challenge: challenge, rpID: config.rpID, allowedCredentials: allowed, expiresAt: expires)

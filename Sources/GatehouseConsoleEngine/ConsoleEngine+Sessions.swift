@@ -57,37 +57,32 @@ extension ConsoleEngine {
         }
     }
 
-    /// The operator types the password again before a destructive action. A wrong one counts
-    /// toward the lockout like a wrong sign-in; the lockout ends the operator's sessions.
+    /// The operator types the password again before a destructive action. It counts toward
+    /// the same lockout as sign-in (and is refused while one is in force); a right one clears
+    /// the count; the lockout ends the operator's sessions.
     public func confirmPassword(_ session: ConsoleSession, password: String, clientAddress: String) async throws {
         let now = environment.clock.now
-        let row = try await database.read { db in try db.queryOne("SELECT password_hash FROM console_operators WHERE id = ?", session.account.id) }
+        let row = try await database.read { db in
+            try db.queryOne("SELECT password_hash, locked_until FROM console_operators WHERE id = ?", session.account.id)
+        }
         guard let hash: String = try row?.get("password_hash") else { throw ConsoleError.signInRefused }
+        if let until: Date = try row?.get("locked_until"), now < until { throw ConsoleError.locked(until: until) }
         let holds = try await passwords.verify(password, against: hash)
         let auditID = environment.ids.next().lowercased
         let operatorID = session.account.id
-        let lockUntil = now.addingTimeInterval(Self.lockout)
-        let locked: Bool = try await database.write { db in
+        let lockedUntil: Date? = try await database.write { db in
             if holds {
                 try db.execute("UPDATE console_sessions SET confirmed_at = ? WHERE id = ?", now, session.id)
+                try db.execute("UPDATE console_operators SET failed_attempts = 0 WHERE id = ? AND (locked_until IS NULL OR locked_until <= ?)", operatorID, now)
                 try Self.audit(db, id: auditID, AuditEntry(actor: operatorID, action: "operator.confirm", target: operatorID, clientAddress: clientAddress), at: now)
-                return false
+                return nil
             }
-            let counted = try db.query(
-                """
-                UPDATE console_operators SET failed_attempts = failed_attempts + 1,
-                  locked_until = CASE WHEN failed_attempts + 1 >= ? THEN ? ELSE locked_until END
-                WHERE id = ? RETURNING locked_until
-                """,
-                [.integer(Int64(Self.lockoutFailures)), lockUntil.sqlValue, .text(operatorID)]).first
+            let until = try Self.countFailure(db, operatorID: operatorID, now: now)
             try Self.audit(db, id: auditID, AuditEntry(actor: operatorID, action: "operator.confirm_refused", target: operatorID, clientAddress: clientAddress), at: now)
-            if let until: Date = try counted?.get("locked_until"), now < until {
-                try db.execute("DELETE FROM console_sessions WHERE operator_id = ?", operatorID)
-                return true
-            }
-            return false
+            if until != nil { try db.execute("DELETE FROM console_sessions WHERE operator_id = ?", operatorID) }
+            return until
         }
-        if locked { throw ConsoleError.locked(until: lockUntil) }
+        if let lockedUntil { throw ConsoleError.locked(until: lockedUntil) }
         if !holds { throw ConsoleError.signInRefused }
     }
 

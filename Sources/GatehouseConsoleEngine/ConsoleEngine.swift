@@ -67,12 +67,17 @@ public final class ConsoleEngine: Sendable {
             : nil
         let auditID = environment.ids.next().lowercased
         guard let row else {
-            // The same work as for a real operator (a hash and a written refusal), so neither
-            // the time nor the answer tells which emails are operators'.
+            // The same work as for a real operator (a hash, a written refusal, failures counted
+            // to a lockout), so neither the time nor the answer tells which emails are operators'.
             try await passwords.verifyDecoy(password)
-            try await database.write { db in
+            let counted = Self.isEmail(email) ? email : nil
+            let lockedUntil: Date? = try await database.write { db in
                 try Self.audit(db, id: auditID, AuditEntry(actor: nil, action: "operator.sign_in_refused", clientAddress: clientAddress), at: now)
+                guard let counted else { return nil }
+                let (count, retryAfter) = try RateCounter.hit(db, key: "console-unknown-operator\n" + counted, now: now, window: Self.lockout)
+                return count >= Self.lockoutFailures ? now.addingTimeInterval(Double(retryAfter)) : nil
             }
+            if let lockedUntil { throw ConsoleError.locked(until: lockedUntil) }
             throw ConsoleError.signInRefused
         }
         let id: String = try row.get("id")
@@ -83,7 +88,6 @@ public final class ConsoleEngine: Sendable {
         let passwordHolds = try await passwords.verify(password, against: try row.get("password_hash"))
         let step = try secrets.open(row.get("totp_secret"), context: Self.sealContext(id)).flatMap(Base32.decode)
             .flatMap { TOTP(secret: $0).matchingStep(code, at: now) }
-        let lockUntil = now.addingTimeInterval(Self.lockout)
         // The verdict is returned, not thrown, so the failure it counts is committed.
         enum Verdict: Sendable { case signedIn(ConsoleOperator), refused, locked(Date) }
         let verdict: Verdict = try await database.write { db in
@@ -97,21 +101,9 @@ public final class ConsoleEngine: Sendable {
                 try Self.audit(db, id: auditID, AuditEntry(actor: id, action: "operator.sign_in", target: id, clientAddress: clientAddress), at: now)
                 return .signedIn(try ConsoleOperator(db.queryOne("SELECT * FROM console_operators WHERE id = ?", id)!))
             }
-            // The count restarts once a lockout has run out; a lock in force is not extended,
-            // so guesses during it cannot keep the operator out. (SET reads the row as it was.)
-            let counted = try db.query(
-                """
-                UPDATE console_operators SET
-                  failed_attempts = CASE WHEN locked_until IS NOT NULL AND locked_until <= ? THEN 1 ELSE failed_attempts + 1 END,
-                  locked_until = CASE
-                    WHEN locked_until IS NOT NULL AND locked_until > ? THEN locked_until
-                    WHEN (CASE WHEN locked_until IS NOT NULL AND locked_until <= ? THEN 1 ELSE failed_attempts + 1 END) >= ? THEN ?
-                    ELSE NULL END
-                WHERE id = ? RETURNING failed_attempts, locked_until
-                """,
-                [now.sqlValue, now.sqlValue, now.sqlValue, .integer(Int64(Self.lockoutFailures)), lockUntil.sqlValue, .text(id)]).first
+            let lockedUntil = try Self.countFailure(db, operatorID: id, now: now)
             try Self.audit(db, id: auditID, AuditEntry(actor: nil, action: "operator.sign_in_refused", target: id, clientAddress: clientAddress), at: now)
-            if let until: Date = try counted?.get("locked_until"), now < until { return .locked(until) }
+            if let lockedUntil { return .locked(lockedUntil) }
             return .refused
         }
         switch verdict {
@@ -119,6 +111,25 @@ public final class ConsoleEngine: Sendable {
         case .refused: throw ConsoleError.signInRefused
         case .locked(let until): throw ConsoleError.locked(until: until)
         }
+    }
+
+    /// Counts a failed password (at sign-in or a confirmation) and returns the lock in force
+    /// after it, if any. The count restarts once a lockout has run out; a lock in force is not
+    /// extended, so guesses during it cannot keep the operator out. (SET reads the row as it was.)
+    static func countFailure(_ db: any DatabaseConnection, operatorID: String, now: Date) throws -> Date? {
+        let counted = try db.query(
+            """
+            UPDATE console_operators SET
+              failed_attempts = CASE WHEN locked_until IS NOT NULL AND locked_until <= ? THEN 1 ELSE failed_attempts + 1 END,
+              locked_until = CASE
+                WHEN locked_until IS NOT NULL AND locked_until > ? THEN locked_until
+                WHEN (CASE WHEN locked_until IS NOT NULL AND locked_until <= ? THEN 1 ELSE failed_attempts + 1 END) >= ? THEN ?
+                ELSE NULL END
+            WHERE id = ? RETURNING locked_until
+            """,
+            [now.sqlValue, now.sqlValue, now.sqlValue, .integer(Int64(lockoutFailures)), now.addingTimeInterval(lockout).sqlValue, .text(operatorID)]).first
+        guard let until: Date = try counted?.get("locked_until"), now < until else { return nil }
+        return until
     }
 
     /// An email as operators have one: printable ASCII, one `@` between non-empty parts, at most 254 bytes.

@@ -126,4 +126,52 @@ import Testing
         }
         #expect(made == 1)
     }
+
+    /// An email no operator has locks out after as many failures as a real one, so the
+    /// lockout does not tell which emails are operators'.
+    @Test(arguments: TestDatabaseKind.available)
+    func anUnknownEmailLocksOutLikeAKnownOne(_ kind: TestDatabaseKind) async throws {
+        let h = try Harness(kind)
+        defer { h.store.close() }
+        _ = try await h.engine.createOperator(email: "ops@example.com", role: .admin, password: Self.password)
+        for email in ["ops@example.com", "nobody@example.com"] {
+            for _ in 1..<ConsoleEngine.lockoutFailures {
+                await #expect(throws: ConsoleError.signInRefused) { try await h.engine.signIn(email: email, password: "wrong password!", code: "123456") }
+            }
+            do {
+                _ = try await h.engine.signIn(email: email, password: "wrong password!", code: "123456")
+                Issue.record("\(email): signed in")
+            } catch ConsoleError.locked {
+                // As a real operator's.
+            } catch {
+                Issue.record("\(email): \(error) where a lockout was due")
+            }
+        }
+    }
+
+    /// Confirming the password counts toward the same lockout, is refused while one is in
+    /// force, and a right one clears the count.
+    @Test(arguments: TestDatabaseKind.available)
+    func confirmationsShareTheLockout(_ kind: TestDatabaseKind) async throws {
+        let h = try Harness(kind)
+        defer { h.store.close() }
+        let created = try await h.engine.createOperator(email: "ops@example.com", role: .admin, password: Self.password)
+        let account = try await h.engine.signIn(email: "ops@example.com", password: Self.password, code: try h.authenticator(created).code(at: h.clock.now))
+        let session = try await h.engine.openSession(for: account, clientAddress: "127.0.0.1").session
+        for _ in 0..<3 {
+            await #expect(throws: ConsoleError.signInRefused) { try await h.engine.confirmPassword(session, password: "not it at all", clientAddress: "127.0.0.1") }
+        }
+        try await h.engine.confirmPassword(session, password: Self.password, clientAddress: "127.0.0.1")
+        let failures: Int = try await h.store.database.read { db in try db.queryOne("SELECT failed_attempts FROM console_operators")!.get("failed_attempts") }
+        #expect(failures == 0)
+        for _ in 0..<ConsoleEngine.lockoutFailures - 1 {
+            await #expect(throws: ConsoleError.signInRefused) { try await h.engine.confirmPassword(session, password: "not it at all", clientAddress: "127.0.0.1") }
+        }
+        await #expect(throws: ConsoleError.locked(until: h.clock.now.addingTimeInterval(ConsoleEngine.lockout))) {
+            try await h.engine.confirmPassword(session, password: "not it at all", clientAddress: "127.0.0.1")
+        }
+        // Locked: the right password is refused too, and the sessions are gone.
+        await #expect(throws: ConsoleError.self) { try await h.engine.confirmPassword(session, password: Self.password, clientAddress: "127.0.0.1") }
+        #expect(try await h.engine.session(token: "x") == nil)
+    }
 }
