@@ -67,21 +67,28 @@ extension AccountsEngine {
 
     private enum Verdict: Sendable { case stored(Passkey), refused(PasskeyError) }
 
+    /// The ceremony is checked before the transaction (its crypto holds no lock); the
+    /// transaction then spends the challenge, whatever the verdict, and stores the passkey.
     private func register(_ principal: SessionPrincipal, response: WebAuthnRelyingParty.Registration, name cleanName: String, challenge: [UInt8], now: Date)
         async throws -> Verdict
     {
-        try await database.write { db in
-            guard let config = try Self.passkeyConfig(db, tenantID: principal.tenantId), config.enabled else { return .refused(.notEnabled) }
+        guard let config = try await passkeyConfig(tenantID: principal.tenantId), config.enabled else { return .refused(.notEnabled) }
+        let checked = Result { () throws(WebAuthnError) -> WebAuthnRelyingParty.NewCredential in
+            try WebAuthnRelyingParty(id: config.rpID, origins: Set(config.origins))
+                .verifyRegistration(response, challenge: challenge, algorithms: Set(Self.passkeyAlgorithms))
+        }
+        return try await database.write { db in
+            // The relying party checked against must still be the tenant's.
+            guard try Self.passkeyConfig(db, tenantID: principal.tenantId).map({ $0.enabled && $0.rpID == config.rpID && $0.origins == config.origins }) == true
+            else { return .refused(.notEnabled) }
             guard try Self.isRecentSignIn(db, principal, now: now) else { return .refused(.recentSignInRequired) }
             guard let spent = try Self.spendChallenge(db, challenge, tenantID: principal.tenantId, purpose: "create", now: now),
                 spent.accountID == principal.accountId
             else { return .refused(.challengeInvalid) }
-            let party = WebAuthnRelyingParty(id: config.rpID, origins: Set(config.origins))
             let credential: WebAuthnRelyingParty.NewCredential
-            do {
-                credential = try party.verifyRegistration(response, challenge: challenge, algorithms: Set(Self.passkeyAlgorithms))
-            } catch let error as WebAuthnError {
-                return .refused(.ceremony(error))
+            switch checked {
+            case .success(let made): credential = made
+            case .failure(let error): return .refused(.ceremony(error))
             }
             let id = Base64URL.encode(credential.id)
             if try db.queryOne("SELECT account_id FROM passkey_credentials WHERE tenant_id = ? AND credential_id = ?", principal.tenantId, id) != nil {

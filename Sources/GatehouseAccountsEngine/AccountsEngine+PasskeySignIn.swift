@@ -39,46 +39,62 @@ extension AccountsEngine {
     }
 
     /// Checks an assertion (WebAuthn §7.2) and starts a session as a code's sign-in does (the
-    /// same device limit and rotation), in one transaction: the challenge spent, the credential
-    /// locked, its owner and user handle checked, the counter rules applied (a synced passkey's
-    /// constant 0 passes; a counter in use that does not go up is refused and flagged, the stored
-    /// counter unchanged), the backup state and last use written, the session made.
+    /// same device limit and rotation). The signature is checked before the transaction, against
+    /// the stored key (its crypto holds no lock); the transaction then spends the challenge, locks
+    /// the credential, checks its owner and user handle and the counter rules on the locked row
+    /// (a synced passkey's constant 0 passes; a counter in use that does not go up is refused
+    /// and flagged, the stored counter unchanged), writes the backup state and last use, and
+    /// makes the session.
     public func signInWithPasskey(tenantID: String, response: WebAuthnRelyingParty.Assertion, device: DeviceInfo) async throws -> TokenPair {
         let challenge = (try? ClientData(response.clientDataJSON))?.challenge ?? []
         let now = environment.clock.now
         let sessions = self.sessions
+        let id = Base64URL.encode(response.rawID)
+        let (config, stored) = try await database.read { db in
+            (try Self.passkeyConfig(db, tenantID: tenantID),
+             try db.queryOne("SELECT public_key FROM passkey_credentials WHERE tenant_id = ? AND credential_id = ?", tenantID, id))
+        }
+        guard let config, config.enabled else { throw PasskeyError.notEnabled }
+        let checked: Result<WebAuthnRelyingParty.Verified, PasskeyError>
+        if let keyBytes: [UInt8] = try stored?.get("public_key"), let key = try? COSEKey(CBORReader.decode(keyBytes)) {
+            do {
+                checked = .success(try WebAuthnRelyingParty(id: config.rpID, origins: Set(config.origins)).verifyAssertion(response, challenge: challenge, publicKey: key))
+            } catch let error as WebAuthnError {
+                checked = .failure(.ceremony(error))
+            }
+        } else {
+            checked = .failure(.credentialUnknown)
+        }
         enum Verdict: Sendable { case signedIn(StartedSession), refused(PasskeyError) }
         let verdict: Verdict = try await database.write { db in
-            guard let config = try Self.passkeyConfig(db, tenantID: tenantID), config.enabled else { return .refused(.notEnabled) }
+            guard try Self.passkeyConfig(db, tenantID: tenantID).map({ $0.enabled && $0.rpID == config.rpID && $0.origins == config.origins }) == true
+            else { return .refused(.notEnabled) }
             guard let spent = try Self.spendChallenge(db, challenge, tenantID: tenantID, purpose: "get", now: now) else { return .refused(.challengeInvalid) }
-            let id = Base64URL.encode(response.rawID)
+            let verified: WebAuthnRelyingParty.Verified
+            switch checked {
+            case .success(let value): verified = value
+            case .failure(let error): return .refused(error)
+            }
             guard let row = try db.queryOne(
                 """
                 SELECT c.*, a.passkey_user_handle FROM passkey_credentials c JOIN accounts a ON a.id = c.account_id
                 WHERE c.tenant_id = ? AND c.credential_id = ? AND a.deleted_at IS NULL
-                """ + db.dialect.forUpdate, tenantID, id)
+                """ + db.dialect.forUpdate, tenantID, id),
+                try row.get("public_key") as [UInt8] == (try stored?.get("public_key") as [UInt8]?)
             else { return .refused(.credentialUnknown) }
             let owner: String = try row.get("account_id")
             if let wanted = spent.accountID, wanted != owner { return .refused(.credentialUnknown) }
             let handle: String? = try row.get("passkey_user_handle")
-            // A discoverable sign-in names its account by the user handle; by account, a handle given must still be the owner's.
-            // An empty handle is no handle (some clients send "" for a credential they were given).
+            // A discoverable sign-in names its account by the user handle; by account, a handle
+            // given must still be the owner's. An empty handle is no handle (some clients send "").
             if let given = response.userHandle, !given.isEmpty {
-                guard let handle, let stored = Base64URL.decode(handle), constantTimeEquals(given, stored) else { return .refused(.userHandleMismatch) }
+                guard let handle, let storedHandle = Base64URL.decode(handle), constantTimeEquals(given, storedHandle) else { return .refused(.userHandleMismatch) }
             } else if spent.accountID == nil {
                 return .refused(.userHandleMismatch)
             }
-            let key: COSEKey
-            do { key = try COSEKey(CBORReader.decode(try row.get("public_key") as [UInt8])) } catch { return .refused(.credentialUnknown) }
-            let verified: WebAuthnRelyingParty.Verified
-            do {
-                verified = try WebAuthnRelyingParty(id: config.rpID, origins: Set(config.origins)).verifyAssertion(response, challenge: challenge, publicKey: key)
-            } catch let error as WebAuthnError {
-                return .refused(.ceremony(error))
-            }
             guard verified.backupEligible == (try row.get("backup_eligible") as Bool) else { return .refused(.backupEligibilityChanged) }
-            let stored = UInt32(clamping: try row.get("sign_count") as Int64)
-            if !WebAuthnRelyingParty.signCountAcceptable(stored: stored, received: verified.signCount) {
+            let count = UInt32(clamping: try row.get("sign_count") as Int64)
+            if !WebAuthnRelyingParty.signCountAcceptable(stored: count, received: verified.signCount) {
                 try db.execute("UPDATE passkey_credentials SET counter_regressed_at = ? WHERE tenant_id = ? AND credential_id = ?", now, tenantID, id)
                 return .refused(.counterRegressed)
             }
