@@ -176,7 +176,7 @@ var targets: [Target] = [
     ),
     .testTarget(
         name: "GatehouseConsoleEngineTests",
-        dependencies: ["GatehouseConsoleEngine", "GatehouseTesting", "GatehouseCrypto", "GatehouseDatabase", "GatehouseCore"],
+        dependencies: ["GatehouseConsoleEngine", "GatehouseTesting", "GatehouseCrypto", "GatehouseDatabase", "GatehouseCore", "GatehouseFormats"],
         swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -60,6 +60,17 @@ public final class ConsoleEngine: Sendable {
     /// run outside any transaction; the verdict, the failure count and the lock are decided
     /// and written together, so concurrent guesses cannot pass the limit.
     public func signIn(email raw: String, password: String, code: String, clientAddress: String? = nil) async throws -> ConsoleOperator {
+        try await signIn(email: raw, password: password, second: .code(code), clientAddress: clientAddress)
+    }
+
+    /// The second factor: a TOTP code, or an assertion of one of the operator's passkeys (the
+    /// relying party is the console as the browser reached it).
+    public enum SecondFactor: Sendable {
+        case code(String)
+        case passkey(WebAuthnRelyingParty.Assertion, WebAuthnRelyingParty)
+    }
+
+    public func signIn(email raw: String, password: String, second: SecondFactor, clientAddress: String? = nil) async throws -> ConsoleOperator {
         let email = raw.trimmingCharacters(in: .whitespaces).lowercased()
         let now = environment.clock.now
         let row = Self.isEmail(email)
@@ -86,17 +97,28 @@ public final class ConsoleEngine: Sendable {
             throw ConsoleError.locked(until: until)
         }
         let passwordHolds = try await passwords.verify(password, against: try row.get("password_hash"))
-        let step = try secrets.open(row.get("totp_secret"), context: Self.sealContext(id)).flatMap(Base32.decode)
-            .flatMap { TOTP(secret: $0).matchingStep(code, at: now) }
+        let holds: @Sendable (any DatabaseConnection) throws -> Bool
+        switch second {
+        case .code(let code):
+            let step = try secrets.open(row.get("totp_secret"), context: Self.sealContext(id)).flatMap(Base32.decode)
+                .flatMap { TOTP(secret: $0).matchingStep(code, at: now) }
+            // A wrong password does not burn the operator's current code.
+            holds = { db in
+                guard let step, passwordHolds else { return false }
+                return try db.execute(
+                    "UPDATE console_operators SET totp_last_step = ? WHERE id = ? AND (totp_last_step IS NULL OR totp_last_step < ?)", step, id, step) == 1
+            }
+        case .passkey(let assertion, let party):
+            holds = try await passkeyHolds(assertion, party: party, operatorID: id, now: now)
+        }
         // The verdict is returned, not thrown, so the failure it counts is committed.
         enum Verdict: Sendable { case signedIn(ConsoleOperator), refused, locked(Date) }
         let verdict: Verdict = try await database.write { db in
-            if let step, passwordHolds, try db.execute(
-                """
-                UPDATE console_operators SET totp_last_step = ?, failed_attempts = 0, locked_until = NULL
-                WHERE id = ? AND (locked_until IS NULL OR locked_until <= ?) AND (totp_last_step IS NULL OR totp_last_step < ?)
-                """,
-                step, id, now, step) == 1
+            // A passkey's challenge is spent whatever the password; a code once the password holds.
+            let secondHolds = try holds(db)
+            if passwordHolds, secondHolds, try db.execute(
+                "UPDATE console_operators SET failed_attempts = 0, locked_until = NULL WHERE id = ? AND (locked_until IS NULL OR locked_until <= ?)",
+                id, now) == 1
             {
                 try Self.audit(db, id: auditID, AuditEntry(actor: id, action: "operator.sign_in", target: id, clientAddress: clientAddress), at: now)
                 return .signedIn(try ConsoleOperator(db.queryOne("SELECT * FROM console_operators WHERE id = ?", id)!))

@@ -49,5 +49,31 @@ public enum ConsoleMigrations {
                 ALTER TABLE console_audit ADD COLUMN detail TEXT;
                 """)
         },
+        // Operators' passkeys, a second factor beside TOTP: their keys and counters, a random
+        // user handle per operator, and the challenges (by hash, single use, with purpose and operator).
+        Migration(id: "console.003_passkeys") { db in
+            let d = db.dialect
+            try db.executeScript("""
+                ALTER TABLE console_operators ADD COLUMN passkey_user_handle TEXT;
+                CREATE TABLE console_passkeys (
+                    credential_id TEXT PRIMARY KEY,
+                    operator_id TEXT NOT NULL REFERENCES console_operators(id) ON DELETE CASCADE,
+                    public_key \(d.blob) NOT NULL,
+                    sign_count \(d.bigint) NOT NULL,
+                    backup_eligible \(d.boolean) NOT NULL,
+                    name TEXT NOT NULL,
+                    created_at \(d.bigint) NOT NULL,
+                    last_used_at \(d.bigint)
+                );
+                CREATE INDEX console_passkeys_by_operator ON console_passkeys(operator_id);
+                CREATE TABLE console_passkey_challenges (
+                    challenge_hash TEXT PRIMARY KEY,
+                    operator_id TEXT,
+                    purpose TEXT NOT NULL CHECK (purpose IN ('create', 'get')),
+                    expires_at \(d.bigint) NOT NULL,
+                    consumed_at \(d.bigint)
+                );
+                """)
+        },
     ]
 }

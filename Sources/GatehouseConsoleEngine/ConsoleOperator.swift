@@ -51,4 +51,8 @@ public enum ConsoleError: Error, Equatable, Sendable {
     case notFound
     /// Too many password checks at once: try again in a moment.
     case busy
+    /// This needs the password typed in the last few minutes.
+    case confirmationNeeded
+    /// A passkey registration that did not check out (or a name that is not one).
+    case passkeyRefused
 }

@@ -283,7 +283,7 @@ public final class GatehouseApp: Sendable {
     /// Housekeeping every 30 s: stale dispatches, lapsed and overdue runs, retention, old counters, ended possession flows, old passkey challenges,
     /// Google Play acknowledgements to retry and voided purchases to read.
     private func startSweeper() {
-        let (engine, workflows, possession, accounts) = (verification, self.workflows, self.possession, self.accounts)
+        let (engine, workflows, possession, accounts, console) = (verification, self.workflows, self.possession, self.accounts, self.console)
         let logger = environment.logger
         let task = Task.detached { [weak self] in
             while !Task.isCancelled {
@@ -293,6 +293,7 @@ public final class GatehouseApp: Sendable {
                 do { try await workflows.sweep() } catch { logger.warning("workflow sweep failed", ["error": "\(error)"]) }
                 do { try await possession.sweep() } catch { logger.warning("possession sweep failed", ["error": "\(error)"]) }
                 do { _ = try await accounts.sweepPasskeyChallenges() } catch { logger.warning("passkey challenge sweep failed", ["error": "\(error)"]) }
+                do { _ = try await console?.sweepPasskeyChallenges() } catch { logger.warning("console passkey sweep failed", ["error": "\(error)"]) }
                 await self?.sweepGooglePlay()
             }
         }

@@ -3,6 +3,7 @@ import GatehouseCore
 import GatehouseCrypto
 import GatehouseDatabase
 import GatehouseTesting
+import GatehouseFormats
 import Testing
 @testable import GatehouseConsoleEngine
 
@@ -173,5 +174,52 @@ import Testing
         // Locked: the right password is refused too, and the sessions are gone.
         await #expect(throws: ConsoleError.self) { try await h.engine.confirmPassword(session, password: Self.password, clientAddress: "127.0.0.1") }
         #expect(try await h.engine.session(token: "x") == nil)
+    }
+
+    /// A passkey stands for the code: added from a confirmed session, used with the password,
+    /// its challenge once; a wrong password with a right passkey counts as a failure.
+    @Test(arguments: TestDatabaseKind.available)
+    func aPasskeyStandsForTheCode(_ kind: TestDatabaseKind) async throws {
+        let h = try Harness(kind)
+        defer { h.store.close() }
+        let created = try await h.engine.createOperator(email: "ops@example.com", role: .admin, password: Self.password)
+        let account = try await h.engine.signIn(email: "ops@example.com", password: Self.password, code: try h.authenticator(created).code(at: h.clock.now))
+        let session = try await h.engine.openSession(for: account, clientAddress: "127.0.0.1").session
+        let party = WebAuthnRelyingParty(id: "localhost", origins: ["http://localhost:8081"])
+        let authenticator = SoftwareAuthenticator()
+        let creation = try await h.engine.passkeyCreation(session)
+        let (credential, response) = try authenticator.register(
+            algorithm: .es256, rpID: "localhost", origin: "http://localhost:8081", challenge: creation.challenge, userHandle: creation.userID)
+        let passkey = try await h.engine.registerPasskey(session, response: response, name: "Laptop", party: party, clientAddress: "127.0.0.1")
+        #expect(try await h.engine.passkeys(operatorID: account.id) == [passkey])
+        await #expect(throws: ConsoleError.passkeyRefused) {
+            try await h.engine.registerPasskey(session, response: response, name: "Again", party: party, clientAddress: "127.0.0.1")
+        }
+        let challenge = try await h.engine.passkeySignInChallenge()
+        let assertion = try authenticator.assert(credential, origin: "http://localhost:8081", challenge: challenge)
+        #expect(try await h.engine.signIn(email: "ops@example.com", password: Self.password, second: .passkey(assertion, party)) == account)
+        // The same answer again: its challenge is spent.
+        await #expect(throws: ConsoleError.signInRefused) {
+            try await h.engine.signIn(email: "ops@example.com", password: Self.password, second: .passkey(assertion, party))
+        }
+        // A wrong password with a right passkey is a failure; another origin is too.
+        let fresh = try authenticator.assert(credential, origin: "http://localhost:8081", challenge: try await h.engine.passkeySignInChallenge())
+        await #expect(throws: ConsoleError.signInRefused) { try await h.engine.signIn(email: "ops@example.com", password: "not the password", second: .passkey(fresh, party)) }
+        let elsewhere = try authenticator.assert(credential, origin: "http://evil.example", challenge: try await h.engine.passkeySignInChallenge())
+        await #expect(throws: ConsoleError.signInRefused) { try await h.engine.signIn(email: "ops@example.com", password: Self.password, second: .passkey(elsewhere, party)) }
+        let failures: Int = try await h.store.database.read { db in
+            try db.queryOne("SELECT failed_attempts FROM console_operators WHERE id = ?", account.id)!.get("failed_attempts")
+        }
+        #expect(failures == 3)
+        // Another operator's password with this operator's passkey signs neither in.
+        _ = try await h.engine.createOperator(email: "other@example.com", role: .viewer, password: Self.password)
+        let borrowed = try authenticator.assert(credential, origin: "http://localhost:8081", challenge: try await h.engine.passkeySignInChallenge())
+        await #expect(throws: ConsoleError.signInRefused) { try await h.engine.signIn(email: "other@example.com", password: Self.password, second: .passkey(borrowed, party)) }
+        // Removing it needs the password typed in the last few minutes.
+        h.clock.advance(by: ConsoleSession.confirmationWindow + 1)
+        let stale = try #require(try await h.engine.session(token: "unused") ?? Optional(session))
+        await #expect(throws: ConsoleError.confirmationNeeded) { try await h.engine.removePasskey(stale, id: passkey.id, clientAddress: "127.0.0.1") }
+        let actions = try await h.engine.auditLog().map(\.entry.action)
+        #expect(actions.contains("operator.passkey_add"))
     }
 }

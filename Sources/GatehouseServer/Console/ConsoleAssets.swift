@@ -13,12 +13,26 @@ enum ConsoleAssets {
         Response(headers: ["Content-Type": type, "Cache-Control": "public, max-age=3600"], body: .bytes(Data(text.utf8)))
     }
 
-    /// Asks before a form marked `data-confirm` is sent, and copies a shown-once secret on a click.
+    /// Asks before a form marked `data-confirm` is sent, copies a shown-once secret on a click,
+    /// and answers a passkey form's options with the platform's authenticator before it is sent.
     static let script = """
         "use strict";
         document.addEventListener("submit", function (event) {
-          var message = event.target.getAttribute("data-confirm");
-          if (message && !window.confirm(message)) { event.preventDefault(); }
+          var form = event.target;
+          var message = form.getAttribute("data-confirm");
+          if (message && !window.confirm(message)) { event.preventDefault(); return; }
+          var create = form.getAttribute("data-passkey-create"), get = form.getAttribute("data-passkey-get");
+          if ((!create && !get) || form.hasAttribute("data-answered") || !window.PublicKeyCredential) { return; }
+          event.preventDefault();
+          var field = form.querySelector(create ? "input[name=credential]" : "input[name=assertion]");
+          var asked = create
+            ? navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(JSON.parse(create)) })
+            : navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(JSON.parse(get)) });
+          asked.then(function (credential) {
+            field.value = JSON.stringify(credential.toJSON());
+            form.setAttribute("data-answered", "");
+            form.submit();
+          }, function (error) { window.alert("The passkey was not used: " + error.message); });
         });
         document.addEventListener("click", function (event) {
           var target = event.target;

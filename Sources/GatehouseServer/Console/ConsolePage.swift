@@ -27,7 +27,7 @@ enum ConsolePage {
             }
             navigation = """
                 <header><nav aria-label="Sections"><ul>\(links)</ul></nav>\
-                <div class="who">\(session.account.email) · \(session.account.role.rawValue) \
+                <div class="who"><a href="/account">\(session.account.email)</a> · \(session.account.role.rawValue) \
                 \(form(action: "/sign-out", session: session, button: "Sign out", style: "link"))</div></header>
                 """
         }

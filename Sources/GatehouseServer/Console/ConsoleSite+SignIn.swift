@@ -4,6 +4,7 @@ import GatehouseCrypto
 import GatehouseFormats
 import GatehouseHTML
 import GatehouseHTTP
+import GatehouseWire
 
 extension ConsoleSite {
     /// The cookie that carries the sign-in form's token before there is a session (double
@@ -11,10 +12,15 @@ extension ConsoleSite {
     static let preSessionCookie = "gatehouse-console-form"
 
     func registerSignIn(on site: RouteGroup) {
-        let (console, cookie, signIns, environment) = (console, cookie, signIns, environment)
-        site.get("/sign-in", .async { request, _ in
+        let (console, cookie, signIns, signInPages, environment, origin) = (console, cookie, signIns, signInPages, environment, origin)
+        site.get("/sign-in", .async { request, context in
             if let token = cookie.token(in: request.headers), try await console.session(token: token) != nil { return ConsolePage.redirect(to: "/") }
-            return Self.signInPage(token: Base64URL.encode(environment.random.bytes(24)), secure: cookie.secure)
+            // Each page keeps a passkey challenge for five minutes: pages are counted per address.
+            try signInPages.count(context.clientAddress)
+            let passkey = DatacoveWire.PasskeyRequestOptions(
+                challenge: Base64URL.encode(try await console.passkeySignInChallenge()), rpId: Self.relyingParty(request, origin: origin).id,
+                timeout: Int(ConsoleEngine.passkeyChallengeLifetime * 1000), allowCredentials: [])
+            return Self.signInPage(token: Base64URL.encode(environment.random.bytes(24)), secure: cookie.secure, passkey: passkey)
         })
         site.post("/sign-in", maxBodySize: 8 * 1024, .async { request, context in
             let presented = ConsoleCookie.value(Self.preSessionCookie, in: request.headers) ?? ""
@@ -24,8 +30,12 @@ extension ConsoleSite {
             let form = try ConsoleForm(request, token: presented)
             try signIns.count(context.clientAddress)
             let retry = Base64URL.encode(environment.random.bytes(24))
+            // A passkey's assertion (console.js put it in the form) stands for the code.
+            let second: ConsoleEngine.SecondFactor = form["assertion"].isEmpty
+                ? .code(form["code"])
+                : Self.assertion(form["assertion"]).map { .passkey($0, Self.relyingParty(request, origin: origin)) } ?? .code("")
             do {
-                let account = try await console.signIn(email: form["email"], password: form.fields["password"] ?? "", code: form["code"], clientAddress: context.clientAddress)
+                let account = try await console.signIn(email: form["email"], password: form.fields["password"] ?? "", second: second, clientAddress: context.clientAddress)
                 let opened = try await console.openSession(for: account, clientAddress: context.clientAddress)
                 var response = ConsolePage.redirect(to: "/")
                 response.headers.add("Set-Cookie", cookie.setting(opened.token))
@@ -73,14 +83,26 @@ extension ConsoleSite {
         }
     }
 
-    static func signInPage(token: String, secure: Bool, status: Int = 200, problem: String? = nil) -> Response {
+    static func signInPage(token: String, secure: Bool, status: Int = 200, problem: String? = nil, passkey: DatacoveWire.PasskeyRequestOptions? = nil) -> Response {
         let problemMarkup: HTML = problem.map { "<p class=\"problem\" role=\"alert\">\($0)</p>" } ?? .empty
+        // With JavaScript, a passkey instead of the code: console.js asks the authenticator and
+        // puts its answer in the form.
+        var passkeyForm = HTML.empty
+        if let passkey, let json = try? JSONEncoder().encode(passkey) {
+            passkeyForm = """
+                <h2>Or with a passkey</h2><form method="post" action="/sign-in" class="sign-in" data-passkey-get="\(String(decoding: json, as: UTF8.self))">\
+                <input type="hidden" name="csrf" value="\(token)"><input type="hidden" name="assertion" value="">\
+                \(ConsolePage.field("Email", name: "email", type: "email", extra: " autocomplete=\"username webauthn\""))\
+                \(ConsolePage.field("Password", name: "password", type: "password", extra: " autocomplete=\"current-password\""))\
+                <button type="submit">Sign in with a passkey</button></form>
+                """
+        }
         var response = ConsolePage.render("Sign in", session: nil, status: status, """
             \(problemMarkup)<form method="post" action="/sign-in" class="sign-in"><input type="hidden" name="csrf" value="\(token)">\
             \(ConsolePage.field("Email", name: "email", type: "email", extra: " autocomplete=\"username\" autofocus"))\
             \(ConsolePage.field("Password", name: "password", type: "password", extra: " autocomplete=\"current-password\""))\
             \(ConsolePage.field("Code from your authenticator", name: "code", extra: " inputmode=\"numeric\" autocomplete=\"one-time-code\" pattern=\"[0-9 ]{6,8}\""))\
-            <button type="submit">Sign in</button></form>
+            <button type="submit">Sign in</button></form>\(passkeyForm)
             """)
         response.headers.add("Set-Cookie", "\(preSessionCookie)=\(token); Path=/sign-in; HttpOnly; SameSite=Strict\(secure ? "; Secure" : "")")
         return response

@@ -29,18 +29,25 @@ struct ConsoleSite: Sendable {
     /// Sign-in attempts per client address and minute, before any password is hashed.
     let signIns: PerMinuteLimit
 
-    init(console: ConsoleEngine, engines: ConsoleSources, secure: Bool) {
+    /// `scheme://host[:port]` of the console as operators reach it, when configured.
+    let origin: String?
+    /// Sign-in pages per address and minute (each keeps a passkey challenge).
+    let signInPages: PerMinuteLimit
+
+    init(console: ConsoleEngine, engines: ConsoleSources, secure: Bool, origin: String?) {
         self.console = console
+        self.origin = origin
         (directory, verification, accounts, commerce) = (engines.directory, engines.verification, engines.accounts, engines.commerce)
         (workflows, managedAPIs, possession) = (engines.workflows, engines.managedAPIs, engines.possession)
         environment = console.environment
         cookie = ConsoleCookie(secure: secure)
         sessions = ConsoleSessionAuthenticator(console: console, cookie: cookie)
         signIns = PerMinuteLimit(name: "console-sign-in", perMinute: 10, environment: console.environment) { ConsoleFailure.tooManyRequests(retryAfter: $0) }
+        signInPages = PerMinuteLimit(name: "console-sign-in-page", perMinute: 60, environment: console.environment) { ConsoleFailure.tooManyRequests(retryAfter: $0) }
     }
 
     /// Every route of the console, on a router of its own.
-    func register(on router: Router, origin: String?) {
+    func register(on router: Router) {
         let logger = environment.logger
         router.renderErrors(under: "/") { error, _, context in
             var response = ConsoleFailure.render(error, context: context) { logger.error("console request failed", ["error": "\($0)"]) }
@@ -60,6 +67,7 @@ struct ConsoleSite: Sendable {
         registerIntegrations(on: site)
         registerOperators(on: site)
         registerAudit(on: site)
+        registerPasskeys(on: site)
     }
 
     /// A page or action behind the session; `role: .admin` refuses viewers before the handler runs.
@@ -100,6 +108,7 @@ struct ConsoleSite: Sendable {
         "operator-removed": "Operator removed.", "confirmed": "Password confirmed for the next few minutes.",
         "application-created": "Application created.", "signed-out": "Signed out.", "account-deleted": "Account deleted.",
         "run-cancelled": "Run cancelled: its credits were given back.",
+        "passkey-added": "Passkey added: use it to sign in instead of the code.", "passkey-removed": "Passkey removed.",
     ]
 }
 

@@ -10,7 +10,8 @@ import Testing
 /// (`Tests/Fixtures/console-browser/drive.py`) against a live server seeded through the real
 /// APIs. Sign-in with the keyboard, lockout, every view with its data, a key shown once, a pin
 /// and a lift, hostile strings shown as text, no CSP violation, a viewer who cannot act, and
-/// refused cross-origin and tokenless POSTs. Screenshots go to `.build/console-screenshots/`.
+/// refused cross-origin and tokenless POSTs; an operator's passkey (Chromium's virtual
+/// authenticator) added, used as the second factor and removed. Screenshots go to `.build/console-screenshots/`.
 @Suite struct ConsoleBrowserTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -68,8 +69,10 @@ import Testing
             ["name": "audit", "path": "/audit", "contains": ["operator.create", "[U+202E]evil\u{2407}end"]],
         ]
         let report = folder.appendingPathComponent("report.json")
+        let port = try #require(live.app.consoleServer).port
+        let passkeyOperator = try await make("browser-passkey@ops.example", .admin)
         let config: [String: Any] = [
-            "url": "http://127.0.0.1:\(try #require(live.app.consoleServer).port)", "screenshots": shots.path, "report": report.path,
+            "url": "http://127.0.0.1:\(port)", "passkeyUrl": "http://localhost:\(port)", "passkey": passkeyOperator, "screenshots": shots.path, "report": report.path,
             "admin": try await make("browser-admin@ops.example", .admin), "viewer": try await make("browser-viewer@ops.example", .viewer),
             "lockout": try await make("browser-lockout@ops.example", .viewer), "tenantId": tenantID, "views": views,
             "hostile": [hostileName, "bidi [U+202E]evil\u{2407}end"],
@@ -89,7 +92,7 @@ import Testing
         #expect(status == 0, "drive.py: \(driver.text.suffix(2000))")
         let parsed = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
         let checks = try #require(parsed?["checks"] as? [[String: Any]])
-        #expect(checks.count >= 19)
+        #expect(checks.count >= 25)
         for check in checks {
             #expect(check["ok"] as? Bool == true, "\(check["name"] ?? "?"): \(check["detail"] ?? "")")
         }
@@ -100,6 +103,10 @@ import Testing
         let actions = try await console.auditLog(limit: 500).map(\.entry.action)
         #expect(actions.contains("key.create") && actions.contains("prefix_block.pin") && actions.contains("prefix_block.lift"))
         #expect(try await live.app.directory.tenants().contains { $0.id == hostile.id })
+        // The passkey the browser added signed in once (its last use is kept) and was removed.
+        #expect(actions.contains("operator.passkey_add") && actions.contains("operator.passkey_remove"))
+        let passkeyID = try #require(try await console.operators().first { $0.account.email == passkeyOperator["email"] }).account.id
+        #expect(try await console.passkeys(operatorID: passkeyID).isEmpty)
         #expect(FileManager.default.fileExists(atPath: shots.appendingPathComponent("overview.png").path))
     }
 }

@@ -26,6 +26,13 @@ import Testing
             let refused: [(String, [String: String], Int)] = [
                 ("/tenants", ["name": "a\u{0}b"], 400), ("/tenants", ["name": ""], 400), ("/tenants", ["name": String(repeating: "n", count: 10_000)], 400),
                 ("/prefix-blocks/pin", ["tenant": tenantID, "prefix": "\u{0}44"], 400), ("/confirm", ["password": "x\u{0}"], 400),
+                // An operator's passkey: what the browser sent cannot be read, or is no registration.
+                ("/account/passkeys", ["credential": "{", "name": "Key"], 400),
+                ("/account/passkeys", ["credential": String(repeating: "[", count: 20_000), "name": "Key"], 400),
+                ("/account/passkeys", ["credential": #"{"id":"AA","rawId":"AA","type":"public-key","response":{"clientDataJSON":"AA","attestationObject":"oA"}}"#, "name": "Key"], 400),
+                ("/account/passkeys", ["credential": #"{"id":1e400,"rawId":[],"type":null}"#, "name": "Key"], 400),
+                ("/account/passkeys", ["credential": "", "name": "a\u{0}b"], 400),
+                ("/account/passkeys/no-such-passkey/remove", [:], 404),
             ]
             for (path, fields, status) in refused {
                 #expect(try await visitor.post(path, fields, csrf: csrf).status == status, "\(path) \(fields.keys.sorted())")
