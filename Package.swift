@@ -28,6 +28,9 @@ var targets: [Target] = [
     system("COpenSSL", pkgConfig: "openssl", apt: ["libssl-dev"], brew: ["openssl@3"]),
     system("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"], brew: ["curl"]),
     system("CQREncode", pkgConfig: "libqrencode", apt: ["libqrencode-dev"], brew: ["qrencode"]),
+    system("CPSL", pkgConfig: "libpsl", apt: ["libpsl-dev"], brew: ["libpsl"]),
+    // Which host names are someone's domain (a passkey's relying party), by libpsl.
+    .target(name: "GatehousePublicSuffix", dependencies: ["CPSL"], swiftSettings: leafSettings),
     // QR codes drawn as SVG (an operator's TOTP URI on the console), encoded by libqrencode.
     // Markup for the console: values escaped by construction, charts drawn as SVG.
     .target(name: "GatehouseHTML", swiftSettings: leafSettings),
@@ -231,9 +234,11 @@ var targets: [Target] = [
     ),
 ]
 // Engines import none of each other: they meet through protocols wired in GatehouseWiring.
+// What one engine alone needs: the accounts engine checks a passkey rpId against the suffix list.
+let engineExtras: [String: [Target.Dependency]] = ["GatehouseAccountsEngine": ["GatehousePublicSuffix"]]
 targets += engines.map { engine in
     .target(
-        name: engine, dependencies: ["GatehouseCore", "GatehouseDatabase", "GatehouseCrypto", "GatehouseFormats", "GatehouseRules"],
+        name: engine, dependencies: ["GatehouseCore", "GatehouseDatabase", "GatehouseCrypto", "GatehouseFormats", "GatehouseRules"] + (engineExtras[engine] ?? []),
         swiftSettings: swiftSettings)
 }
 targets += sdkProducts.map { sdk in

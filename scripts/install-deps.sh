@@ -7,8 +7,9 @@ set -euo pipefail
 
 # poppler-utils (pdfinfo) and unzip: the built-in document-digest workflow reads PDFs and DOCX files with them.
 # libqrencode-dev: the console draws an operator's TOTP URI as a QR code.
+# libpsl-dev: a passkey's relying party id must be a registrable domain (the Public Suffix List).
 build=(libmicrohttpd-dev libsqlite3-dev libpq-dev libssl-dev libcurl4-openssl-dev ca-certificates libphonenumber-dev pkg-config poppler-utils unzip
-    libqrencode-dev)
+    libqrencode-dev libpsl-dev)
 case "${1:-}" in
     build) wanted=("${build[@]}") ;;
     # python3 picks free ports and reads JSON in the test and bench scripts.

@@ -2,6 +2,7 @@ import Foundation
 import GatehouseCore
 import GatehouseDatabase
 import GatehouseFormats
+import GatehousePublicSuffix
 
 extension AccountsEngine {
     /// The tenant's passkey configuration; nil when it has none.
@@ -58,8 +59,10 @@ extension AccountsEngine {
         guard (1...253).contains(host.utf8.count), host == host.lowercased(), labels.allSatisfy({ label in
             (1...63).contains(label.utf8.count) && label.utf8.allSatisfy { Self.isHostByte($0) } && label.first != "-" && label.last != "-"
         }) else { throw PasskeyError.configInvalid("rpId must be a host name such as example.com") }
-        // A public suffix alone (a single label other than localhost) names no one's site.
-        guard labels.count >= 2 || host == "localhost" else { throw PasskeyError.configInvalid("rpId must be a registrable domain, not a suffix") }
+        // A public suffix alone (`com`, `co.uk`, `github.io`) names no one's site, nor does an address.
+        guard host == "localhost" || PublicSuffixList.isUnderRegistrableDomain(host) else {
+            throw PasskeyError.configInvalid("rpId must be a registrable domain or a name under one, not a public suffix or an address")
+        }
         guard (1...100).contains(config.rpName.count), config.rpName.unicodeScalars.allSatisfy({ !($0.properties.generalCategory == .control) }) else {
             throw PasskeyError.configInvalid("rpName must be 1 to 100 characters without control characters")
         }

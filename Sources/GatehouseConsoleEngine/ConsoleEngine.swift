@@ -2,6 +2,7 @@ import Foundation
 import GatehouseCore
 import GatehouseCrypto
 import GatehouseDatabase
+import GatehouseFormats
 
 /// Operators of the console: created with a password (kept as a scrypt hash) and a TOTP
 /// second factor (its secret sealed), signed in with both, locked out after repeated
@@ -100,13 +101,11 @@ public final class ConsoleEngine: Sendable {
         let holds: @Sendable (any DatabaseConnection) throws -> Bool
         switch second {
         case .code(let code):
-            let step = try secrets.open(row.get("totp_secret"), context: Self.sealContext(id)).flatMap(Base32.decode)
-                .flatMap { TOTP(secret: $0).matchingStep(code, at: now) }
+            let step = try totpStep(row, code: code, now: now)
             // A wrong password does not burn the operator's current code.
             holds = { db in
                 guard let step, passwordHolds else { return false }
-                return try db.execute(
-                    "UPDATE console_operators SET totp_last_step = ? WHERE id = ? AND (totp_last_step IS NULL OR totp_last_step < ?)", step, id, step) == 1
+                return try Self.spendTOTPStep(db, operatorID: id, step: step, now: now)
             }
         case .passkey(let assertion, let party):
             holds = try await passkeyHolds(assertion, party: party, operatorID: id, now: now)
@@ -114,12 +113,17 @@ public final class ConsoleEngine: Sendable {
         // The verdict is returned, not thrown, so the failure it counts is committed.
         enum Verdict: Sendable { case signedIn(ConsoleOperator), refused, locked(Date) }
         let verdict: Verdict = try await database.write { db in
-            // A passkey's challenge is spent whatever the password; a code once the password holds.
+            // A passkey's challenge is spent once the operator is known and not locked out, whatever
+            // the password; a code once the password holds.
             let secondHolds = try holds(db)
             if passwordHolds, secondHolds, try db.execute(
                 "UPDATE console_operators SET failed_attempts = 0, locked_until = NULL WHERE id = ? AND (locked_until IS NULL OR locked_until <= ?)",
                 id, now) == 1
             {
+                if case .passkey(let assertion, _) = second {
+                    try db.execute("UPDATE console_passkeys SET last_used_at = ? WHERE credential_id = ? AND operator_id = ?",
+                                   now, Base64URL.encode(assertion.rawID), id)
+                }
                 try Self.audit(db, id: auditID, AuditEntry(actor: id, action: "operator.sign_in", target: id, clientAddress: clientAddress), at: now)
                 return .signedIn(try ConsoleOperator(db.queryOne("SELECT * FROM console_operators WHERE id = ?", id)!))
             }
@@ -159,6 +163,22 @@ public final class ConsoleEngine: Sendable {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         return (3...254).contains(text.utf8.count) && text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) && parts.count == 2
             && !parts[0].isEmpty && parts[1].contains(".")
+    }
+
+    /// The TOTP step `code` matches now for the operator of `row`; nil when it matches none.
+    func totpStep(_ row: Row, code: String, now: Date) throws -> Int64? {
+        try secrets.open(row.get("totp_secret"), context: Self.sealContext(row.get("id"))).flatMap(Base32.decode)
+            .flatMap { TOTP(secret: $0).matchingStep(code, at: now) }
+    }
+
+    /// Uses a TOTP step: true once per step and operator, never while a lock is in force.
+    static func spendTOTPStep(_ db: any DatabaseConnection, operatorID: String, step: Int64, now: Date) throws -> Bool {
+        try db.execute(
+            """
+            UPDATE console_operators SET totp_last_step = ?
+            WHERE id = ? AND (totp_last_step IS NULL OR totp_last_step < ?) AND (locked_until IS NULL OR locked_until <= ?)
+            """,
+            step, operatorID, step, now) == 1
     }
 
     /// Binds a sealed TOTP secret to its operator's row.

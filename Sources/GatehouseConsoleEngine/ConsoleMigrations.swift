@@ -50,7 +50,8 @@ public enum ConsoleMigrations {
                 """)
         },
         // Operators' passkeys, a second factor beside TOTP: their keys and counters, a random
-        // user handle per operator, and the challenges (by hash, single use, with purpose and operator).
+        // user handle per operator, and the challenges (by hash, single use, with purpose and operator;
+        // a sign-in's written only once answered).
         Migration(id: "console.003_passkeys") { db in
             let d = db.dialect
             try db.executeScript("""
@@ -73,6 +74,7 @@ public enum ConsoleMigrations {
                     expires_at \(d.bigint) NOT NULL,
                     consumed_at \(d.bigint)
                 );
+                CREATE INDEX console_passkey_challenges_by_expiry ON console_passkey_challenges(expires_at);
                 """)
         },
     ]

@@ -55,4 +55,7 @@ public enum ConsoleError: Error, Equatable, Sendable {
     case confirmationNeeded
     /// A passkey registration that did not check out (or a name that is not one).
     case passkeyRefused
+    /// The authenticator's code asked before adding a passkey is wrong or already used
+    /// (counted as a failed sign-in).
+    case codeRefused
 }

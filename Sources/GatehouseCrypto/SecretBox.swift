@@ -30,6 +30,12 @@ public struct SecretBox: Sendable {
         return nil
     }
 
+    /// A key of its own for `purpose` (HMAC-SHA-256 of the purpose under this key), so one
+    /// configured secret can also sign, say, stateless challenges without reusing the sealing key.
+    public func subkey(_ purpose: String) -> [UInt8] {
+        HMAC.sha256(key: key, message: Array(("gatehouse subkey\n" + purpose).utf8))
+    }
+
     /// Seals `plaintext`; `context` must be given again to open it.
     public func seal(_ plaintext: String, context: String) -> String {
         let nonce = SystemRandom().bytes(12)

@@ -62,7 +62,7 @@ enum Admin {
             case .invalidEmail: Command.fail("--email must be an email address")
             case .weakPassword: Command.fail("OPERATOR_PASSWORD must be at least 12 characters (and at most 200 bytes)")
             case .emailTaken: Command.fail("an operator with this email exists")
-            case .signInRefused, .locked, .cannotRemoveSelf, .notFound, .busy, .confirmationNeeded, .passkeyRefused: Command.fail("\(error)")
+            case .signInRefused, .locked, .cannotRemoveSelf, .notFound, .busy, .confirmationNeeded, .passkeyRefused, .codeRefused: Command.fail("\(error)")
             }
         }
         var shown: [String: String] = [

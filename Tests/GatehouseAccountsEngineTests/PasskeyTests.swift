@@ -166,7 +166,11 @@ import Testing
         await #expect(throws: PasskeyError.notEnabled) { try await h.accounts.passkeyCreationOptions(principal) }
         await #expect(throws: PasskeyError.notEnabled) { try await h.accounts.passkeyRequestOptions(tenantID: h.tenantID, identifier: nil) }
         // Configurations that name no one's site, or origins outside the rpId, are refused.
-        for bad in [PasskeyConfig(rpID: "com", rpName: "x", origins: ["https://com"], iosAppIDs: [], enabled: true),
+        // Public suffixes by the Public Suffix List (ICANN's and private ones) and an address too.
+        let suffixes = ["com", "co.uk", "github.io", "s3.amazonaws.com", "192.168.1.20"].map {
+            PasskeyConfig(rpID: $0, rpName: "x", origins: ["https://\($0)"], iosAppIDs: [], enabled: true)
+        }
+        for bad in suffixes + [
                     PasskeyConfig(rpID: "id.example", rpName: "x", origins: ["https://evil.example"], iosAppIDs: [], enabled: true),
                     PasskeyConfig(rpID: "id.example", rpName: "x", origins: ["http://id.example"], iosAppIDs: [], enabled: true),
                     PasskeyConfig(rpID: "id.example", rpName: "x", origins: ["https://id.example/path"], iosAppIDs: [], enabled: true),
@@ -175,6 +179,10 @@ import Testing
             await #expect(throws: PasskeyError.self, "\(bad)") { try await h.accounts.setPasskeyConfig(tenantID: h.tenantID, bad) }
         }
         #expect(try await h.accounts.associatedApps(host: "id.example") == nil)
+        // A registrable domain under a two-label suffix, and a name under one, are someone's.
+        for good in ["example.co.uk", "login.example.co.uk", "me.github.io"] {
+            _ = try await h.accounts.setPasskeyConfig(tenantID: h.tenantID, PasskeyConfig(rpID: good, rpName: "x", origins: ["https://\(good)"], iosAppIDs: [], enabled: true))
+        }
         _ = try await h.accounts.setPasskeyConfig(tenantID: h.tenantID, Self.config)
         #expect(try await h.accounts.associatedApps(host: "ID.example:443") == ["ABCDE12345.com.example.app"])
     }

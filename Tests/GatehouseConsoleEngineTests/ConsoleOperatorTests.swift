@@ -187,34 +187,93 @@ import Testing
         let session = try await h.engine.openSession(for: account, clientAddress: "127.0.0.1").session
         let party = WebAuthnRelyingParty(id: "localhost", origins: ["http://localhost:8081"])
         let authenticator = SoftwareAuthenticator()
+        let totp = try h.authenticator(created)
+        // Adding one asks for a current code (the sign-in's step is spent: the next one).
+        h.clock.advance(by: 30)
         let creation = try await h.engine.passkeyCreation(session)
         let (credential, response) = try authenticator.register(
             algorithm: .es256, rpID: "localhost", origin: "http://localhost:8081", challenge: creation.challenge, userHandle: creation.userID)
-        let passkey = try await h.engine.registerPasskey(session, response: response, name: "Laptop", party: party, clientAddress: "127.0.0.1")
-        #expect(try await h.engine.passkeys(operatorID: account.id) == [passkey])
-        await #expect(throws: ConsoleError.passkeyRefused) {
-            try await h.engine.registerPasskey(session, response: response, name: "Again", party: party, clientAddress: "127.0.0.1")
+        await #expect(throws: ConsoleError.codeRefused) {
+            try await h.engine.registerPasskey(session, response: response, name: "Laptop", code: "000000", party: party, clientAddress: "127.0.0.1")
         }
-        let challenge = try await h.engine.passkeySignInChallenge()
-        let assertion = try authenticator.assert(credential, origin: "http://localhost:8081", challenge: challenge)
+        // That try spent its challenge; a new one, with the right code.
+        let again = try await h.engine.passkeyCreation(session)
+        let (credential2, response2) = try authenticator.register(
+            algorithm: .es256, rpID: "localhost", origin: "http://localhost:8081", challenge: again.challenge, userHandle: again.userID)
+        _ = credential
+        let passkey = try await h.engine.registerPasskey(
+            session, response: response2, name: "Laptop", code: totp.code(at: h.clock.now), party: party, clientAddress: "127.0.0.1")
+        #expect(try await h.engine.passkeys(operatorID: account.id) == [passkey])
+        h.clock.advance(by: 30)
+        await #expect(throws: ConsoleError.passkeyRefused) {
+            try await h.engine.registerPasskey(session, response: response2, name: "Again", code: totp.code(at: h.clock.now), party: party, clientAddress: "127.0.0.1")
+        }
+        let assertion = try authenticator.assert(credential2, origin: "http://localhost:8081", challenge: h.engine.passkeySignInChallenge())
         #expect(try await h.engine.signIn(email: "ops@example.com", password: Self.password, second: .passkey(assertion, party)) == account)
+        #expect(try await h.engine.passkeys(operatorID: account.id).first?.lastUsedAt != nil)
         // The same answer again: its challenge is spent.
         await #expect(throws: ConsoleError.signInRefused) {
             try await h.engine.signIn(email: "ops@example.com", password: Self.password, second: .passkey(assertion, party))
         }
-        // A wrong password with a right passkey is a failure; another origin is too.
-        let fresh = try authenticator.assert(credential, origin: "http://localhost:8081", challenge: try await h.engine.passkeySignInChallenge())
-        await #expect(throws: ConsoleError.signInRefused) { try await h.engine.signIn(email: "ops@example.com", password: "not the password", second: .passkey(fresh, party)) }
-        let elsewhere = try authenticator.assert(credential, origin: "http://evil.example", challenge: try await h.engine.passkeySignInChallenge())
-        await #expect(throws: ConsoleError.signInRefused) { try await h.engine.signIn(email: "ops@example.com", password: Self.password, second: .passkey(elsewhere, party)) }
-        let failures: Int = try await h.store.database.read { db in
-            try db.queryOne("SELECT failed_attempts FROM console_operators WHERE id = ?", account.id)!.get("failed_attempts")
+        // Refused: a wrong password with a right passkey, another origin, a registration's
+        // challenge, a challenge past its five minutes, one this console did not sign, a user
+        // handle not the operator's.
+        let signIn: ([UInt8], String, [UInt8]?) throws -> WebAuthnRelyingParty.Assertion = { challenge, origin, handle in
+            var made = try authenticator.assert(credential2, origin: origin, challenge: challenge)
+            if let handle { made = WebAuthnRelyingParty.Assertion(
+                id: made.id, rawID: made.rawID, type: made.type, clientDataJSON: made.clientDataJSON, authenticatorData: made.authenticatorData,
+                signature: made.signature, userHandle: handle) }
+            return made
         }
-        #expect(failures == 3)
+        let creationChallenge = try await h.engine.passkeyCreation(session).challenge
+        let old = h.engine.passkeySignInChallenge()
+        var forged = h.engine.passkeySignInChallenge()
+        forged[0] ^= 1
+        let refused: [(String, WebAuthnRelyingParty.Assertion)] = [
+            ("not the password", try signIn(h.engine.passkeySignInChallenge(), "http://localhost:8081", nil)),
+            (Self.password, try signIn(h.engine.passkeySignInChallenge(), "http://evil.example", nil)),
+            (Self.password, try signIn(creationChallenge, "http://localhost:8081", nil)),
+            (Self.password, try signIn(forged, "http://localhost:8081", nil)),
+            (Self.password, try signIn(h.engine.passkeySignInChallenge(), "http://localhost:8081", Array(repeating: 7, count: 32))),
+        ]
+        // Each refusal is counted toward the lockout (the count is cleared before each, so the
+        // lockout does not answer for the check).
+        func failures() async throws -> Int {
+            try await h.store.database.read { db in
+                try db.queryOne("SELECT failed_attempts FROM console_operators WHERE id = ?", account.id)!.get("failed_attempts")
+            }
+        }
+        func clearFailures() async throws {
+            _ = try await h.store.database.write { db in try db.execute("UPDATE console_operators SET failed_attempts = 0 WHERE id = ?", account.id) }
+        }
+        for (index, (password, refusedAssertion)) in refused.enumerated() {
+            try await clearFailures()
+            await #expect(throws: ConsoleError.signInRefused, "case \(index)") {
+                try await h.engine.signIn(email: "ops@example.com", password: password, second: .passkey(refusedAssertion, party))
+            }
+            #expect(try await failures() == 1, "case \(index)")
+        }
+        h.clock.advance(by: ConsoleEngine.passkeyChallengeLifetime + 1)
+        let late = try signIn(old, "http://localhost:8081", nil)
+        await #expect(throws: ConsoleError.signInRefused) { try await h.engine.signIn(email: "ops@example.com", password: Self.password, second: .passkey(late, party)) }
         // Another operator's password with this operator's passkey signs neither in.
-        _ = try await h.engine.createOperator(email: "other@example.com", role: .viewer, password: Self.password)
-        let borrowed = try authenticator.assert(credential, origin: "http://localhost:8081", challenge: try await h.engine.passkeySignInChallenge())
+        let other = try await h.engine.createOperator(email: "other@example.com", role: .viewer, password: Self.password)
+        let borrowed = try signIn(h.engine.passkeySignInChallenge(), "http://localhost:8081", nil)
         await #expect(throws: ConsoleError.signInRefused) { try await h.engine.signIn(email: "other@example.com", password: Self.password, second: .passkey(borrowed, party)) }
+        // Its creation challenge is this operator's alone.
+        let otherAccount = try #require(try await h.engine.operators().first { $0.account.email == "other@example.com" }).account
+        let otherSession = try await h.engine.openSession(for: otherAccount, clientAddress: "127.0.0.1").session
+        let reopened = try await h.engine.openSession(for: account, clientAddress: "127.0.0.1").session
+        let (_, stolen) = try authenticator.register(
+            algorithm: .es256, rpID: "localhost", origin: "http://localhost:8081", challenge: try await h.engine.passkeyCreation(reopened).challenge, userHandle: again.userID)
+        await #expect(throws: ConsoleError.passkeyRefused) {
+            try await h.engine.registerPasskey(
+                otherSession, response: stolen, name: "Stolen", code: try h.authenticator(other).code(at: h.clock.now), party: party, clientAddress: "127.0.0.1")
+        }
+        #expect(try await h.engine.passkeys(operatorID: otherAccount.id).isEmpty)
+        // Challenges, answered or not, are swept once past their lifetime.
+        h.clock.advance(by: 2 * ConsoleEngine.passkeyChallengeLifetime + 1)
+        #expect(try await h.engine.sweepPasskeyChallenges() >= 3)
         // Removing it needs the password typed in the last few minutes.
         h.clock.advance(by: ConsoleSession.confirmationWindow + 1)
         let stale = try #require(try await h.engine.session(token: "unused") ?? Optional(session))

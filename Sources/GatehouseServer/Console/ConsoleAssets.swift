@@ -14,15 +14,18 @@ enum ConsoleAssets {
     }
 
     /// Asks before a form marked `data-confirm` is sent, copies a shown-once secret on a click,
-    /// and answers a passkey form's options with the platform's authenticator before it is sent.
+    /// and, where the browser has passkeys, shows the passkey forms and answers their options
+    /// with the platform's authenticator before they are sent.
     static let script = """
         "use strict";
+        var passkeys = !!(window.PublicKeyCredential && PublicKeyCredential.parseCreationOptionsFromJSON && PublicKeyCredential.parseRequestOptionsFromJSON);
+        if (passkeys) { document.querySelectorAll(".passkey[hidden]").forEach(function (shown) { shown.hidden = false; }); }
         document.addEventListener("submit", function (event) {
           var form = event.target;
           var message = form.getAttribute("data-confirm");
           if (message && !window.confirm(message)) { event.preventDefault(); return; }
           var create = form.getAttribute("data-passkey-create"), get = form.getAttribute("data-passkey-get");
-          if ((!create && !get) || form.hasAttribute("data-answered") || !window.PublicKeyCredential) { return; }
+          if ((!create && !get) || form.hasAttribute("data-answered") || !passkeys) { return; }
           event.preventDefault();
           var field = form.querySelector(create ? "input[name=credential]" : "input[name=assertion]");
           var asked = create

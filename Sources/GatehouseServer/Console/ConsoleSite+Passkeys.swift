@@ -14,8 +14,7 @@ extension ConsoleSite {
         on(site, .GET, "/account") { request, _, session in
             let passkeys = try await console.passkeys(operatorID: session.account.id)
             var add: HTML = "<p class=\"muted\">Type your password again to add a passkey: <a href=\"/confirm?next=/account\">confirm</a>.</p>"
-            if session.isConfirmed(at: environment.clock.now) {
-                let creation = try await console.passkeyCreation(session)
+            if session.isConfirmed(at: environment.clock.now), let creation = try? await console.passkeyCreation(session) {
                 let party = Self.relyingParty(request, origin: origin)
                 let options = DatacoveWire.PasskeyCreationOptions(
                     rp: .init(id: party.id, name: "Gatehouse console"),
@@ -24,9 +23,10 @@ extension ConsoleSite {
                     timeout: Int(ConsoleEngine.passkeyChallengeLifetime * 1000), excludeCredentials: creation.excluded.map { .init(id: Base64URL.encode($0)) })
                 let json = String(decoding: try JSONEncoder().encode(options), as: UTF8.self)
                 add = """
-                    <form method="post" action="/account/passkeys" data-passkey-create="\(json)"><input type="hidden" name="csrf" value="\(session.csrfToken)">\
+                    <div class="passkey" hidden><form method="post" action="/account/passkeys" data-passkey-create="\(json)"><input type="hidden" name="csrf" value="\(session.csrfToken)">\
                     <input type="hidden" name="credential" value="">\(ConsolePage.field("Passkey name", name: "name", value: "Passkey"))\
-                    <button type="submit">Add a passkey</button></form>
+                    \(ConsolePage.field("Code from your authenticator", name: "code", extra: " inputmode=\"numeric\" autocomplete=\"one-time-code\" pattern=\"[0-9 ]{6,8}\""))\
+                    <button type="submit">Add a passkey</button></form></div>
                     """
             }
             let rows = passkeys.map { passkey -> [HTML] in
@@ -45,9 +45,14 @@ extension ConsoleSite {
             let registration = try Self.registration(form["credential"])
             do {
                 _ = try await console.registerPasskey(
-                    session, response: registration, name: form["name"], party: Self.relyingParty(request, origin: origin), clientAddress: context.clientAddress)
+                    session, response: registration, name: form["name"], code: form["code"], party: Self.relyingParty(request, origin: origin),
+                    clientAddress: context.clientAddress)
             } catch ConsoleError.passkeyRefused {
                 throw ConsoleFailure.invalid("The passkey could not be added. Try again from the account page.")
+            } catch ConsoleError.codeRefused {
+                throw ConsoleFailure.invalid("The code from your authenticator is wrong or was already used: wait for the next one and try again from the account page.")
+            } catch ConsoleError.confirmationNeeded {
+                throw ConsoleFailure.confirmationNeeded(returnTo: "/account")
             }
             return ConsolePage.redirect(to: "/account?done=passkey-added")
         }
@@ -58,17 +63,27 @@ extension ConsoleSite {
                 try await console.removePasskey(session, id: context.parameter("passkeyId"), clientAddress: context.clientAddress)
             } catch ConsoleError.notFound {
                 throw ConsoleFailure.notFound
+            } catch ConsoleError.confirmationNeeded {
+                throw ConsoleFailure.confirmationNeeded(returnTo: "/account")
             }
             return ConsolePage.redirect(to: "/account?done=passkey-removed")
         }
     }
 
     /// The console as the browser reached it: its configured origin, else the request's own
-    /// host (which the Origin check has matched for every form).
+    /// host (which the Origin check has matched for every form) by either scheme, since a TLS
+    /// proxy in front may have answered the browser.
     static func relyingParty(_ request: Request, origin: String?) -> WebAuthnRelyingParty {
-        let seen = origin ?? "http://" + (request.headers["Host"] ?? "localhost")
-        let host = URLComponents(string: seen)?.host ?? "localhost"
-        return WebAuthnRelyingParty(id: host, origins: [seen])
+        if let origin { return WebAuthnRelyingParty(id: URLComponents(string: origin)?.host ?? "localhost", origins: [origin]) }
+        let host = request.headers["Host"] ?? "localhost"
+        return WebAuthnRelyingParty(id: URLComponents(string: "http://" + host)?.host ?? "localhost", origins: ["http://" + host, "https://" + host])
+    }
+
+    /// The sign-in page's passkey options: a challenge of its own, any of the operator's passkeys.
+    static func signInOptions(_ console: ConsoleEngine, _ request: Request, origin: String?) -> DatacoveWire.PasskeyRequestOptions {
+        DatacoveWire.PasskeyRequestOptions(
+            challenge: Base64URL.encode(console.passkeySignInChallenge()), rpId: relyingParty(request, origin: origin).id,
+            timeout: Int(ConsoleEngine.passkeyChallengeLifetime * 1000), allowCredentials: [])
     }
 
     /// The browser's `PublicKeyCredential.toJSON()` of a registration.

@@ -12,15 +12,10 @@ extension ConsoleSite {
     static let preSessionCookie = "gatehouse-console-form"
 
     func registerSignIn(on site: RouteGroup) {
-        let (console, cookie, signIns, signInPages, environment, origin) = (console, cookie, signIns, signInPages, environment, origin)
-        site.get("/sign-in", .async { request, context in
+        let (console, cookie, signIns, environment, origin) = (console, cookie, signIns, environment, origin)
+        site.get("/sign-in", .async { request, _ in
             if let token = cookie.token(in: request.headers), try await console.session(token: token) != nil { return ConsolePage.redirect(to: "/") }
-            // Each page keeps a passkey challenge for five minutes: pages are counted per address.
-            try signInPages.count(context.clientAddress)
-            let passkey = DatacoveWire.PasskeyRequestOptions(
-                challenge: Base64URL.encode(try await console.passkeySignInChallenge()), rpId: Self.relyingParty(request, origin: origin).id,
-                timeout: Int(ConsoleEngine.passkeyChallengeLifetime * 1000), allowCredentials: [])
-            return Self.signInPage(token: Base64URL.encode(environment.random.bytes(24)), secure: cookie.secure, passkey: passkey)
+            return Self.signInPage(token: Base64URL.encode(environment.random.bytes(24)), secure: cookie.secure, passkey: Self.signInOptions(console, request, origin: origin))
         })
         site.post("/sign-in", maxBodySize: 8 * 1024, .async { request, context in
             let presented = ConsoleCookie.value(Self.preSessionCookie, in: request.headers) ?? ""
@@ -30,10 +25,19 @@ extension ConsoleSite {
             let form = try ConsoleForm(request, token: presented)
             try signIns.count(context.clientAddress)
             let retry = Base64URL.encode(environment.random.bytes(24))
-            // A passkey's assertion (console.js put it in the form) stands for the code.
-            let second: ConsoleEngine.SecondFactor = form["assertion"].isEmpty
-                ? .code(form["code"])
-                : Self.assertion(form["assertion"]).map { .passkey($0, Self.relyingParty(request, origin: origin)) } ?? .code("")
+            let passkey = Self.signInOptions(console, request, origin: origin)
+            func page(_ status: Int, _ problem: String) -> Response {
+                Self.signInPage(token: retry, secure: cookie.secure, status: status, problem: problem, passkey: passkey)
+            }
+            // A passkey's assertion (console.js put it in the passkey form) stands for the code;
+            // that form sent without one (no script ran) is no failed sign-in.
+            let second: ConsoleEngine.SecondFactor
+            if form["second"] == "passkey" {
+                guard !form["assertion"].isEmpty else { return page(400, "This browser did not answer with a passkey: sign in with the code instead.") }
+                second = Self.assertion(form["assertion"]).map { .passkey($0, Self.relyingParty(request, origin: origin)) } ?? .code("")
+            } else {
+                second = .code(form["code"])
+            }
             do {
                 let account = try await console.signIn(email: form["email"], password: form.fields["password"] ?? "", second: second, clientAddress: context.clientAddress)
                 let opened = try await console.openSession(for: account, clientAddress: context.clientAddress)
@@ -42,11 +46,11 @@ extension ConsoleSite {
                 response.headers.add("Set-Cookie", "\(Self.preSessionCookie)=; Path=/sign-in; Max-Age=0; HttpOnly; SameSite=Strict")
                 return response
             } catch ConsoleError.locked(let until) {
-                return Self.signInPage(token: retry, secure: cookie.secure, status: 403, problem: "Too many failed sign-ins: try again after \(ConsolePage.time(until)).")
+                return page(403, "Too many failed sign-ins: try again after \(ConsolePage.time(until)).")
             } catch ConsoleError.busy {
-                return Self.signInPage(token: retry, secure: cookie.secure, status: 503, problem: "The server is busy checking passwords: try again in a moment.")
+                return page(503, "The server is busy checking passwords: try again in a moment.")
             } catch ConsoleError.signInRefused {
-                return Self.signInPage(token: retry, secure: cookie.secure, status: 401, problem: "The email, password or code is wrong.")
+                return page(401, "The email, password or code is wrong.")
             }
         })
         on(site, .POST, "/sign-out") { request, context, session in
@@ -85,16 +89,17 @@ extension ConsoleSite {
 
     static func signInPage(token: String, secure: Bool, status: Int = 200, problem: String? = nil, passkey: DatacoveWire.PasskeyRequestOptions? = nil) -> Response {
         let problemMarkup: HTML = problem.map { "<p class=\"problem\" role=\"alert\">\($0)</p>" } ?? .empty
-        // With JavaScript, a passkey instead of the code: console.js asks the authenticator and
-        // puts its answer in the form.
+        // With JavaScript, a passkey instead of the code: console.js shows the form when the
+        // browser has passkeys, asks the authenticator and puts its answer in the form.
         var passkeyForm = HTML.empty
         if let passkey, let json = try? JSONEncoder().encode(passkey) {
             passkeyForm = """
-                <h2>Or with a passkey</h2><form method="post" action="/sign-in" class="sign-in" data-passkey-get="\(String(decoding: json, as: UTF8.self))">\
-                <input type="hidden" name="csrf" value="\(token)"><input type="hidden" name="assertion" value="">\
+                <section class="passkey" hidden><h2>Or with a passkey</h2>\
+                <form method="post" action="/sign-in" class="sign-in" data-passkey-get="\(String(decoding: json, as: UTF8.self))">\
+                <input type="hidden" name="csrf" value="\(token)"><input type="hidden" name="second" value="passkey"><input type="hidden" name="assertion" value="">\
                 \(ConsolePage.field("Email", name: "email", type: "email", extra: " autocomplete=\"username webauthn\""))\
                 \(ConsolePage.field("Password", name: "password", type: "password", extra: " autocomplete=\"current-password\""))\
-                <button type="submit">Sign in with a passkey</button></form>
+                <button type="submit">Sign in with a passkey</button></form></section>
                 """
         }
         var response = ConsolePage.render("Sign in", session: nil, status: status, """

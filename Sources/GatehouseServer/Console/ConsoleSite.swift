@@ -32,7 +32,6 @@ struct ConsoleSite: Sendable {
     /// `scheme://host[:port]` of the console as operators reach it, when configured.
     let origin: String?
     /// Sign-in pages per address and minute (each keeps a passkey challenge).
-    let signInPages: PerMinuteLimit
 
     init(console: ConsoleEngine, engines: ConsoleSources, secure: Bool, origin: String?) {
         self.console = console
@@ -43,7 +42,6 @@ struct ConsoleSite: Sendable {
         cookie = ConsoleCookie(secure: secure)
         sessions = ConsoleSessionAuthenticator(console: console, cookie: cookie)
         signIns = PerMinuteLimit(name: "console-sign-in", perMinute: 10, environment: console.environment) { ConsoleFailure.tooManyRequests(retryAfter: $0) }
-        signInPages = PerMinuteLimit(name: "console-sign-in-page", perMinute: 60, environment: console.environment) { ConsoleFailure.tooManyRequests(retryAfter: $0) }
     }
 
     /// Every route of the console, on a router of its own.

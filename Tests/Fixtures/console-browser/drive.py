@@ -66,6 +66,14 @@ def fresh_code(secret):
     return totp(secret, time.time())
 
 
+def code_after(secret, step):
+    """A code of a step later than `step` (a code is accepted once per step), still current
+    when it arrives."""
+    while int(time.time() // 30) <= step:
+        time.sleep(30 - time.time() % 30 + 0.2)
+    return fresh_code(secret)
+
+
 class Run:
     def __init__(self, config):
         self.config = config
@@ -210,6 +218,7 @@ def sign_in(run, driver, account, base=""):
     ActionChains(driver).send_keys(account["password"], Keys.TAB).perform()
     notes.append(f"after password+Tab: {focused()}")
     code = fresh_code(account["totpSecret"])
+    account["usedStep"] = int(time.time() // 30)
     run.sign_ins.append(time.time())
     after = submitted(driver, lambda: ActionChains(driver).send_keys(code, Keys.ENTER).perform())
     return after, notes
@@ -390,7 +399,8 @@ def passkey_sign_in(run, driver, base, email, password):
 
 def check_passkey(run):
     """An operator adds a passkey from their account page (Chromium's virtual authenticator, a
-    platform one with user verification), signs out and back in with password and passkey; the
+    platform one with user verification; the forms show only where the browser has passkeys),
+    with a current code, signs out and back in with password and passkey; the
     passkey with a wrong password is refused; once removed, the passkey signs no one in.
     On http://localhost: an rpId is a host name, and the browser refuses 127.0.0.1."""
     account, base = run.config["passkey"], run.config["passkeyUrl"].rstrip("/")
@@ -407,6 +417,8 @@ def check_passkey(run):
         name = form.find_element(By.NAME, "name")
         name.clear()
         name.send_keys("Browser passkey")
+        # A passkey is a new way in: the authenticator's code is asked too, one of a later step.
+        form.find_element(By.NAME, "code").send_keys(code_after(account["totpSecret"], account["usedStep"]))
         added = submitted(driver, lambda: form.find_element(By.TAG_NAME, "button").click())
         held = driver.get_credentials()
         run.record("a passkey is added from the account page",
