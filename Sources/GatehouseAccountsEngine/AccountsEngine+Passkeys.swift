@@ -10,10 +10,14 @@ extension AccountsEngine {
 
     /// The account's passkeys, oldest first.
     public func passkeys(_ principal: SessionPrincipal) async throws -> [Passkey] {
+        try await passkeys(tenantID: principal.tenantId, accountID: principal.accountId)
+    }
+
+    /// An account's passkeys as an operator sees them (the console), oldest first.
+    public func passkeys(tenantID: String, accountID: String) async throws -> [Passkey] {
         try await database.read { db in
             try db.query(
-                "SELECT * FROM passkey_credentials WHERE tenant_id = ? AND account_id = ? ORDER BY created_at, credential_id",
-                principal.tenantId, principal.accountId
+                "SELECT * FROM passkey_credentials WHERE tenant_id = ? AND account_id = ? ORDER BY created_at, credential_id", tenantID, accountID
             ).map(Self.passkey)
         }
     }
@@ -60,6 +64,6 @@ extension AccountsEngine {
     static func passkey(_ row: Row) throws -> Passkey {
         Passkey(
             id: try row.get("credential_id"), name: try row.get("name"), algorithm: try row.get("algorithm"), backedUp: try row.get("backed_up"),
-            createdAt: try row.get("created_at"), lastUsedAt: try row.get("last_used_at"))
+            createdAt: try row.get("created_at"), lastUsedAt: try row.get("last_used_at"), counterRegressedAt: try row.get("counter_regressed_at"))
     }
 }

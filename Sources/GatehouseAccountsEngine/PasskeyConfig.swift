@@ -32,6 +32,8 @@ public struct Passkey: Sendable, Equatable {
     public let backedUp: Bool
     public let createdAt: Date
     public let lastUsedAt: Date?
+    /// When a sign-in's counter last went back (a possible cloned authenticator), if ever.
+    public var counterRegressedAt: Date? = nil
 }
 
 /// What a client needs to make a passkey (`PublicKeyCredentialCreationOptions`).

@@ -30,8 +30,9 @@ extension ConsoleSite {
             let (tenantID, accountID) = (context.parameter("tenantId"), context.parameter("accountId"))
             guard let account = try await accounts.account(tenantID: tenantID, id: accountID) else { throw ConsoleFailure.notFound }
             let sessions = try await accounts.sessions.sessions(accountID: accountID)
+            let passkeys = try await accounts.passkeys(tenantID: tenantID, accountID: accountID)
             return ConsolePage.render("Account", session: session, current: "/accounts", notice: Self.notice(request),
-                Self.accountPage(account, sessions: sessions, session: session))
+                Self.accountPage(account, sessions: sessions, passkeys: passkeys, session: session))
         }
         accountAction(site, "reveal", confirmed: true) { account, _, session, context in
             try await console.record(AuditEntry(actor: session.account.id, action: "account.reveal", target: account.id, clientAddress: context.clientAddress,
@@ -68,6 +69,13 @@ extension ConsoleSite {
         }
     }
 
+    /// A passkey's row: a counter that went back (a possible cloned authenticator, refused at
+    /// that sign-in) is flagged with when.
+    static func passkeyRow(_ passkey: Passkey) -> [HTML] {
+        let regressed: HTML = passkey.counterRegressedAt.map { "<strong>\(ConsolePage.time($0))</strong>" } ?? "—"
+        return ["\(passkey.name)", "\(ConsolePage.time(passkey.createdAt))", "\(ConsolePage.time(passkey.lastUsedAt))", passkey.backedUp ? "yes" : "no", regressed]
+    }
+
     /// `POST /accounts/:tenantId/:accountId/<name>` for an admin: the account found, the
     /// form read, the password asked again when `confirmed`.
     private func accountAction(
@@ -84,7 +92,7 @@ extension ConsoleSite {
         }
     }
 
-    static func accountPage(_ account: AccountSummary, sessions: [SessionInfo], session: ConsoleSession) -> HTML {
+    static func accountPage(_ account: AccountSummary, sessions: [SessionInfo], passkeys: [Passkey], session: ConsoleSession) -> HTML {
         let admin = session.account.role == .admin
         let base = "/accounts/\(account.tenantId)/\(account.id)"
         let rows = sessions.map { device -> [HTML] in
@@ -106,7 +114,9 @@ extension ConsoleSite {
             <div><dt>Status</dt><dd>\(account.status)</dd></div><div><dt>Created</dt><dd>\(ConsolePage.time(account.createdAt))</dd></div></dl>\
             <p><a href="/purchases/\(account.tenantId)/\(account.id)">Purchases and entitlement</a> · <a href="/runs?tenant=\(account.tenantId)&account=\(account.id)">Workflow runs</a></p>\
             <section><h2>Signed-in devices</h2>\(ConsolePage.table(["Device", "Platform", "App version", "Signed in", "Last used", ""], rows,
-                empty: "No device is signed in."))</section>\(actions)
+                empty: "No device is signed in."))</section>\
+            <section><h2>Passkeys</h2>\(ConsolePage.table(["Name", "Added", "Last used", "Backed up", "Counter went back"], passkeys.map(passkeyRow),
+                empty: "No passkeys: this account signs in with codes."))</section>\(actions)
             """
     }
 }

@@ -18,6 +18,24 @@ import Testing
             // A user signs in through the Datacove API: a verification, the hourly counts, an account and its device.
             let pair = try await DatacoveClient(f.live).signIn(f.live, phone: "+1 416 555 0142", device: "Console probe phone")
             let account = try await f.live.app.accounts.sessions.authenticate(accessToken: try #require(pair["accessToken"] as? String))
+            // A passkey whose counter once went back: flagged on the account's page.
+            let origin = "https://id.example"
+            _ = try await f.live.app.accounts.setPasskeyConfig(
+                tenantID: tenantID, PasskeyConfig(rpID: "id.example", rpName: "Example", origins: [origin], iosAppIDs: [], enabled: true))
+            let options = try await f.live.app.accounts.passkeyCreationOptions(account)
+            var counting = SoftwareAuthenticator.Answer()
+            counting.signCount = 5
+            let authenticator = SoftwareAuthenticator()
+            let (credential, response) = try authenticator.register(
+                algorithm: .es256, rpID: "id.example", origin: origin, challenge: options.challenge, userHandle: options.userID, answer: counting)
+            _ = try await f.live.app.accounts.registerPasskey(account, response: response, name: "Probe key")
+            var stale = credential
+            stale.signCount = 3
+            let request = try await f.live.app.accounts.passkeyRequestOptions(tenantID: tenantID, identifier: nil)
+            await #expect(throws: PasskeyError.counterRegressed) {
+                try await f.live.app.accounts.signInWithPasskey(
+                    tenantID: tenantID, response: try authenticator.assert(stale, origin: origin, challenge: request.challenge), device: DeviceInfo())
+            }
             let secret = "mapi-secret-value-123"
             _ = try await f.live.app.managedAPIs.saveDefinition(tenantID: tenantID, ManagedAPIDefinition(
                 name: "console-probe", displayName: "Console probe", baseURL: URL(string: "https://api.example.com/v1")!,
@@ -32,7 +50,7 @@ import Testing
                 ("/accounts?tenant=\(tenantID)&q=%2B1%20416%20555%200142", [account.accountId]),
             // Whole values only: a prefix would spell a masked number out digit by digit.
             ("/accounts?tenant=\(tenantID)&q=%2B1416555", ["No account matches."]),
-                ("/accounts/\(tenantID)/\(account.accountId)", ["Console probe phone", masked, "Sign out everywhere"]),
+                ("/accounts/\(tenantID)/\(account.accountId)", ["Console probe phone", masked, "Sign out everywhere", "Probe key", "<td><strong>"]),
                 ("/purchases/\(tenantID)/\(account.accountId)", ["No subscription.", "none"]),
                 ("/runs?tenant=\(tenantID)", ["wf-url-001", "Website check", "No runs."]),
                 ("/managed-apis?tenant=\(tenantID)", ["console-probe", "stored (never shown)", "https://api.example.com/v1"]),
