@@ -20,7 +20,7 @@ extension GatehouseApp {
         guard let port = settings.consoleListenerPort else { return (engine, nil) }
         let publicURL = settings.consolePublicURL.flatMap(URL.init(string:))
         let origin = publicURL.flatMap { url in url.scheme.flatMap { scheme in url.host.map { "\(scheme)://\($0)" + (url.port.map { ":\($0)" } ?? "") } } }
-        let site = ConsoleSite(console: engine, engines: sources, secure: publicURL?.scheme == "https", origin: origin)
+        let site = ConsoleSite(console: engine, engines: sources, secure: publicURL?.scheme == "https", origin: origin, listenerHost: settings.consoleHost)
         let router = Router(bodyKind: .any)
         site.register(on: router)
         var configuration = ServerConfiguration()

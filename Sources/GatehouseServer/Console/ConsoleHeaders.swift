@@ -1,3 +1,4 @@
+import Foundation
 import GatehouseHTTP
 
 /// The headers every console response carries: a CSP that allows only the binary's own
@@ -26,8 +27,16 @@ struct ConsoleRequestGuard: Middleware {
     /// `scheme://host[:port]` as operators reach the console, when configured; else the
     /// request's own `Host` must match the `Origin`'s authority.
     let origin: String?
+    /// The listener's own host (`console-host`).
+    let listenerHost: String
 
     func before(_ request: Request, context: inout RequestContext) throws {
+        // Without a configured origin, the console answers only to loopback names and its
+        // listener's host: a page of another name made to resolve here (DNS rebinding) gets
+        // nothing, and the Host the checks below trust is one of those.
+        if origin == nil, !answers(to: request.headers["Host"]) {
+            throw ConsoleFailure.forbidden("This console answers to localhost and its listener's address; set console-public-url to reach it by another name.")
+        }
         // A NUL goes nowhere: PostgreSQL refuses it in text, and no operator types one.
         for (name, value) in request.query where name.utf8.contains(0) || value.utf8.contains(0) {
             throw ConsoleFailure.invalid("The address holds a character no field takes.")
@@ -48,6 +57,16 @@ struct ConsoleRequestGuard: Middleware {
                 throw ConsoleFailure.forbidden("This form was sent from another site.")
             }
         }
+    }
+
+    /// Whether `host` (a Host header: name or address, maybe a port) names this console.
+    func answers(to host: String?) -> Bool {
+        guard let host, let parsed = URLComponents(string: "http://" + host)?.host?.lowercased() else { return false }
+        let name = parsed.hasPrefix("[") && parsed.hasSuffix("]") ? String(parsed.dropFirst().dropLast()) : parsed
+        let listener = listenerHost.lowercased()
+        let wildcard = listener.isEmpty || listener == "0.0.0.0" || listener == "::"
+        let loopbackIPv4 = name.hasPrefix("127.") && name.split(separator: ".").count == 4 && name.allSatisfy { $0 == "." || $0.isASCII && $0.isNumber }
+        return name == "localhost" || name == "::1" || loopbackIPv4 || (!wildcard && name == listener)
     }
 
     func after(_ request: Request, context: RequestContext, response: inout Response) {

@@ -31,11 +31,13 @@ struct ConsoleSite: Sendable {
 
     /// `scheme://host[:port]` of the console as operators reach it, when configured.
     let origin: String?
-    /// Sign-in pages per address and minute (each keeps a passkey challenge).
+    /// The listener's own host, one more name the console answers to without `origin`.
+    let listenerHost: String
 
-    init(console: ConsoleEngine, engines: ConsoleSources, secure: Bool, origin: String?) {
+    init(console: ConsoleEngine, engines: ConsoleSources, secure: Bool, origin: String?, listenerHost: String = "127.0.0.1") {
         self.console = console
         self.origin = origin
+        self.listenerHost = listenerHost
         (directory, verification, accounts, commerce) = (engines.directory, engines.verification, engines.accounts, engines.commerce)
         (workflows, managedAPIs, possession) = (engines.workflows, engines.managedAPIs, engines.possession)
         environment = console.environment
@@ -52,7 +54,7 @@ struct ConsoleSite: Sendable {
             ConsoleHeaders.apply(&response)
             return response
         }
-        let site = router.group("/", middleware: [ConsoleRequestGuard(origin: origin)])
+        let site = router.group("/", middleware: [ConsoleRequestGuard(origin: origin, listenerHost: listenerHost)])
         ConsoleAssets.register(on: site)
         registerSignIn(on: site)
         registerOverview(on: site)

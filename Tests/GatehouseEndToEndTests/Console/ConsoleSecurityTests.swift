@@ -96,6 +96,18 @@ import Testing
             }
             let sessionless = try ConsoleVisitor(f.live)
             #expect(try await sessionless.post("/sign-in", ["email": f.admin.email, "password": f.admin.password, "code": "123456"], csrf: "x").status == 403)
+            // DNS rebinding: another name made to resolve to the console's address gets nothing,
+            // not even with its own Origin and Sec-Fetch-Site; loopback names are answered.
+            let port = try #require(URL(string: visitor.base)?.port)
+            let rebound = [("Host", "evil.example:\(port)")]
+            #expect(try await visitor.send("GET", "/sign-in", body: nil, headers: rebound).status == 403)
+            let reboundPost = try await visitor.send("POST", "/tenants", body: Data("csrf=\(csrf)&name=t8".utf8), headers: rebound + [
+                ("Content-Type", "application/x-www-form-urlencoded"), ("Origin", "http://evil.example:\(port)"), ("Sec-Fetch-Site", "same-origin"),
+            ])
+            #expect(reboundPost.status == 403 && reboundPost.body.contains("console-public-url"))
+            for name in ["localhost", "127.0.0.1", "[::1]", "LOCALHOST"] {
+                #expect(try await visitor.send("GET", "/tenants", body: nil, headers: [("Host", "\(name):\(port)")]).status == 200, "\(name)")
+            }
             let names = try await f.live.app.directory.tenants().map(\.name)
             #expect(!names.contains { $0.hasPrefix("t") && $0.count == 2 })
             let created = try await visitor.post("/tenants", ["name": "Made in the console"], csrf: csrf)
