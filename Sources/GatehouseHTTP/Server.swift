@@ -184,7 +184,12 @@ public final class Server: @unchecked Sendable {
     func track(_ exchange: Exchange) {
         lock.withLock {
             exchange.isTracked = true
-            active[ObjectIdentifier(exchange)] = exchange
+            // While a connection may be suspended the server keeps itself: MHD aborts the
+            // process when a daemon with a suspended connection is stopped, which a server
+            // freed by its last owner would do in `deinit`.
+            if active.updateValue(exchange, forKey: ObjectIdentifier(exchange)) == nil, active.count == 1 {
+                _ = Unmanaged.passRetained(self)
+            }
         }
     }
 
@@ -198,8 +203,16 @@ public final class Server: @unchecked Sendable {
     }
 
     func end(_ exchange: Exchange) {
-        if exchange.isTracked { lock.withLock { active[ObjectIdentifier(exchange)] = nil } }
+        let lastActive = exchange.isTracked && lock.withLock {
+            active.removeValue(forKey: ObjectIdentifier(exchange)) != nil && active.isEmpty
+        }
         ended()
+        if lastActive {
+            // Let go of the server off MHD's thread: if that was its last owner, `deinit` stops
+            // the daemon, which MHD's own threads cannot do (they would wait for themselves).
+            let kept = Unmanaged.passUnretained(self)
+            DispatchQueue.global().async { kept.release() }
+        }
     }
 
     /// One request fewer in flight; the one that leaves none wakes the `idle()` callers.

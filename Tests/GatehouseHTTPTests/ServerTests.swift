@@ -2,6 +2,9 @@ import Foundation
 import Testing
 @testable import GatehouseHTTP
 import GatehouseTesting
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @Suite struct ServerTests {
     @Test func aSecondServerOnABusyPortSaysTheAddressIsInUse() throws {
@@ -103,6 +106,33 @@ import GatehouseTesting
         }
         #expect(Array(finished.all.prefix(50)) == Array(repeating: "fast", count: 50))
         #expect(finished.all.count == 70)
+    }
+
+    /// A server whose last owner lets go while a handler holds a suspended connection keeps
+    /// itself until that request is answered, then stops off MHD's threads: MHD aborts the
+    /// process when a daemon is stopped with a connection suspended, or by its own thread.
+    @Test func aServerDroppedWhileAHandlerWaitsAnswersItThenStops() async throws {
+        let gate = Gate()
+        let entered = Recorder()
+        var test: TestServer? = try TestServer { router in
+            router.get("/slow", .async { _, _ in
+                entered.add("slow")
+                await gate.wait(timeout: 30)
+                return .text("slow")
+            })
+        }
+        let base = try #require(test?.base)
+        weak let dropped = test?.server
+        let answer = Task { try await TestServer.session.data(from: base.appendingPathComponent("slow")) }
+        _ = await entered.atLeast(1)
+        test = nil
+        #expect(dropped != nil)
+        gate.open()
+        let (data, response) = try await answer.value
+        #expect((response as? HTTPURLResponse)?.statusCode == 200 && String(decoding: data, as: UTF8.self) == "slow")
+        // The server lets go of itself once MHD has ended the request, on a queue of its own.
+        for _ in 0..<1_000 where dropped != nil { try await Task.sleep(nanoseconds: 10_000_000) }
+        #expect(dropped == nil)
     }
 
     @Test func idleWaitsForAHandlerWhoseClientLeft() async throws {
