@@ -68,10 +68,12 @@ extension CommerceEngine {
             return id
         }
         let id = environment.ids.next().lowercased
-        let now = environment.clock.now
+        let (now, invalidations) = (environment.clock.now, environment.invalidations)
         do {
+            defer { invalidations.drop(cache: Self.planCacheName, key: tenantID) }
             return try await database.write { db in
                 guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError.notFound(.tenant) }
+                try invalidations.announce(db, cache: Self.planCacheName, key: tenantID)
                 try db.execute(
                     """
                     INSERT INTO commerce_plans (id, tenant_id, display_name, plan_interval, apple_product_id, google_product_id,
@@ -101,9 +103,12 @@ extension CommerceEngine {
     }
 
     public func deletePlan(tenantID: String, productID: String) async throws {
+        let invalidations = environment.invalidations
         let removed = try await database.write { db in
-            try db.execute("DELETE FROM commerce_plans WHERE id = ? AND tenant_id = ?", productID, tenantID)
+            try invalidations.announce(db, cache: Self.planCacheName, key: tenantID)
+            return try db.execute("DELETE FROM commerce_plans WHERE id = ? AND tenant_id = ?", productID, tenantID)
         }
+        invalidations.drop(cache: Self.planCacheName, key: tenantID)
         if removed == 0 { throw CommerceError.notFound(.plan) }
     }
 

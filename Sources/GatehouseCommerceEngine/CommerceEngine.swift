@@ -19,6 +19,9 @@ public final class CommerceEngine: Sendable {
     let google: GoogleEndpoints
     let googleTokens: GoogleAccessTokens
     let pushTokens: GooglePushTokens
+    /// The name a change to a tenant's plans is announced under (key: the tenant id), for
+    /// caches built from them on any node (see ``CacheInvalidations``).
+    public static let planCacheName = "commerce-plans"
 
     public convenience init(
         environment: Environment, accounts: (any AccountDirectory)? = nil, secrets: SecretBox? = nil, google: GoogleEndpoints = .live

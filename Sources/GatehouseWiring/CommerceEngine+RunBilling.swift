@@ -28,4 +28,6 @@ extension CommerceEngine: RunBilling {
     public func gatedWorkflows(_ db: any DatabaseConnection, tenantID: String) throws -> Set<String> {
         try Self.gatedWorkflows(db, tenantID: tenantID)
     }
+
+    public var gatingCacheName: String { Self.planCacheName }
 }

@@ -20,4 +20,8 @@ public protocol RunBilling: Sendable {
 
     /// The workflow ids a plan of the tenant gates.
     func gatedWorkflows(_ db: any DatabaseConnection, tenantID: String) throws -> Set<String>
+
+    /// The cache name under which a change to what the tenant's plans gate is announced, keyed
+    /// by tenant id (see `CacheInvalidations`): the catalogue kept on each node listens to it.
+    var gatingCacheName: String { get }
 }

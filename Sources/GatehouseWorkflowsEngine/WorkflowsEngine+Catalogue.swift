@@ -25,6 +25,10 @@ public struct CatalogueQuery: Sendable, Equatable {
     }
 }
 
+private extension String {
+    var nonEmpty: String? { isEmpty ? nil : self }
+}
+
 extension WorkflowsEngine {
     /// The largest page the catalogue and the history answer.
     public static let maxPageSize = 100
@@ -46,6 +50,11 @@ extension WorkflowsEngine {
             conditions.append("featured = ?")
             arguments.append(.boolean(featured))
         }
+        let catalogue = try await tenantCatalogue(tenantID)
+        if catalogue.complete {
+            let search = query.search?.trimmingCharacters(in: .whitespaces).nonEmpty.map(Self.searchable)
+            return catalogue.page(page, pageSize: pageSize, search: search, category: query.category?.nonEmpty, featured: query.featured)
+        }
         let filter = conditions.joined(separator: " AND ")
         let (arguments2, billing) = (arguments, self.billing)
         return try await database.read { db in
@@ -63,6 +72,11 @@ extension WorkflowsEngine {
 
     /// An enabled workflow of the tenant, with whether a plan gates it.
     public func workflow(tenantID: String, id: String) async throws -> (definition: WorkflowDefinition, gated: Bool) {
+        let catalogue = try await tenantCatalogue(tenantID)
+        if catalogue.complete {
+            guard let found = catalogue.workflow(id) else { throw WorkflowError(.notFound, .noSuchWorkflow(id)) }
+            return found
+        }
         let billing = self.billing
         return try await database.read { db in
             // The definition goes with the plans' query: one round trip for both.

@@ -20,8 +20,11 @@ extension WorkflowsEngine {
         let now = self.now
         let inputs = try Self.encode(definition.inputs)
         let configuration = try Self.encode(definition.executor.configuration)
+        let invalidations = environment.invalidations
+        defer { invalidations.drop(cache: Self.catalogueCacheName, key: tenantID) }
         try await database.write { db in
             guard try db.queryOne("SELECT id FROM tenants WHERE id = ?", tenantID) != nil else { throw CoreError.notFound(.tenant) }
+            try invalidations.announce(db, cache: Self.catalogueCacheName, key: tenantID)
             try db.execute(
                 """
                 INSERT INTO workflow_definitions (tenant_id, id, name, description, category, featured, credits, enabled, response_kind,
@@ -56,9 +59,12 @@ extension WorkflowsEngine {
 
     /// Removes a definition; its runs and their reports stay.
     public func deleteDefinition(tenantID: String, id: String) async throws {
+        let invalidations = environment.invalidations
         let removed = try await database.write { db in
-            try db.execute("DELETE FROM workflow_definitions WHERE tenant_id = ? AND id = ?", tenantID, id)
+            try invalidations.announce(db, cache: Self.catalogueCacheName, key: tenantID)
+            return try db.execute("DELETE FROM workflow_definitions WHERE tenant_id = ? AND id = ?", tenantID, id)
         }
+        invalidations.drop(cache: Self.catalogueCacheName, key: tenantID)
         if removed == 0 { throw WorkflowError(.notFound, .noSuchWorkflow(id)) }
     }
 

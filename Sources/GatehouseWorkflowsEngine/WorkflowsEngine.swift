@@ -15,6 +15,11 @@ public final class WorkflowsEngine: Sendable {
     public let events: RunEventHub
     /// Who holds a claim: this node's own, random per process.
     let nodeID: String
+    /// Each tenant's enabled definitions and what gates them, for a few seconds; a definition
+    /// or plan change drops the tenant's entry here and, by notice, on the other nodes.
+    let catalogues: NodeCache<TenantCatalogue>
+    /// The name definition changes are announced under (see ``CacheInvalidations``).
+    public static let catalogueCacheName = "workflow-catalogue"
 
     public init(
         environment: Environment, settings: WorkflowSettings, billing: any RunBilling, events: RunEventHub = RunEventHub(),
@@ -26,6 +31,8 @@ public final class WorkflowsEngine: Sendable {
         self.executors = Dictionary(executors.map { ($0.kind, $0) }, uniquingKeysWith: { first, _ in first })
         self.events = events
         nodeID = environment.ids.next().uuidString.lowercased()
+        catalogues = NodeCache(name: Self.catalogueCacheName, clock: environment.clock, capacity: 1_000)
+        environment.invalidations.register(catalogues, alsoFor: [billing.gatingCacheName])
     }
 
     var database: any Database { environment.database }

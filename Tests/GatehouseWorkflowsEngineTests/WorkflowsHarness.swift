@@ -48,12 +48,18 @@ final class WorkflowsHarness: @unchecked Sendable {
     let tenantID: String
     let accountID = "acct-1"
     let files: URL
+    /// Counts the engines' transactions, when the test asked for it.
+    let counting: CountingDatabase?
 
-    init(_ kind: TestDatabaseKind, credits: Int = 100, configure: (inout WorkflowSettings) -> Void = { _ in }) async throws {
+    init(
+        _ kind: TestDatabaseKind, credits: Int = 100, countingTransactions: Bool = false,
+        configure: (inout WorkflowSettings) -> Void = { _ in }
+    ) async throws {
         store = try TestDatabase(kind)
         let clock = self.clock
         _ = try DatabaseMigrator(migrations: EngineMigrations.all, now: { clock.now }).migrate(store.database)
-        let environment = Environment.test(database: store.database, clock: clock)
+        counting = countingTransactions ? CountingDatabase(store.database) : nil
+        let environment = Environment.test(database: counting ?? store.database, clock: clock)
         tenantID = try await TenantDirectory(environment: environment).createTenant(name: "Acme").id
         commerce = CommerceEngine(environment: environment)
         files = FileManager.default.temporaryDirectory.appendingPathComponent("wf-\(UUID().uuidString)")

@@ -30,11 +30,15 @@ public final class CacheInvalidations: @unchecked Sendable {
         self.channel = channel
     }
 
-    /// Registers a cache so notices for its name reach it.
-    public func register<Value>(_ cache: NodeCache<Value>) {
+    /// Registers a cache so notices for its name reach it, and those for `otherNames` too: a
+    /// cache built from another engine's rows (the catalogue from the plans that gate it) is
+    /// dropped by that engine's notices without the engine knowing of it.
+    public func register<Value>(_ cache: NodeCache<Value>, alsoFor otherNames: [String] = []) {
         lock.withLock {
-            invalidators[cache.name, default: []].append { [weak cache] key in
-                if let key { cache?.invalidate(key) } else { cache?.invalidateAll() }
+            for name in [cache.name] + otherNames {
+                invalidators[name, default: []].append { [weak cache] key in
+                    if let key { cache?.invalidate(key) } else { cache?.invalidateAll() }
+                }
             }
         }
     }
