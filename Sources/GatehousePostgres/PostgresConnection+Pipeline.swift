@@ -11,7 +11,7 @@ extension PostgresConnection {
     struct Unread {
         enum Kind {
             /// A statement's preparation, cached under `key` (dropped again if it fails).
-            case preparation(key: String)
+            case preparation(key: PreparedKey)
             /// A statement, answered through `sent`.
             case statement(SentStatement)
             /// `BEGIN`, `COMMIT`, `DEALLOCATE ALL`: only their tag is kept.
@@ -24,14 +24,14 @@ extension PostgresConnection {
     }
 
     func send(_ sql: String, _ arguments: [SQLValue]) throws -> SentStatement {
-        let (text, placeholderCount) = PostgresSQLText.numberingPlaceholders(sql)
+        let translation = translated(sql)
+        let (text, placeholderCount, changesSchema) = (translation.text, translation.placeholderCount, translation.changesSchema)
         guard placeholderCount == arguments.count else {
             throw DatabaseError(
                 kind: .other, code: "08P01",
                 message: "statement expects \(placeholderCount) arguments, got \(arguments.count)", sql: sql
             )
         }
-        let changesSchema = PostgresSQLText.changesSchema(text)
         let sent = SentStatement(settle: { [unowned self] in try self.settle() })
         try enterPipeline()
         try PostgresParameters.with(arguments, sql: sql) { parameters in
@@ -64,7 +64,7 @@ extension PostgresConnection {
         unread.append(Unread(kind: .control, sql: sql, arguments: []))
     }
 
-    func sendPreparation(name: String, text: String, types: [Oid], key: String, sql: String) throws {
+    func sendPreparation(name: String, text: String, types: [Oid], key: PreparedKey, sql: String) throws {
         try enterPipeline()
         try checkSent(PQsendPrepare(connection, name, text, Int32(types.count), types), sql: sql)
         unread.append(Unread(kind: .preparation(key: key), sql: sql, arguments: []))

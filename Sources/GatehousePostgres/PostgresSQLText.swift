@@ -6,6 +6,20 @@
 /// comments (`-- …`, nested `/* … */`).
 /// See https://www.postgresql.org/docs/current/sql-syntax-lexical.html.
 enum PostgresSQLText {
+    /// What sending a statement needs to know of its text.
+    struct Translation {
+        /// The text with `$1`, `$2`, … for its placeholders.
+        let text: String
+        let placeholderCount: Int
+        /// Whether it is DDL (see ``changesSchema(_:)``).
+        let changesSchema: Bool
+    }
+
+    static func translation(_ sql: String) -> Translation {
+        let (text, count) = numberingPlaceholders(sql)
+        return Translation(text: text, placeholderCount: count, changesSchema: changesSchema(text))
+    }
+
     /// Returns `sql` with each placeholder `?` replaced by `$1`, `$2`, … and how many there were.
     static func numberingPlaceholders(_ sql: String) -> (sql: String, count: Int) {
         let bytes = Array(sql.utf8)
