@@ -219,13 +219,22 @@ final class CurlTransfer: @unchecked Sendable {
         if line.first == " " || line.first == "\t" {
             // An obsolete line folding continues the previous field (RFC 9112 §5.2).
             guard !lines.isEmpty else { return abort(.invalidResponse) }
-            lines[lines.count - 1].value += " " + line.trimmingCharacters(in: .whitespaces)
+            lines[lines.count - 1].value += " " + Self.trimmingOptionalWhitespace(line)
             return true
         }
         // A name with whitespace glued on ("Set-Cookie :") would pass the proxy's filters.
         guard let colon = line.firstIndex(of: ":"), HTTPToken.isToken(line[..<colon]) else { return abort(.invalidResponse) }
-        lines.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+        lines.append((String(line[..<colon]), Self.trimmingOptionalWhitespace(line[line.index(after: colon)...])))
         return lines.count <= Self.maxHeaderFields || abort(.invalidResponse)
+    }
+
+    /// `text` without the spaces and tabs around it (RFC 9110's OWS; no other character is
+    /// whitespace in a field).
+    static func trimmingOptionalWhitespace(_ text: Substring) -> String {
+        let isOWS = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        let bytes = text.utf8
+        guard let first = bytes.firstIndex(where: { !isOWS($0) }), let last = bytes.lastIndex(where: { !isOWS($0) }) else { return "" }
+        return String(text[first..<bytes.index(after: last)])
     }
 
     /// A piece of the body: kept, or refused with a pause while the caller is behind.

@@ -121,6 +121,14 @@ import Testing
         #expect(client.metrics.count(.other, outcome: "destination_refused") == 3)
     }
 
+    @Test func onlySpacesAndTabsAreTrimmedFromAFieldValue() async throws {
+        let upstream = try await HostileUpstream.start()
+        defer { upstream.stop() }
+        let client = CurlHTTPClient()
+        let (_, spaced) = try await client.send(request(upstream.url("/spaced")))
+        #expect(spaced.value(forHTTPHeaderField: "X-Spaced") == "\u{A0}value \u{A0}")
+    }
+
     @Test func cancellationIsSafeInEveryPhase() async throws {
         let upstream = try await HostileUpstream.start()
         defer { upstream.stop() }

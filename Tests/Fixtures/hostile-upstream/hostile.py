@@ -129,6 +129,10 @@ def handle(conn):
         elif path == "/headers":
             count = int(query.get("count", "300"))
             answer(conn, 200, "OK", b"many", [f"X-Field-{i}: {i}" for i in range(count)])
+        elif path == "/spaced":
+            # Spaces and tabs around a value are not part of it; a no-break space (UTF-8, sent
+            # as its two bytes through the head's latin-1) is.
+            answer(conn, 200, "OK", b"spaced", ["X-Spaced: \t \u00c2\u00a0value \u00c2\u00a0 \t"])
         elif path == "/long-header":
             size = int(query.get("bytes", "102400"))
             answer(conn, 200, "OK", b"long", ["X-Long: " + "a" * size])
