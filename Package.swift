@@ -207,7 +207,7 @@ var targets: [Target] = [
     ),
     .testTarget(
         name: "GatehouseManagedAPITests",
-        dependencies: ["GatehouseManagedAPI", "GatehouseClientCore", "GatehouseWire", "GatehouseTestEvents"],
+        dependencies: ["GatehouseManagedAPI", "GatehouseClientCore", "GatehouseWire", "GatehouseTestEvents", "GatehouseOutbound", "GatehouseCore"],
         swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -10,8 +10,10 @@ import GatehouseDatabase
 /// folded text are exact byte comparisons there, so `é` written composed does not match `é`
 /// written decomposed here either (Swift's `==` would say they are equal).
 struct TenantCatalogue: Sendable {
-    /// Past this many enabled definitions a tenant's catalogue is read page by page instead.
-    static let largestKept = 1_000
+    /// Past this many enabled definitions a tenant's catalogue is read page by page instead:
+    /// with at most ``WorkflowsEngine/cataloguesKept`` tenants kept, a node holds at most
+    /// 128,000 definitions (their JSON columns decoded once and shared).
+    static let largestKept = 500
 
     struct Entry: Sendable {
         let definition: WorkflowDefinition

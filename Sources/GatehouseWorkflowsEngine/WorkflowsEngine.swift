@@ -20,6 +20,8 @@ public final class WorkflowsEngine: Sendable {
     let catalogues: NodeCache<TenantCatalogue>
     /// The name definition changes are announced under (see ``CacheInvalidations``).
     public static let catalogueCacheName = "workflow-catalogue"
+    /// Tenants whose catalogue a node keeps at once; past it the cache starts over.
+    static let cataloguesKept = 256
 
     public init(
         environment: Environment, settings: WorkflowSettings, billing: any RunBilling, events: RunEventHub = RunEventHub(),
@@ -31,7 +33,7 @@ public final class WorkflowsEngine: Sendable {
         self.executors = Dictionary(executors.map { ($0.kind, $0) }, uniquingKeysWith: { first, _ in first })
         self.events = events
         nodeID = environment.ids.next().uuidString.lowercased()
-        catalogues = NodeCache(name: Self.catalogueCacheName, clock: environment.clock, capacity: 1_000)
+        catalogues = NodeCache(name: Self.catalogueCacheName, clock: environment.clock, capacity: Self.cataloguesKept)
         environment.invalidations.register(catalogues, alsoFor: [billing.gatingCacheName])
     }
 
