@@ -60,11 +60,7 @@ import Testing
     @Test(.enabled(if: TestDatabaseKind.available.contains(.postgres)))
     func changesReachTheOtherNode() async throws {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
-        let store = try TestDatabase(.postgres)
-        defer { store.close() }
-        _ = try DatabaseMigrator(migrations: EngineMigrations.all, now: { clock.now }).migrate(store.database)
-        let nodes = try TwoPostgresNodes(store: store, clock: clock)
-        await nodes.listening()
+        let nodes = try await TwoPostgresNodes.onFreshDatabase(migrations: EngineMigrations.all, clock: clock)
         let box = try SecretBox(key: ManagedAPIsHarness.key)
         let a = ManagedAPIsEngine(environment: nodes.environmentA, secrets: box, destinations: RecordingGuard())
         let b = ManagedAPIsEngine(environment: nodes.environmentB, secrets: box, destinations: RecordingGuard())

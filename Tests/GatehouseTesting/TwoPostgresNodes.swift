@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseDatabase
 import GatehousePostgres
 
 /// Two "nodes" over one PostgreSQL schema: separate database handles, caches and
@@ -10,6 +11,8 @@ public final class TwoPostgresNodes: @unchecked Sendable {
     /// Node B's invalidations: await ``CacheInvalidations/waitForReceived(_:)`` on it.
     public let bInvalidations: CacheInvalidations
     private let databases: [PostgresDatabase]
+    /// The fresh database this pair made for itself, closed with it.
+    private var ownStore: TestDatabase?
     private let listener: PostgresNotificationListener
     private let connected = AsyncStream<Void>.makeStream()
 
@@ -30,6 +33,22 @@ public final class TwoPostgresNodes: @unchecked Sendable {
         listener.start()
     }
 
+    /// Two nodes on a fresh PostgreSQL database with `migrations` run, node B already
+    /// listening; ``close()`` drops the database too.
+    public static func onFreshDatabase(migrations: [Migration], clock: ManualClock) async throws -> TwoPostgresNodes {
+        let store = try TestDatabase(.postgres)
+        do {
+            _ = try DatabaseMigrator(migrations: migrations, now: { clock.now }).migrate(store.database)
+            let nodes = try TwoPostgresNodes(store: store, clock: clock)
+            nodes.ownStore = store
+            await nodes.listening()
+            return nodes
+        } catch {
+            store.close()
+            throw error
+        }
+    }
+
     /// Waits until node B's listener is connected and listening.
     public func listening() async {
         var iterator = connected.stream.makeAsyncIterator()
@@ -39,5 +58,6 @@ public final class TwoPostgresNodes: @unchecked Sendable {
     public func close() async {
         await listener.stop()
         databases.forEach { $0.close() }
+        ownStore?.close()
     }
 }

@@ -151,11 +151,7 @@ import Testing
     @Test(.enabled(if: TestDatabaseKind.available.contains(.postgres)))
     func changesReachTheOtherNode() async throws {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
-        let store = try TestDatabase(.postgres)
-        defer { store.close() }
-        _ = try DatabaseMigrator(migrations: EngineMigrations.all, now: { clock.now }).migrate(store.database)
-        let nodes = try TwoPostgresNodes(store: store, clock: clock)
-        await nodes.listening()
+        let nodes = try await TwoPostgresNodes.onFreshDatabase(migrations: EngineMigrations.all, clock: clock)
         let settings = WorkflowSettings(filesDirectory: FileManager.default.temporaryDirectory)
         let commerceA = CommerceEngine(environment: nodes.environmentA)
         let a = WorkflowsEngine(environment: nodes.environmentA, settings: settings, billing: commerceA, executors: [ScriptedExecutor()])
