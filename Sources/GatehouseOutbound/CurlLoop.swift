@@ -26,6 +26,8 @@ final class CurlLoop: @unchecked Sendable {
     private var stopping = false
     /// Transfers in the multi handle, by easy handle: the loop thread's alone.
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    /// Transfers whose head came in during the current pass: the loop thread's alone.
+    private var dueHeads: [CurlTransfer] = []
 
     init(name: String) {
         precondition(Self.initialized, "curl_global_init failed")
@@ -67,6 +69,7 @@ final class CurlLoop: @unchecked Sendable {
             if stop { break }
             curl_multi_perform(multi, &running)
             collectFinished()
+            publishDueHeads()
             // Woken early by a command; otherwise curl's own timers bound the wait.
             curl_multi_poll(multi, nil, 0, 1000, nil)
         }
@@ -84,6 +87,7 @@ final class CurlLoop: @unchecked Sendable {
             // Let go of before it was added: nothing to start.
             guard !transfer.isFinished else { return }
             active[transfer.easy] = transfer
+            transfer.loop = self
             if curl_multi_add_handle(multi, transfer.easy) != CURLM_OK {
                 active[transfer.easy] = nil
                 transfer.completed(CURLE_FAILED_INIT)
@@ -101,6 +105,17 @@ final class CurlLoop: @unchecked Sendable {
                 transfer.completed(code)
             }
         }
+    }
+
+    /// Called by a transfer's callback, on this thread, when its head is complete.
+    func headIsDue(_ transfer: CurlTransfer) { dueHeads.append(transfer) }
+
+    /// Hands over the heads that came in during the pass just ended, after the transfers
+    /// that ended in it were settled: a small answer reaches its caller whole.
+    private func publishDueHeads() {
+        guard !dueHeads.isEmpty else { return }
+        for transfer in dueHeads { transfer.publishDueHead() }
+        dueHeads.removeAll(keepingCapacity: true)
     }
 
     private func collectFinished() {

@@ -3,9 +3,9 @@ import Foundation
 import GatehouseCore
 import GatehouseFormats
 
-// Safe: `published`, `headWaiter`, `body`, `bodyWaiter`, `wholeWaiter`, `outcome` and `paused` are only touched under
+// Safe: `published`, `headWaiter`, `body`, `bodyWaiter`, `wholeWaiter`, `outcome`, `paused` and `bodyTaken` are only touched under
 // `lock`; `lines`, `headerBytes`, `received`, `headPublished` and `abortReason` only by curl's callbacks and `completed`,
-// all on the loop thread, which alone drives `easy`; `headerList` is set in `init`, and `settled` and `requestUnpause`
+// all on the loop thread, which alone drives `easy` and sets `loop`; `headerList` is set in `init`, and `settled` and `requestUnpause`
 // by CurlHTTPClient before the transfer is submitted to the loop or a cancellation handler can see it.
 /// One request on one curl easy handle: its options, the callbacks curl calls on the loop
 /// thread, and the answer as the caller sees it (its head once, then its body, whole or in
@@ -27,6 +27,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var headerBytes = 0
     private var received = 0
     private var headPublished = false
+    /// The loop that drives this transfer, told when a head is due (see `publishDueHead`).
+    weak var loop: CurlLoop?
     /// Why a callback stopped the transfer, which curl reports only as a write error.
     var abortReason: OutboundError.Code?
 
@@ -38,6 +40,7 @@ final class CurlTransfer: @unchecked Sendable {
     private var wholeWaiter: CheckedContinuation<(Data, OutboundResponse), any Error>?
     private var outcome: Result<Void, any Error>?
     private var paused = false
+    private var bodyTaken = false
     /// Asks the loop to let curl go on once the caller has taken what was waiting.
     var requestUnpause: (@Sendable () -> Void)?
     /// Told how the transfer ended (the metrics' outcome), once, before any waiter resumes.
@@ -94,6 +97,7 @@ final class CurlTransfer: @unchecked Sendable {
     func nextChunk(_ continuation: CheckedContinuation<Data?, any Error>) {
         var unpause = false
         let settled = lock.withLock { () -> Result<Data?, any Error>? in
+            bodyTaken = true
             if !body.isEmpty {
                 let chunk = body
                 body = Data()
@@ -115,6 +119,17 @@ final class CurlTransfer: @unchecked Sendable {
         if let settled { continuation.resume(with: settled) }
     }
 
+    /// The whole body, when the transfer has ended well and nothing of it was read yet;
+    /// nil otherwise (read it with `nextChunk`). Taken once: `nextChunk` answers nil after.
+    func takeCompleteBody() -> Data? {
+        lock.withLock {
+            guard case .success = outcome, !bodyTaken else { return nil }
+            bodyTaken = true
+            defer { body = Data() }
+            return body
+        }
+    }
+
     /// Ends the transfer from the caller's side: every waiter resumes with `error` now, once;
     /// the loop removes the handle on its own thread.
     @discardableResult
@@ -128,11 +143,16 @@ final class CurlTransfer: @unchecked Sendable {
     @discardableResult
     func completed(_ code: CURLcode) -> Bool {
         if code == CURLE_OK, abortReason == nil {
-            if !headPublished { publishHead() }
+            // Settled together with the outcome: a caller woken by the head finds the whole
+            // answer there already (`takeCompleteBody`).
+            storeHead()
             var status = 0
             _ = ccurl_get_long(easy, CURLINFO_RESPONSE_CODE, &status)
             return finish(.success(()), outcome: "\(status / 100)xx")
         }
+        // A head that was in before the failure is the caller's first: the body's reader
+        // learns of the failure.
+        if headPublished { publishHead() }
         let failure = abortReason ?? CurlErrors.code(code)
         return finish(.failure(OutboundError(failure)), outcome: failure.rawValue)
     }
@@ -173,12 +193,36 @@ final class CurlTransfer: @unchecked Sendable {
         return settled
     }
 
+    /// The head, once it is due, is handed to the caller when curl's pass over its
+    /// connections ends rather than at once, so that an answer that ends in the same pass
+    /// reaches the caller whole (one wake-up, no stream), while a slow body still lets the
+    /// head through at once.
+    private func headIsDue() {
+        guard !headPublished else { return }
+        headPublished = true
+        if let loop { loop.headIsDue(self) } else { publishHead() }
+    }
+
+    /// Called by the loop after its pass: the head that became due in it, unless the
+    /// transfer has ended meanwhile (then `completed` handed it over).
+    func publishDueHead() { publishHead() }
+
+    private var currentHead: OutboundResponse {
+        var status = 0
+        _ = ccurl_get_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        return OutboundResponse(statusCode: status, headerFields: lines)
+    }
+
+    /// Keeps the head for `finish` to hand over with the outcome, waking nobody.
+    private func storeHead() {
+        let head = currentHead
+        lock.withLock { if published == nil { published = head } }
+    }
+
     /// The last header block read is the answer's head; published once, when its body begins
     /// or the transfer ends (a followed redirect's own head is replaced by the next one's).
     private func publishHead() {
-        var status = 0
-        _ = ccurl_get_long(easy, CURLINFO_RESPONSE_CODE, &status)
-        let head = OutboundResponse(statusCode: status, headerFields: lines)
+        let head = currentHead
         let waiter = lock.withLock { () -> CheckedContinuation<OutboundResponse, any Error>? in
             guard published == nil, outcome == nil else { return nil }
             published = head
@@ -208,10 +252,7 @@ final class CurlTransfer: @unchecked Sendable {
             // first event may be a while). Not a redirect's head that curl is about to follow.
             var status = 0
             _ = ccurl_get_long(easy, CURLINFO_RESPONSE_CODE, &status)
-            if !headPublished, status >= 200, !(request.followsRedirects && (300..<400).contains(status)) {
-                headPublished = true
-                publishHead()
-            }
+            if status >= 200, !(request.followsRedirects && (300..<400).contains(status)) { headIsDue() }
             return true
         }
         // A NUL or a bare CR in a field could be read two ways further on: refused whole.
@@ -239,10 +280,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// A piece of the body: kept, or refused with a pause while the caller is behind.
     func bodyBytes(_ bytes: UnsafeRawBufferPointer) -> Int {
-        if !headPublished {
-            headPublished = true
-            publishHead()
-        }
+        headIsDue()
         received += bytes.count
         guard received <= request.maxResponseBytes else {
             _ = abort(.tooLarge)

@@ -56,4 +56,5 @@ import GatehouseCore
 
 private struct EmptyBody: UpstreamBody {
     func next() async throws -> Data? { nil }
+    func takeCompleteBody() -> Data? { nil }
 }

@@ -49,6 +49,29 @@ import Testing
         #expect(client.metrics.count(.other, outcome: "2xx") == 7)
     }
 
+    @Test func anAnswerThatEndsWithItsHeadIsHandedOverWholeAndALongerOneInPieces() async throws {
+        let upstream = try await HostileUpstream.start()
+        defer { upstream.stop() }
+        let client = CurlHTTPClient()
+        // `/ok` is written in one send: its head and body reach curl in one pass of the loop.
+        let small = try await client.open(request(upstream.url("/ok")))
+        #expect(small.response.statusCode == 200)
+        #expect(small.takeCompleteBody() == Data("ok".utf8))
+        #expect(small.takeCompleteBody() == nil)
+        #expect(try await small.next() == nil)
+        // A body still coming when the head is handed over, or held back past the stream's
+        // high water, is read piece by piece, all of it.
+        let trickling = try await client.open(request(upstream.url("/trickle"), timeout: 30))
+        #expect(trickling.takeCompleteBody() == nil)
+        trickling.cancel()
+        let large = try await client.open(request(upstream.url("/stream?bytes=1000000")))
+        #expect(large.takeCompleteBody() == nil)
+        var received = 0
+        while let chunk = try await large.next() { received += chunk.count }
+        #expect(received == 1_000_000)
+        #expect(large.takeCompleteBody() == nil)
+    }
+
     @Test func a401WithWWWAuthenticateIsAnAnswerLikeAnyOther() async throws {
         let upstream = try await HostileUpstream.start()
         defer { upstream.stop() }

@@ -120,6 +120,12 @@ struct ManagedAPIProxy: Sendable {
             answer.cancel()
             return Response(status: status, headers: headers, body: .bytes(Data()))
         }
+        // An answer that ended as its head came in is sent whole, with its length.
+        if let whole = answer.body.takeCompleteBody() {
+            answer.cancel()
+            let scrubbed = scrubber.map { $0.scrub(whole) + $0.finish() } ?? whole
+            return Response(status: status, headers: headers, body: .bytes(scrubbed))
+        }
         let (body, cancel) = (answer.body, answer.cancel)
         return Response(status: status, headers: headers, body: .stream { writer in
             do {

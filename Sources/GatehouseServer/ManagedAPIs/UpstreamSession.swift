@@ -91,6 +91,8 @@ final class UpstreamSession: @unchecked Sendable {
 /// The rest of an upstream's answer, read piece by piece (nil at its end).
 protocol UpstreamBody: Sendable {
     func next() async throws -> Data?
+    /// The whole body when the answer has already ended and none of it was read; else nil.
+    func takeCompleteBody() -> Data?
 }
 
 extension OutboundStream: UpstreamBody {}
