@@ -54,6 +54,20 @@ final class SQLiteConnection: DatabaseConnection {
         }
     }
 
+    /// Installs `hook` as this connection's WAL hook, which also turns off its automatic
+    /// checkpoint (see ``SQLiteCheckpointer``).
+    func setWALHook(
+        _ hook: @escaping @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32,
+        context: UnsafeMutableRawPointer
+    ) {
+        _ = sqlite3_wal_hook(db, hook, context)
+    }
+
+    /// Copies what it can of the WAL into the database file, waiting for no lock.
+    func checkpointPassively() {
+        _ = sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+    }
+
     func close() {
         statements.values.forEach { $0.finalize() }
         statements.removeAll()

@@ -16,17 +16,19 @@ import GatehouseDatabase
 /// of its own (``SQLiteGroupCommit``), so that one flush to disk serves them all. A
 /// transaction starts with `BEGIN IMMEDIATE`, which takes SQLite's write lock up front: a second
 /// process waits up to `busyTimeout` instead of failing half-way through a transaction.
-/// Reads run on reader connections in `BEGIN DEFERRED` transactions and, thanks to WAL,
+/// The WAL is copied back into the file by a thread of its own (``SQLiteCheckpointer``), not
+/// by the commits. Reads run on reader connections in `BEGIN DEFERRED` transactions and, thanks to WAL,
 /// see every committed write without waiting for the writer. A write closure must not start
 /// another write on the same database: it would wait for the writer it is holding.
 /// See https://www.sqlite.org/wal.html and https://www.sqlite.org/lang_transaction.html.
 public final class SQLiteDatabase: Database, @unchecked Sendable {
     public let dialect = SQLDialect.sqlite
-    /// The database file (for ``temporary(readers:busyTimeout:)``, a fresh file under the
+    /// The database file (for ``temporary(readers:busyTimeout:checkpointPages:)``, a fresh file under the
     /// temporary directory).
     public let path: String
     private let writer: ConnectionPool<SQLiteConnection>
     private let groupCommit: SQLiteGroupCommit
+    private let checkpointer: SQLiteCheckpointer
     private let readers: ConnectionPool<SQLiteConnection>
     private let deletesFilesOnClose: Bool
     private let closeLock = NSLock()
@@ -45,22 +47,35 @@ public final class SQLiteDatabase: Database, @unchecked Sendable {
 
     /// Opens a new database in a uniquely named temporary file that `close()` deletes; for
     /// tests, which get real WAL behaviour that an in-memory database would not have.
-    public static func temporary(readers: Int = 4, busyTimeout: Int = 5_000) throws -> SQLiteDatabase {
+    /// `checkpointPages`: the WAL's size that wakes the checkpointing thread (tests make it small).
+    public static func temporary(
+        readers: Int = 4, busyTimeout: Int = 5_000, checkpointPages: Int = 4_000
+    ) throws -> SQLiteDatabase {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("gatehouse-\(UUID().uuidString).sqlite").path
-        return try SQLiteDatabase(path: path, readers: readers, busyTimeout: busyTimeout, deletesFilesOnClose: true)
+        return try SQLiteDatabase(
+            path: path, readers: readers, busyTimeout: busyTimeout, deletesFilesOnClose: true, checkpointPages: checkpointPages)
     }
 
-    private init(path: String, readers: Int, busyTimeout: Int, deletesFilesOnClose: Bool) throws {
+    private init(
+        path: String, readers: Int, busyTimeout: Int, deletesFilesOnClose: Bool, checkpointPages: Int = SQLiteCheckpointer.defaultPages
+    ) throws {
         precondition(readers >= 1, "SQLiteDatabase needs at least one reader")
         self.path = path
         self.deletesFilesOnClose = deletesFilesOnClose
         // The writer opens first: it creates the file and switches it to WAL before any
         // reader looks at it.
+        let checkpointer = SQLiteCheckpointer(path: path, busyTimeout: busyTimeout, pages: checkpointPages)
+        self.checkpointer = checkpointer
         let writerConnection = try SQLiteConnection(path: path, busyTimeout: busyTimeout, isWriter: true)
+        checkpointer.watch(writerConnection)
         writer = ConnectionPool(
             capacity: 1, initial: [writerConnection],
-            open: { try SQLiteConnection(path: path, busyTimeout: busyTimeout, isWriter: true) },
+            open: {
+                let connection = try SQLiteConnection(path: path, busyTimeout: busyTimeout, isWriter: true)
+                checkpointer.watch(connection)
+                return connection
+            },
             discard: { $0.close() }
         )
         groupCommit = SQLiteGroupCommit(writer: writer)
@@ -69,6 +84,12 @@ public final class SQLiteDatabase: Database, @unchecked Sendable {
             open: { try SQLiteConnection(path: path, busyTimeout: busyTimeout, isWriter: false) },
             discard: { $0.close() }
         )
+        do {
+            try checkpointer.start()
+        } catch {
+            writer.close()
+            throw error
+        }
     }
 
     deinit {
@@ -102,6 +123,8 @@ public final class SQLiteDatabase: Database, @unchecked Sendable {
     public var commitCount: Int { groupCommit.commitCount }
     /// Writes waiting for the transaction after the open one (for tests and metrics).
     public var waitingWrites: Int { groupCommit.waitingCount }
+    /// Checkpoints run off the writer so far (see ``SQLiteCheckpointer``).
+    public var checkpointPasses: Int { checkpointer.checkpointPasses }
 
     public func ping() throws {
         _ = try readBlocking { try $0.query("SELECT 1", []) }
@@ -113,6 +136,7 @@ public final class SQLiteDatabase: Database, @unchecked Sendable {
         guard !isClosed else { return }
         isClosed = true
         readers.close()
+        checkpointer.stop()
         // The writer closes last: SQLite folds the WAL back into the database file and
         // removes it when the last connection closes.
         writer.close()
