@@ -13,7 +13,7 @@ extension ManagedAPIsEngine {
         tenantID: String, name: String, rawPath: String, query: [(name: String, value: String)], retiring: String? = nil
     ) async throws -> ProxyPlan {
         let stored = try await storedDefinition(tenantID: tenantID, name: name)
-        let (definition, sealed) = (stored.definition, stored.sealedSecret)
+        let definition = stored.definition
         guard definition.mode == .proxied else {
             throw ManagedAPIError(.notProxied, .direct(name))
         }
@@ -22,9 +22,13 @@ extension ManagedAPIsEngine {
         // Any spelling of the key's name: some APIs read parameter names without case.
         let callerQuery = query.filter { name in !reserved.contains { $0.caseInsensitiveCompare(name.name) == .orderedSame } }
         var secret: String?
-        if let sealed {
-            secret = secrets?.open(sealed, context: Self.secretContext(tenantID: tenantID, name: name))
-            if secret == nil { throw ManagedAPIError.credentialUnavailable(.secretDoesNotOpen(definition: name)) }
+        var echoed: [String] = []
+        switch stored.secret {
+        case .none: break
+        case .unopenable: throw ManagedAPIError.credentialUnavailable(.secretDoesNotOpen(definition: name))
+        case .opened(let opened, let escaped):
+            secret = opened
+            echoed = [opened, escaped]
         }
         var addedQuery: [(name: String, value: String)] = []
         if case .apiKey(.query, let key, _) = definition.auth { addedQuery.append((key, secret ?? "")) }
@@ -33,7 +37,6 @@ extension ManagedAPIsEngine {
         try await vet(url, definition: definition)
         var headers: [(name: String, value: String)] = []
         var serverToken: String?
-        var echoed = secret.map { [$0, PercentEncoding.escaped($0)] } ?? []
         switch definition.auth {
         case .none, .apiKey(.query, _, _): break
         case .basic(let username, _):
@@ -62,14 +65,21 @@ extension ManagedAPIsEngine {
         let now = self.now
         if let hit = proxiedDefinitions.cached(key, now: now) { return hit }
         let started = proxiedDefinitions.currentGeneration
-        let stored = try await database.read { db -> StoredDefinition in
+        let (definition, sealed) = try await database.read { db -> (ManagedAPIDefinition, String?) in
             guard let row = try db.queryOne("SELECT * FROM managed_api_definitions WHERE tenant_id = ? AND name = ?", tenantID, name) else {
                 throw ManagedAPIError.notFound(name)
             }
-            return StoredDefinition(definition: try Self.definition(row), sealedSecret: try row.get("sealed_secret"))
+            return (try Self.definition(row), try row.get("sealed_secret"))
         }
+        let stored = StoredDefinition(definition: definition, secret: opened(sealed, tenantID: tenantID, name: name))
         proxiedDefinitions.store(stored, for: key, loadedIn: started, now: now)
         return stored
+    }
+
+    private func opened(_ sealed: String?, tenantID: String, name: String) -> StoredDefinition.Secret {
+        guard let sealed else { return .none }
+        guard let secret = secrets?.open(sealed, context: Self.secretContext(tenantID: tenantID, name: name)) else { return .unopenable }
+        return .opened(secret, escaped: PercentEncoding.escaped(secret))
     }
 
     func vet(_ url: URL, definition: ManagedAPIDefinition) async throws {

@@ -15,7 +15,7 @@ public final class ManagedAPIsEngine: Sendable {
     let tokenFetches = SingleFlight<String>()
     /// Who holds a token lease: this node's own, random per process.
     let nodeID: String
-    /// The proxy's definitions with their sealed secrets, by tenant and name, for a few
+    /// The proxy's definitions with their secrets opened, by tenant and name, for a few
     /// seconds; a save or a removal drops the entry here and, by notice, on the other nodes.
     let proxiedDefinitions: NodeCache<StoredDefinition>
     /// The name definition changes are announced under (see ``CacheInvalidations``).
@@ -34,9 +34,18 @@ public final class ManagedAPIsEngine: Sendable {
     var now: Date { environment.clock.now }
 
     /// A definition as the proxy reads it: the settings and the secret still sealed.
+    /// A definition as the proxy keeps it on the node, its credential opened once when read
+    /// (rather than on every call) with the percent-encoded form the scrubber also looks for.
     struct StoredDefinition: Sendable {
+        enum Secret: Sendable {
+            case none
+            case opened(String, escaped: String)
+            /// Sealed under a key this node does not have.
+            case unopenable
+        }
+
         let definition: ManagedAPIDefinition
-        let sealedSecret: String?
+        let secret: Secret
     }
 
     static func definitionKey(tenantID: String, name: String) -> String { tenantID + "\n" + name }

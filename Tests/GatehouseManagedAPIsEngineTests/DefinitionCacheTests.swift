@@ -42,6 +42,30 @@ import Testing
         await #expect(throws: ManagedAPIError.self) { try await plan() }
     }
 
+    /// The credential is opened once, when the definition is read into the cache, with the
+    /// percent-encoded form the scrubber also looks for; one sealed under a key this node
+    /// does not have is refused on every call, never sent sealed or empty.
+    @Test(arguments: TestDatabaseKind.available)
+    func aCachedDefinitionCarriesItsOpenedSecretAndAnUnopenableOneIsRefused(_ kind: TestDatabaseKind) async throws {
+        let h = try await ManagedAPIsHarness(kind)
+        defer { h.close() }
+        try await h.save(ManagedAPIsHarness.definition("crm", auth: .apiKey(placement: .query, name: "key", value: "s3cret/value+x")))
+        for _ in 0..<2 {
+            let plan = try await h.engine.plan(tenantID: h.tenantID, name: "crm", rawPath: "/x", query: [])
+            #expect(plan.url.query == "key=s3cret%2Fvalue%2Bx")
+            #expect(plan.echoedSecrets == ["s3cret/value+x", "s3cret%2Fvalue%2Bx"])
+        }
+        // Another node whose secret key differs (a data folder restored without its key file).
+        let environment = Environment.test(database: h.store.database, clock: h.clock)
+        let stranger = ManagedAPIsEngine(
+            environment: environment, secrets: try SecretBox(key: [UInt8](repeating: 9, count: 32)), destinations: RecordingGuard())
+        for _ in 0..<2 {
+            await #expect(throws: ManagedAPIError.credentialUnavailable(.secretDoesNotOpen(definition: "crm"))) {
+                try await stranger.plan(tenantID: h.tenantID, name: "crm", rawPath: "/x", query: [])
+            }
+        }
+    }
+
     /// A change nobody announced (a row edited by hand) is seen once the entry's seconds are over.
     @Test(arguments: TestDatabaseKind.available)
     func anUnannouncedChangeIsSeenWhenTheEntryExpires(_ kind: TestDatabaseKind) async throws {
