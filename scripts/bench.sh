@@ -8,7 +8,8 @@
 # the PostgreSQL rows), BENCH_SQLITE (1; 0 skips the SQLite rows), BENCH_ONLY (an extended
 # regular expression: only the rows whose name matches it run, beside the baselines, for
 # back-to-back comparisons while working; the full table needs every row), BENCH_PROFILE (a
-# folder: each server row is recorded there by `perf record -g`, as row-N.perf.data).
+# folder: each server row is recorded there by `perf record -g`, as row-N.perf.data),
+# BENCH_PERF_FLAGS (what replaces `-g` there, e.g. `--call-graph dwarf -F 499`).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -154,7 +155,7 @@ measure() {
     local perf_pid=""
     if [[ -n "${BENCH_PROFILE:-}" && -n "$server_pid" && ! "$name" =~ baseline|directly ]]; then
         mkdir -p "$BENCH_PROFILE"
-        perf record -g -o "$BENCH_PROFILE/row-$(( ${#rows[@]} + 1 )).perf.data" -p "$server_pid" >/dev/null 2>&1 &
+        perf record ${BENCH_PERF_FLAGS:--g} -o "$BENCH_PROFILE/row-$(( ${#rows[@]} + 1 )).perf.data" -p "$server_pid" >/dev/null 2>&1 &
         perf_pid=$!
     fi
     wrk "${args[@]}" "$url" >"$out" &
@@ -300,7 +301,7 @@ LUA
 measure "sync workflow execute \`POST /api/workflows/v1/execute\` ($database)" "$base_url/api/workflows/v1/execute" "$work/execute.lua"
 
 # Managed APIs: a proxied call (session, definition, destination check, credential, upstream
-# round trip, streamed answer) against a bare libmicrohttpd upstream, and that upstream called
+# round trip, the answer passed on) against a bare libmicrohttpd upstream, and that upstream called
 # directly, on the same machine at the same time.
 if wants "managed API"; then
 upstream_port=$(free_port)
