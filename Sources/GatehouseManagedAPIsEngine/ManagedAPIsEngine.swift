@@ -33,9 +33,10 @@ public final class ManagedAPIsEngine: Sendable {
     var database: any Database { environment.database }
     var now: Date { environment.clock.now }
 
-    /// A definition as the proxy reads it: the settings and the secret still sealed.
     /// A definition as the proxy keeps it on the node, its credential opened once when read
     /// (rather than on every call) with the percent-encoded form the scrubber also looks for.
+    /// The opened secret is no more exposed in the node's memory than the sealing key, which
+    /// the node holds anyway.
     struct StoredDefinition: Sendable {
         enum Secret: Sendable {
             case none

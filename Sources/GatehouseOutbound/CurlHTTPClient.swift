@@ -96,8 +96,9 @@ public final class OutboundStream: Sendable {
         }
     }
 
-    /// The whole body, when the answer had ended by the time its head was handed over and
-    /// nothing of it was read; nil otherwise (read it with `next`). Taken once.
+    /// The whole body, when the answer has ended well (as a short one has by the time its
+    /// head is handed over) and nothing of it was read; nil otherwise (read it with `next`).
+    /// Taken once.
     public func takeCompleteBody() -> Data? { transfer.takeCompleteBody() }
 
     /// Stops the transfer (the reader went away); safe at any time, more than once.

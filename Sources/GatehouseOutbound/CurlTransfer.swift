@@ -4,7 +4,7 @@ import GatehouseCore
 import GatehouseFormats
 
 // Safe: `published`, `headWaiter`, `body`, `bodyWaiter`, `wholeWaiter`, `outcome`, `paused` and `bodyTaken` are only touched under
-// `lock`; `lines`, `headerBytes`, `received`, `headPublished` and `abortReason` only by curl's callbacks and `completed`,
+// `lock`; `lines`, `headerBytes`, `received`, `headPublished`, `dueHead` and `abortReason` only by curl's callbacks and `completed`,
 // all on the loop thread, which alone drives `easy` and sets `loop`; `headerList` is set in `init`, and `settled` and `requestUnpause`
 // by CurlHTTPClient before the transfer is submitted to the loop or a cancellation handler can see it.
 /// One request on one curl easy handle: its options, the callbacks curl calls on the loop
@@ -27,6 +27,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var headerBytes = 0
     private var received = 0
     private var headPublished = false
+    /// The head as it stood at its blank line, once that came.
+    private var dueHead: OutboundResponse?
     /// The loop that drives this transfer, told when a head is due (see `publishDueHead`).
     weak var loop: CurlLoop?
     /// Why a callback stopped the transfer, which curl reports only as a write error.
@@ -200,6 +202,9 @@ final class CurlTransfer: @unchecked Sendable {
     private func headIsDue() {
         guard !headPublished else { return }
         headPublished = true
+        // Taken now: trailer fields that follow a short body in the same pass reach the
+        // header callback too, and are not part of the head.
+        dueHead = currentHead
         if let loop { loop.headIsDue(self) } else { publishHead() }
     }
 
@@ -215,14 +220,14 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Keeps the head for `finish` to hand over with the outcome, waking nobody.
     private func storeHead() {
-        let head = currentHead
+        let head = dueHead ?? currentHead
         lock.withLock { if published == nil { published = head } }
     }
 
     /// The last header block read is the answer's head; published once, when its body begins
     /// or the transfer ends (a followed redirect's own head is replaced by the next one's).
     private func publishHead() {
-        let head = currentHead
+        let head = dueHead ?? currentHead
         let waiter = lock.withLock { () -> CheckedContinuation<OutboundResponse, any Error>? in
             guard published == nil, outcome == nil else { return nil }
             published = head

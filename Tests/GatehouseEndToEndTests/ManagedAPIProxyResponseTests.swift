@@ -34,6 +34,17 @@ import GatehouseCore
         }
     }
 
+    @Test func anAnswerThatCameWholeIsSentWholeAndScrubbed() throws {
+        let whole = Data("{\"echo\":\"s3cr3t-value\",\"n\":1}".utf8)
+        let answer = UpstreamSession.Answer(
+            response: OutboundResponse(statusCode: 200, headerFields: [("Content-Type", "application/json")]), body: WholeBody(whole), cancel: {})
+        guard case .bytes(let data) = try respond(answer).body else {
+            Issue.record("a whole answer was streamed")
+            return
+        }
+        #expect(String(decoding: data, as: UTF8.self) == "{\"echo\":\"[redacted]\",\"n\":1}")
+    }
+
     @Test func headersAreScrubbedAndOriginWideOnesDropped() throws {
         let response = try respond(answer(302, [
             "Location": "https://api.example.com/next?key=s3cr3t-value", "Strict-Transport-Security": "max-age=1",
@@ -57,4 +68,11 @@ import GatehouseCore
 private struct EmptyBody: UpstreamBody {
     func next() async throws -> Data? { nil }
     func takeCompleteBody() -> Data? { nil }
+}
+
+private struct WholeBody: UpstreamBody {
+    let data: Data
+    init(_ data: Data) { self.data = data }
+    func next() async throws -> Data? { nil }
+    func takeCompleteBody() -> Data? { data }
 }

@@ -54,22 +54,27 @@ import Testing
         defer { upstream.stop() }
         let client = CurlHTTPClient()
         // `/ok` is written in one send: its head and body reach curl in one pass of the loop.
-        let small = try await client.open(request(upstream.url("/ok")))
+        let small = try await client.open(request(upstream.url("/ok"), timeout: 60))
         #expect(small.response.statusCode == 200)
         #expect(small.takeCompleteBody() == Data("ok".utf8))
         #expect(small.takeCompleteBody() == nil)
         #expect(try await small.next() == nil)
         // A body still coming when the head is handed over, or held back past the stream's
         // high water, is read piece by piece, all of it.
-        let trickling = try await client.open(request(upstream.url("/trickle"), timeout: 30))
+        let trickling = try await client.open(request(upstream.url("/trickle"), timeout: 60))
         #expect(trickling.takeCompleteBody() == nil)
         trickling.cancel()
-        let large = try await client.open(request(upstream.url("/stream?bytes=1000000")))
+        let large = try await client.open(request(upstream.url("/stream?bytes=1000000"), timeout: 60))
         #expect(large.takeCompleteBody() == nil)
         var received = 0
         while let chunk = try await large.next() { received += chunk.count }
         #expect(received == 1_000_000)
         #expect(large.takeCompleteBody() == nil)
+        // A trailer that came in the same pass as the head is not one of the head's fields.
+        let trailed = try await client.open(request(upstream.url("/trailers"), timeout: 60))
+        #expect(trailed.response.value(forHTTPHeaderField: "X-Head") == "yes")
+        #expect(trailed.response.value(forHTTPHeaderField: "X-Trailer") == nil)
+        #expect(trailed.takeCompleteBody() == Data("hello".utf8))
     }
 
     @Test func a401WithWWWAuthenticateIsAnAnswerLikeAnyOther() async throws {

@@ -12,6 +12,7 @@
   /unauthorized/bearer     401 with WWW-Authenticate: Bearer
   /stream?bytes=N          200 with N bytes of body, sent as fast as the reader takes them
   /chunked?bytes=N         the same, chunked (no length announced)
+  /trailers                a short chunked answer with a trailer field, all in one send
   /reset                   a head announcing 1 MB, 1000 bytes, then a TCP reset
   /redirect?to=URL         302 to URL
   /headers?count=N         200 with N header fields
@@ -118,6 +119,9 @@ def handle(conn):
                 conn.sendall(b"%x\r\n" % size + b"c" * size + b"\r\n")
                 sent += size
             conn.sendall(b"0\r\n\r\n")
+        elif path == "/trailers":
+            conn.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-Trailer\r\nX-Head: yes\r\n\r\n"
+                         b"5\r\nhello\r\n0\r\nX-Trailer: late\r\n\r\n")
         elif path == "/reset":
             conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\n\r\n" + b"z" * 1000)
             time.sleep(0.2)
