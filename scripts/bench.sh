@@ -9,7 +9,9 @@
 # regular expression: only the rows whose name matches it run, beside the baselines, for
 # back-to-back comparisons while working; the full table needs every row), BENCH_PROFILE (a
 # folder: each server row is recorded there by `perf record -g`, as row-N.perf.data),
-# BENCH_PERF_FLAGS (what replaces `-g` there, e.g. `--call-graph dwarf -F 499`).
+# BENCH_PERF_FLAGS (what replaces `-g` there, e.g. `--call-graph dwarf -F 499`),
+# BENCH_PG_STATEMENTS (a folder: what each PostgreSQL row's statements cost, from
+# pg_stat_statements, as row-N.statements.txt).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -144,6 +146,22 @@ wants() {
     [[ -z "${BENCH_ONLY:-}" || "$1" =~ baseline || "$1" =~ $BENCH_ONLY ]]
 }
 
+# With BENCH_PG_STATEMENTS, the statements of the PostgreSQL row about to run are counted
+# from zero (pg_stat_statements; `database_url` is gatehouse_rows' own) ...
+pg_statements_reset() {
+    [[ -n "${BENCH_PG_STATEMENTS:-}" && -n "${database_url:-}" ]] || return 0
+    psql "$database_url" -qAtc "CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()" >/dev/null
+}
+# ... and written out, costliest first, when it ends: pg_statements_dump ROW.
+pg_statements_dump() {
+    [[ -n "${BENCH_PG_STATEMENTS:-}" && -n "${database_url:-}" ]] || return 0
+    mkdir -p "$BENCH_PG_STATEMENTS"
+    psql "$database_url" -c "SELECT calls, round(total_exec_time::numeric, 1) AS total_ms,
+        round((total_exec_time / calls * 1000)::numeric, 1) AS mean_us, rows,
+        left(regexp_replace(query, '\s+', ' ', 'g'), 160) AS statement
+        FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 40" >"$BENCH_PG_STATEMENTS/row-$1.statements.txt"
+}
+
 # measure NAME URL [LUA_SCRIPT] [CONNECTIONS]: one wrk run, parsed into a table row.
 measure() {
     local name=$1 url=$2 script=${3:-} clients=${4:-$connections} out="$work/wrk-$(( ${#rows[@]} + 1 )).txt"
@@ -158,10 +176,12 @@ measure() {
         perf record ${BENCH_PERF_FLAGS:--g} -o "$BENCH_PROFILE/row-$(( ${#rows[@]} + 1 )).perf.data" -p "$server_pid" >/dev/null 2>&1 &
         perf_pid=$!
     fi
+    pg_statements_reset
     wrk "${args[@]}" "$url" >"$out" &
     wrk_pid=$!
     wait "$wrk_pid"
     wrk_pid=""
+    pg_statements_dump $(( ${#rows[@]} + 1 ))
     if [[ -n "$perf_pid" ]]; then kill -INT "$perf_pid" 2>/dev/null || true; wait "$perf_pid" 2>/dev/null || true; fi
     local rps p50 p99 requests non2xx errors ratio
     rps=$(awk '/^Requests\/sec:/ {print $2}' "$out")
@@ -329,8 +349,11 @@ fi
 # numbers, then times only the verify-otp calls at the same concurrency.
 if wants "verify-otp"; then
 echo "bench: sign-in verify-otp (${SIGNIN_COUNT:-3000} fresh codes, $connections at a time)" >&2
+# The statements counted here include the request-otp calls that prepare the codes.
+pg_statements_reset
 line=$("$bin/gatehouse-bench" signin --base "$base_url" --admin-token "$admin_token" --api-key "$ios_key" \
     --count "${SIGNIN_COUNT:-3000}" --connections "$connections" | grep '^SIGNIN')
+pg_statements_dump $(( ${#rows[@]} + 1 ))
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$line"; }
 names+=("sign-in verify-otp")
 rates+=("$(field rps)")
@@ -373,6 +396,9 @@ stop_server
 
 if [[ ${BENCH_SQLITE:-1} != 0 ]]; then gatehouse_rows SQLite; fi
 if [[ ${BENCH_POSTGRES:-1} != 0 ]]; then
+    if [[ -n "${BENCH_PG_STATEMENTS:-}" ]]; then
+        export TEST_POSTGRES_OPTIONS="-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all"
+    fi
     scripts/test-postgres.sh start
     postgres_started=1
     gatehouse_rows PostgreSQL "$(scripts/test-postgres.sh url)"

@@ -2,6 +2,7 @@
 # A throwaway PostgreSQL for the test suite: fresh cluster in a temp dir, trust auth,
 # loopback only, durability off. One per checkout; its whereabouts live in a state file.
 # Usage: scripts/test-postgres.sh start|stop|url
+# TEST_POSTGRES_OPTIONS adds server settings at start (bench.sh: pg_stat_statements).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -74,7 +75,7 @@ start() {
     for _ in 1 2 3 4 5; do
         port=$(free_port)
         if as_postgres "$bindir/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -w -t 60 \
-            -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=2000" \
+            -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=2000 ${TEST_POSTGRES_OPTIONS:-}" \
             start >/dev/null; then
             mkdir -p "$state_dir"
             printf 'DIR=%q\nPORT=%q\nPID=%q\n' "$dir" "$port" "$(head -1 "$dir/data/postmaster.pid")" >"$state"
