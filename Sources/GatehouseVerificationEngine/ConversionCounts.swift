@@ -23,16 +23,16 @@ enum ConversionCounts {
     static func add(
         _ db: any DatabaseConnection, applicationID: String, range: PhoneRange, hour: Date, shard: Int, sent: Int = 0, verified: Int = 0
     ) throws {
-        for (scope, value) in [("prefix", range.prefix), ("country", range.country)] {
-            try db.send(
-                """
-                INSERT INTO verification_conversion_counts (application_id, scope, value, hour_start, shard, sent, verified)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (application_id, scope, value, hour_start, shard) DO UPDATE
-                SET sent = verification_conversion_counts.sent + excluded.sent, verified = verification_conversion_counts.verified + excluded.verified
-                """,
-                [.text(applicationID), .text(scope), .text(value), hour.sqlValue, .integer(Int64(shard)), .integer(Int64(sent)), .integer(Int64(verified))])
-        }
+        // Both scopes in one statement: their keys differ in `scope`, so no row is hit twice.
+        let counts: [SQLValue] = [hour.sqlValue, .integer(Int64(shard)), .integer(Int64(sent)), .integer(Int64(verified))]
+        try db.send(
+            """
+            INSERT INTO verification_conversion_counts (application_id, scope, value, hour_start, shard, sent, verified)
+            VALUES (?, 'prefix', ?, ?, ?, ?, ?), (?, 'country', ?, ?, ?, ?, ?)
+            ON CONFLICT (application_id, scope, value, hour_start, shard) DO UPDATE
+            SET sent = verification_conversion_counts.sent + excluded.sent, verified = verification_conversion_counts.verified + excluded.verified
+            """,
+            [.text(applicationID), .text(range.prefix)] + counts + [.text(applicationID), .text(range.country)] + counts)
     }
 
     /// The sliding hour before `now`: this hour's counts and the previous hour's, weighted by

@@ -53,25 +53,27 @@ extension VerificationEngine {
         let limits = VolumePeriods(now).limits(of: app, range: range).filter { $0.cap != nil || $0.pumping }
         guard !limits.isEmpty else { return }
         let first = Int(environment.random.uniform(below: UInt64(Self.volumeShards)))
+        try Self.count(db, limits.filter { $0.cap == nil })
         for limit in limits {
-            guard let cap = limit.cap else {
-                try Self.count(db, limit)
-                continue
-            }
+            guard let cap = limit.cap else { continue }
             guard try Self.takeSlot(db, limit, cap: cap, firstShard: first) else {
                 throw VerificationFailure(.volumeLimitReached, retryAfter: limit.retryAfter)
             }
         }
     }
 
-    /// Counts a start against a period without a limit, on the connection's own row.
-    private static func count(_ db: any DatabaseConnection, _ limit: VolumePeriods.Limit) throws {
+    /// Counts a start against the periods without a limit, each on the connection's own row,
+    /// in one statement: a start to a phone has four such budgets.
+    private static func count(_ db: any DatabaseConnection, _ limits: [VolumePeriods.Limit]) throws {
+        guard !limits.isEmpty else { return }
+        let shard = SQLValue.integer(Int64(ownShard(db)))
+        let rows = Array(repeating: "(?, ?, 1, ?)", count: limits.count).joined(separator: ", ")
         try db.send(
             """
-            INSERT INTO verification_volume_shards (counter_key, shard, hits, period_end) VALUES (?, ?, 1, ?)
+            INSERT INTO verification_volume_shards (counter_key, shard, hits, period_end) VALUES \(rows)
             ON CONFLICT (counter_key, shard) DO UPDATE SET hits = verification_volume_shards.hits + 1
             """,
-            [.text(limit.key), .integer(Int64(ownShard(db))), limit.end.sqlValue])
+            limits.flatMap { [.text($0.key), shard, $0.end.sqlValue] })
     }
 
     /// Takes a slot of a limited period. What was counted before the limit was set (on the
