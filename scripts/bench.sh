@@ -150,7 +150,7 @@ wants() {
 # from zero (pg_stat_statements; `database_url` is gatehouse_rows' own) ...
 pg_statements_reset() {
     [[ -n "${BENCH_PG_STATEMENTS:-}" && -n "${database_url:-}" ]] || return 0
-    psql "$database_url" -qAtc "CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()" >/dev/null
+    psql "$database_url" -qAtc "CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset(); SELECT pg_stat_reset()" >/dev/null
 }
 # ... and written out, costliest first, when it ends: pg_statements_dump ROW.
 pg_statements_dump() {
@@ -159,7 +159,9 @@ pg_statements_dump() {
     psql "$database_url" -c "SELECT calls, round(total_exec_time::numeric, 1) AS total_ms,
         round((total_exec_time / calls * 1000)::numeric, 1) AS mean_us, rows,
         left(regexp_replace(query, '\s+', ' ', 'g'), 160) AS statement
-        FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 40" >"$BENCH_PG_STATEMENTS/row-$1.statements.txt"
+        FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 40" \
+        -c "SELECT relname AS table, seq_scan, seq_tup_read, idx_scan, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_tup_del
+        FROM pg_stat_user_tables WHERE seq_scan + coalesce(idx_scan, 0) > 0 ORDER BY seq_tup_read DESC" >"$BENCH_PG_STATEMENTS/row-$1.statements.txt"
 }
 
 # measure NAME URL [LUA_SCRIPT] [CONNECTIONS]: one wrk run, parsed into a table row.
