@@ -23,6 +23,8 @@ public final class Server: @unchecked Sendable {
 
     private var daemon: OpaquePointer?
     private let lock = NSLock()
+    /// Held through a whole `shutdown`.
+    private let shutdownLock = NSLock()
     /// [0] requests in flight, [1] requests begun (for request ids); atomics, because
     /// every request on every server thread touches them.
     private let counters: UnsafeMutablePointer<Int> = {
@@ -121,6 +123,10 @@ public final class Server: @unchecked Sendable {
     /// Stops accepting, waits up to the grace period for in-flight requests, then stops.
     /// `listenerClosed` hears, once new connections are refused, how many requests are still in flight.
     public func shutdown(grace: Double? = nil, listenerClosed: (_ inFlight: Int) -> Void = { _ in }) {
+        // One shutdown at a time: a second caller waits for the first, then finds no daemon
+        // (MHD aborts the process when one daemon is stopped twice).
+        shutdownLock.lock()
+        defer { shutdownLock.unlock() }
         guard let daemon else { return }
         cmhd_flag_set(stoppingFlag, 1)
         // New connections are refused at once; the descriptor itself stays open until MHD has
@@ -149,10 +155,12 @@ public final class Server: @unchecked Sendable {
         self.daemon = nil
     }
 
-    /// `shutdown` without blocking a concurrency thread, so in-flight handlers can finish.
+    /// `shutdown` without blocking a concurrency thread, so in-flight handlers can finish: on a
+    /// thread of its own, since on Linux `DispatchQueue.global()`'s threads are the
+    /// concurrency pool's.
     public func stop(grace: Double? = nil) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 self.shutdown(grace: grace)
                 continuation.resume()
             }

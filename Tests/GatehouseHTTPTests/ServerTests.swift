@@ -183,6 +183,29 @@ import FoundationNetworking
         #expect(results.map { String(decoding: $0.2, as: UTF8.self) } == ["done", "done"])
         #expect(throws: (any Error).self) { try RawConnection(port: port) }
     }
+
+    /// A test's `defer` and its owner's teardown may stop one server at once: the second
+    /// waits for the first and finds nothing left to stop (MHD aborts the process when one
+    /// daemon is stopped twice).
+    @Test func stopsThatOverlapStopTheServerOnce() async throws {
+        let entered = Recorder()
+        let test = try TestServer { router in
+            router.get("/slow", .async { _, _ in
+                entered.add("slow")
+                try await Task.sleep(nanoseconds: 300_000_000)
+                return .text("done")
+            })
+        }
+        let port = test.port
+        async let answer = test.get("/slow")
+        _ = await entered.atLeast(1)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 { group.addTask { await test.server.stop(grace: 5) } }
+        }
+        test.stop()
+        #expect(try await answer.0 == 200)
+        #expect(throws: (any Error).self) { try RawConnection(port: port) }
+    }
 }
 
 /// Lets async handlers wait until a test opens it.
