@@ -22,15 +22,17 @@ public actor ProveClient {
     private var token: (value: String, renewAt: Date)?
     private var fetching: Task<String, any Error>?
 
-    /// Each call must be answered within 15 s; no redirect is followed (a backend's
-    /// credentials go only where it was configured to send them).
-    static let timeout: TimeInterval = 15
+    /// Each call must be answered within `timeout` (15 s unless told); no redirect is
+    /// followed (a backend's credentials go only where it was configured to send them).
+    let timeout: TimeInterval
+    public static let defaultTimeout: TimeInterval = 15
 
     public init(
         baseURL: URL, clientID: String, clientSecret: String, http: any OutboundHTTP = CurlHTTPClient(),
-        now: @escaping @Sendable () -> Date = { Date() }
+        timeout: TimeInterval = ProveClient.defaultTimeout, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.baseURL = baseURL
+        self.timeout = timeout
         self.clientID = clientID
         self.clientSecret = clientSecret
         self.http = http
@@ -50,7 +52,7 @@ public actor ProveClient {
     private func call<Body: Encodable, Reply: Decodable>(_ endpoint: Endpoint<Body, Reply>, _ body: Body) async throws -> Reply {
         var retried = false
         while true {
-            var request = OutboundRequest(url: baseURL.appendingPathComponent(endpoint.path()), timeoutInterval: Self.timeout)
+            var request = OutboundRequest(url: baseURL.appendingPathComponent(endpoint.path()), timeoutInterval: timeout)
             request.httpMethod = endpoint.method.rawValue
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.setValue("Bearer " + (try await bearer()), forHTTPHeaderField: "Authorization")
@@ -78,7 +80,7 @@ public actor ProveClient {
 
     private func fetchToken() async throws -> String {
         let endpoint = ProveWire.Endpoints.token
-        var request = OutboundRequest(url: baseURL.appendingPathComponent(endpoint.path()), timeoutInterval: Self.timeout)
+        var request = OutboundRequest(url: baseURL.appendingPathComponent(endpoint.path()), timeoutInterval: timeout)
         request.httpMethod = endpoint.method.rawValue
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(PercentEncoding.form([("grant_type", "client_credentials"), ("client_id", clientID), ("client_secret", clientSecret)]).utf8)

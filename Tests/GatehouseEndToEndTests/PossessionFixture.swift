@@ -28,7 +28,10 @@ struct PossessionFixture {
         let clock = ManualClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
         let live = try await LiveServer.start(kind, clock: clock)
         let credentials = try #require(live.credentials.possession)
-        let client = ProveClient(baseURL: live.baseURL, clientID: credentials.clientId, clientSecret: credentials.clientSecret, now: { clock.now })
+        // A minute per call, not the sample's 15 s: under the whole suite on two cores a call
+        // can wait that long for a thread, and a deadline is not what these flows test.
+        let client = ProveClient(
+            baseURL: live.baseURL, clientID: credentials.clientId, clientSecret: credentials.clientSecret, timeout: 60, now: { clock.now })
         let backend = SampleBackend(client: client)
         try backend.start()
         let admin = APIClient(baseURL: live.baseURL).with(header: "Authorization", "Bearer \(live.credentials.adminToken)")

@@ -24,7 +24,7 @@ import Testing
         let reset = ProveClient(baseURL: upstream.url("/reset"), clientID: "id", clientSecret: "secret")
         await #expect(throws: OutboundError.self) { _ = try await reset.validate(correlationId: "c") }
         // A server that never answers ends the call at the client's deadline, as a timeout.
-        let silent = ProveClient(baseURL: upstream.url("/silent"), clientID: "id", clientSecret: "secret")
+        let silent = ProveClient(baseURL: upstream.url("/silent"), clientID: "id", clientSecret: "secret", timeout: 2)
         await #expect(throws: OutboundError(.timedOut)) { _ = try await silent.validate(correlationId: "c") }
     }
 }
