@@ -15,9 +15,8 @@ final class SessionHarness: @unchecked Sendable {
     let accountID = "11111111-1111-7111-8111-111111111111"
 
     init(_ kind: TestDatabaseKind, settings: SessionSettings = SessionSettings()) async throws {
-        store = try TestDatabase(kind)
         let clock = self.clock
-        _ = try DatabaseMigrator(migrations: CoreMigrations.all + AccountsMigrations.all, now: { clock.now }).migrate(store.database)
+        store = try await TestDatabase.migrated(kind, CoreMigrations.all + AccountsMigrations.all, clock: clock)
         let environment = Environment.test(database: store.database, clock: clock)
         tenantID = try await TenantDirectory(environment: environment).createTenant(name: "Acme").id
         let (tenant, account) = (tenantID, accountID)

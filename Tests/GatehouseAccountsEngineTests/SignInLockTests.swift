@@ -19,11 +19,8 @@ final class SignInHarness: @unchecked Sendable {
     let phone = "+14165550199"
 
     init(_ kind: TestDatabaseKind, policy: OneTimeCodePolicy, failuresPerHour: Int = 10) async throws {
-        store = try TestDatabase(kind)
         let clock = self.clock
-        _ = try DatabaseMigrator(
-            migrations: CoreMigrations.all + VerificationMigrations.all + AccountsMigrations.all, now: { clock.now }
-        ).migrate(store.database)
+        store = try await TestDatabase.migrated(kind, CoreMigrations.all + VerificationMigrations.all + AccountsMigrations.all, clock: clock)
         let environment = Environment.test(database: store.database, clock: clock)
         tenantID = try await TenantDirectory(environment: environment).createTenant(name: "Acme").id
         let verification = VerificationEngine(environment: environment, delivery: delivery)

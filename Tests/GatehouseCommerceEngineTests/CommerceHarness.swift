@@ -30,9 +30,8 @@ final class CommerceHarness: @unchecked Sendable {
     init(
         _ kind: TestDatabaseKind, production: Bool = false, google: GoogleEndpoints = .live, http: any OutboundHTTP = UnimplementedOutboundHTTP()
     ) async throws {
-        store = try TestDatabase(kind)
         let clock = self.clock
-        _ = try DatabaseMigrator(migrations: CoreMigrations.all + CommerceMigrations.all, now: { clock.now }).migrate(store.database)
+        store = try await TestDatabase.migrated(kind, CoreMigrations.all + CommerceMigrations.all, clock: clock)
         let environment = Environment.test(database: store.database, clock: clock, http: http)
         self.environment = environment
         tenantID = try await TenantDirectory(environment: environment).createTenant(name: "Acme").id

@@ -10,7 +10,7 @@ import Testing
 
     @Test(arguments: TestDatabaseKind.available)
     func aHotKeyCostsNoQueryAndARevocationHereIsSeenAtOnce(_ kind: TestDatabaseKind) async throws {
-        let store = try TestDatabase.migrated(kind, CoreMigrations.all, clock: clock)
+        let store = try await TestDatabase.migrated(kind, CoreMigrations.all, clock: clock)
         defer { store.close() }
         let counting = CountingDatabase(store.database)
         let directory = TenantDirectory(environment: .test(database: counting, clock: clock))
@@ -30,7 +30,7 @@ import Testing
     /// seen once the entry's few seconds are over.
     @Test(arguments: TestDatabaseKind.available)
     func aChangeNobodyAnnouncedIsSeenWhenTheEntryExpires(_ kind: TestDatabaseKind) async throws {
-        let store = try TestDatabase.migrated(kind, CoreMigrations.all, clock: clock)
+        let store = try await TestDatabase.migrated(kind, CoreMigrations.all, clock: clock)
         defer { store.close() }
         let directory = TenantDirectory(environment: .test(database: store.database, clock: clock))
         let tenant = try await directory.createTenant(name: "Acme")
@@ -47,7 +47,7 @@ import Testing
     /// on the other as soon as the notice arrives, long before the cache entry expires.
     @Test(.enabled(if: TestDatabaseKind.available.contains(.postgres)))
     func revocationsReachTheOtherNode() async throws {
-        let store = try TestDatabase.migrated(.postgres, CoreMigrations.all, clock: clock)
+        let store = try await TestDatabase.migrated(.postgres, CoreMigrations.all, clock: clock)
         defer { store.close() }
         let nodes = try TwoPostgresNodes(store: store, clock: clock)
         await nodes.listening()

@@ -42,7 +42,7 @@ import Testing
     /// the request path itself never writes.
     @Test(arguments: TestDatabaseKind.available)
     func nodesSettleThroughTheDatabase(_ kind: TestDatabaseKind) async throws {
-        let store = try TestDatabase.migrated(kind, CoreMigrations.all, clock: clock)
+        let store = try await TestDatabase.migrated(kind, CoreMigrations.all, clock: clock)
         defer { store.close() }
         let counting = CountingDatabase(store.database)
         let (nodeA, nodeB) = (RequestRateLimiter(), RequestRateLimiter())
@@ -82,7 +82,7 @@ import Testing
 
     @Test(arguments: TestDatabaseKind.available)
     func aStoppedSettlerSettlesOnceMore(_ kind: TestDatabaseKind) async throws {
-        let store = try TestDatabase.migrated(kind, CoreMigrations.all, clock: clock)
+        let store = try await TestDatabase.migrated(kind, CoreMigrations.all, clock: clock)
         defer { store.close() }
         let limiter = RequestRateLimiter()
         let settlement = RateLimitSettlement(limiter: limiter, database: store.database)

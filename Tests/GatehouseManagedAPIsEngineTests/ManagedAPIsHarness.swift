@@ -57,9 +57,8 @@ final class ManagedAPIsHarness: @unchecked Sendable {
 
     /// `http` replaces the scripted token endpoint (the real outbound client, say).
     init(_ kind: TestDatabaseKind, secrets: Bool = true, http: (any OutboundHTTP)? = nil) async throws {
-        store = try TestDatabase(kind)
         let clock = self.clock
-        _ = try DatabaseMigrator(migrations: EngineMigrations.all, now: { clock.now }).migrate(store.database)
+        store = try await TestDatabase.migrated(kind, EngineMigrations.all, clock: clock)
         let environment = Environment.test(database: store.database, clock: clock, http: http ?? tokens)
         let directory = TenantDirectory(environment: environment)
         tenantID = try await directory.createTenant(name: "Acme").id

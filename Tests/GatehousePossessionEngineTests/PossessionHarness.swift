@@ -27,9 +27,8 @@ final class PossessionHarness: @unchecked Sendable {
         _ kind: TestDatabaseKind, environment setting: PossessionSettings.Environment = .production, carriers: [any CarrierProvider] = [],
         carrierDeadline: TimeInterval = 20
     ) async throws {
-        store = try TestDatabase(kind)
         let clock = self.clock
-        _ = try DatabaseMigrator(migrations: EngineMigrations.all, now: { clock.now }).migrate(store.database)
+        store = try await TestDatabase.migrated(kind, EngineMigrations.all, clock: clock)
         let environment = Environment.test(database: store.database, clock: clock)
         let directory = TenantDirectory(environment: environment)
         tenantID = try await directory.createTenant(name: "Acme").id

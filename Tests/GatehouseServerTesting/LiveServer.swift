@@ -46,7 +46,9 @@ public final class LiveServer: @unchecked Sendable {
     public static func start(
         _ kind: TestDatabaseKind = .sqlite, clock: (any Clock)? = nil, inProcess: Bool = false, configure: (inout Settings) -> Void = { _ in }
     ) async throws -> LiveServer {
-        let database = try TestDatabase(kind)
+        // Making the schema, migrating and opening wait on the database: off the concurrency
+        // pool, whose few threads the servers of the tests running beside this one need.
+        let database = try await offPool { try TestDatabase(kind) }
         let dataDir = NSTemporaryDirectory() + "gatehouse-e2e-" + UUID().uuidString
         var settings = Settings()
         settings.host = "127.0.0.1"
@@ -59,16 +61,19 @@ public final class LiveServer: @unchecked Sendable {
         settings.shutdownGrace = 2
         configure(&settings)
         let logs = MemoryLogSink()
-        var environment: Environment?
-        if let clock {
-            let database = try GatehouseApp.openDatabase(settings)
-            let random = SystemRandom()
-            environment = Environment(
-                clock: clock, random: random, ids: UUIDv7Generator(clock: clock, random: random), database: database,
-                logger: Logger(minimum: .info, write: { logs.write($0) }), http: CurlHTTPClient())
+        let app = try await offPool { [settings] in
+            var environment: Environment?
+            if let clock {
+                let database = try GatehouseApp.openDatabase(settings)
+                let random = SystemRandom()
+                environment = Environment(
+                    clock: clock, random: random, ids: UUIDv7Generator(clock: clock, random: random), database: database,
+                    logger: Logger(minimum: .info, write: { logs.write($0) }), http: CurlHTTPClient())
+            }
+            let app = try GatehouseApp(settings: settings, environment: environment, logSink: logs)
+            try app.start(listening: !inProcess)
+            return app
         }
-        let app = try GatehouseApp(settings: settings, environment: environment, logSink: logs)
-        try app.start(listening: !inProcess)
         // In production nothing is bootstrapped: the address, and the configured admin token.
         let credentials = settings.mode == .production
             ? DevCredentials(baseURL: "http://127.0.0.1:\(app.server.port)", adminToken: settings.adminToken ?? "", tenantId: "", applicationId: "", apiKey: "")
@@ -83,7 +88,11 @@ public final class LiveServer: @unchecked Sendable {
     public func stop() async {
         await app.server.stop(grace: 2)
         await app.stopBackgroundWork()
-        database.close()
-        try? FileManager.default.removeItem(atPath: dataDir)
+        let (database, dataDir) = (database, dataDir)
+        // Closing checkpoints and joins threads: it waits, so not on the concurrency pool.
+        _ = try? await offPool {
+            database.close()
+            try? FileManager.default.removeItem(atPath: dataDir)
+        }
     }
 }

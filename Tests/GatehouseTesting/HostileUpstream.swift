@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseDatabase
 
 /// An upstream that misbehaves on purpose (`Tests/Fixtures/hostile-upstream/hostile.py`, the
 /// standard library only): silent, trickling, 401 with `WWW-Authenticate`, endless bodies,
@@ -28,6 +29,6 @@ public final class HostileUpstream: @unchecked Sendable {
     /// `defer` runs on the concurrency pool, which a wait would hold from every other test.
     public func stop() {
         let process = self.process
-        DispatchQueue.global().async { process.stop() }
+        BlockingThreadPool.tests.run { process.stop() }
     }
 }

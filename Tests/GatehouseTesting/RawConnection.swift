@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseDatabase
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -108,12 +109,19 @@ public final class RawConnection {
     }
 }
 
-/// Runs blocking socket work on a dispatch thread, so tests never starve the
-/// concurrency pool that the server's async handlers need.
+/// Runs blocking work (a socket read, a process's exit, a stop) on a thread of the tests'
+/// own pool, so tests never starve the concurrency pool that the server's async handlers
+/// need. Not `DispatchQueue.global()`: on Linux its threads are the concurrency pool's, and
+/// GCD adds one only about a second after all of them block.
 public func offPool<T>(_ body: @escaping () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+        BlockingThreadPool.tests.run { continuation.resume(with: Result { try body() }) }
     }
+}
+
+extension BlockingThreadPool {
+    /// Threads for the tests' blocking work: one is added whenever all are busy.
+    static let tests = BlockingThreadPool(name: "gatehouse.tests.blocking", maxThreads: 512)
 }
 
 extension RawConnection {

@@ -53,10 +53,12 @@ public final class TestDatabase: @unchecked Sendable {
         }
     }
 
-    /// Closes the database and drops what the test made.
+    /// Closes the database and drops what the test made. The drop (a schema of a hundred
+    /// tables) goes on on a thread of its own: nothing waits for it, least of all a
+    /// concurrency thread.
     public func close() {
         database.close()
-        cleanup()
+        BlockingThreadPool.tests.run(cleanup)
     }
 }
 
@@ -67,10 +69,14 @@ public struct TestSetupError: Error, CustomStringConvertible {
 }
 
 extension TestDatabase {
-    /// A fresh database with `migrations` applied.
-    public static func migrated(_ kind: TestDatabaseKind, _ migrations: [Migration], clock: any Clock) throws -> TestDatabase {
-        let store = try TestDatabase(kind)
-        _ = try DatabaseMigrator(migrations: migrations, now: { clock.now }).migrate(store.database)
-        return store
+    /// A fresh database with `migrations` applied. Making the schema and migrating wait on the
+    /// database, so they run off the concurrency pool: tests start by the dozen, and their
+    /// waits there would hold back the requests of the tests already running.
+    public static func migrated(_ kind: TestDatabaseKind, _ migrations: [Migration], clock: any Clock) async throws -> TestDatabase {
+        try await offPool {
+            let store = try TestDatabase(kind)
+            _ = try DatabaseMigrator(migrations: migrations, now: { clock.now }).migrate(store.database)
+            return store
+        }
     }
 }

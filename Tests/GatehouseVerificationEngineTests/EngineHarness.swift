@@ -28,9 +28,8 @@ final class EngineHarness: @unchecked Sendable {
         _ kind: TestDatabaseKind, settings: VerificationSettings = VerificationSettings(), provider: (any MessageDelivery)? = nil,
         http: (any OutboundHTTP)? = nil, interpose: ((any Database) -> any Database)? = nil
     ) async throws {
-        store = try TestDatabase(kind)
         let clock = self.clock
-        _ = try DatabaseMigrator(migrations: CoreMigrations.all + VerificationMigrations.all, now: { clock.now }).migrate(store.database)
+        store = try await TestDatabase.migrated(kind, CoreMigrations.all + VerificationMigrations.all, clock: clock)
         database = CountingDatabase(interpose?(store.database) ?? store.database)
         let environment = Environment.test(database: database, clock: clock, http: http ?? callbacks)
         tenantID = try await TenantDirectory(environment: environment).createTenant(name: "Acme").id

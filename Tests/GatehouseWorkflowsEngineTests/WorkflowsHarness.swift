@@ -55,9 +55,8 @@ final class WorkflowsHarness: @unchecked Sendable {
         _ kind: TestDatabaseKind, credits: Int = 100, countingTransactions: Bool = false,
         configure: (inout WorkflowSettings) -> Void = { _ in }
     ) async throws {
-        store = try TestDatabase(kind)
         let clock = self.clock
-        _ = try DatabaseMigrator(migrations: EngineMigrations.all, now: { clock.now }).migrate(store.database)
+        store = try await TestDatabase.migrated(kind, EngineMigrations.all, clock: clock)
         counting = countingTransactions ? CountingDatabase(store.database) : nil
         let environment = Environment.test(database: counting ?? store.database, clock: clock)
         tenantID = try await TenantDirectory(environment: environment).createTenant(name: "Acme").id
