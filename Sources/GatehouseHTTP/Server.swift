@@ -3,8 +3,8 @@ import Foundation
 
 // Safe: `active`, `idleWaiters` (and the tracked exchanges' `task` and `stream`) are only touched under `lock`, the request counters
 // and the stopping flag are C atomics (shim.h), and the other fields are `let`s of Sendable types, except `daemon` and
-// `port`: written by `start()`, before the server is shared with request threads, and by `shutdown()`, which the owner
-// calls once, after its last `start()` (the documented life cycle above; nothing else writes them).
+// `port`: written by `start()`, before the server is shared with request threads, and by `shutdown()`, after the last
+// `start()`, under `shutdownLock` (overlapping shutdowns take turns; nothing else writes them).
 /// The HTTP server: libmicrohttpd below, a `Responder` above.
 ///
 /// ```swift
@@ -25,6 +25,9 @@ public final class Server: @unchecked Sendable {
     private let lock = NSLock()
     /// Held through a whole `shutdown`.
     private let shutdownLock = NSLock()
+    /// Set, under `shutdownLock`, by a shutdown that left MHD running because requests would
+    /// not finish: later ones return at once instead of waiting all over again.
+    private var abandoned = false
     /// [0] requests in flight, [1] requests begun (for request ids); atomics, because
     /// every request on every server thread touches them.
     private let counters: UnsafeMutablePointer<Int> = {
@@ -127,7 +130,7 @@ public final class Server: @unchecked Sendable {
         // (MHD aborts the process when one daemon is stopped twice).
         shutdownLock.lock()
         defer { shutdownLock.unlock() }
-        guard let daemon else { return }
+        guard let daemon, !abandoned else { return }
         cmhd_flag_set(stoppingFlag, 1)
         // New connections are refused at once; the descriptor itself stays open until MHD has
         // stopped, since its threads may still take it out of their epoll sets (MHD panics if
@@ -147,6 +150,7 @@ public final class Server: @unchecked Sendable {
             errorLog(TransportLogEntry("shutdown: \(inFlight) requests did not finish; leaving the listener shut without stopping MHD"))
             // MHD's threads still call back into this server: it must never be freed now.
             _ = Unmanaged.passRetained(self)
+            abandoned = true
             return
         }
         MHD_stop_daemon(daemon)

@@ -25,6 +25,7 @@ public actor ProveClient {
     /// Each call must be answered within `timeout` (15 s unless told); no redirect is
     /// followed (a backend's credentials go only where it was configured to send them).
     let timeout: TimeInterval
+    /// The per-call deadline a client is given unless told otherwise: 15 s.
     public static let defaultTimeout: TimeInterval = 15
 
     public init(

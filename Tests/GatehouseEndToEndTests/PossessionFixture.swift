@@ -94,6 +94,8 @@ final class AppBackendClient: @unchecked Sendable {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
+        // Longer than the two calls to Gatehouse that one `/verify` may make at a minute each.
+        configuration.timeoutIntervalForRequest = 150
         return URLSession(configuration: configuration)
     }()
 

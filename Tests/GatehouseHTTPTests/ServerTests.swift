@@ -196,13 +196,13 @@ import FoundationNetworking
                 return .text("done")
             })
         }
+        defer { test.stop() }
         let port = test.port
         async let answer = test.get("/slow")
         _ = await entered.atLeast(1)
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<4 { group.addTask { await test.server.stop(grace: 5) } }
         }
-        test.stop()
         #expect(try await answer.0 == 200)
         #expect(throws: (any Error).self) { try RawConnection(port: port) }
     }

@@ -75,7 +75,12 @@ extension TestDatabase {
     public static func migrated(_ kind: TestDatabaseKind, _ migrations: [Migration], clock: any Clock) async throws -> TestDatabase {
         try await offPool {
             let store = try TestDatabase(kind)
-            _ = try DatabaseMigrator(migrations: migrations, now: { clock.now }).migrate(store.database)
+            do {
+                _ = try DatabaseMigrator(migrations: migrations, now: { clock.now }).migrate(store.database)
+            } catch {
+                store.close()
+                throw error
+            }
             return store
         }
     }
