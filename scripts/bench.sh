@@ -286,7 +286,8 @@ wrk.body = '$report_body'
 LUA
 # Sign-in: one phone sign-in by hand (code from the outbox), then token refresh and an
 # authenticated profile read. Repeating one refresh token inside the 30 s grace window
-# measures the locked session check that every refresh makes.
+# measures a refresh's session check; after the first rotation each call is the previous
+# token's, answered without the session's lock (only a rotation takes it).
 ios_key=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["apiKeys"]["IOS"])' "$work/data/dev-credentials.json")
 curl -s -o /dev/null -X POST "$base_url/api/auth/v1/mobile/request-otp" -H "x-api-key: $ios_key" -H 'Content-Type: application/json' \
     -d '{"phoneNumber":"+14165550199","channel":"sms"}'

@@ -91,13 +91,21 @@ public final class SessionService: Sendable {
         let settings = self.settings
         let random = environment.random
         let outcome = try await database.write { db -> Result<TokenPair, SessionError> in
-            // The session's lock, then its account and its tenant's key, in one round trip: the
-            // lock is held for as few round trips as can be (this one and COMMIT's).
-            let locked = try db.send("SELECT * FROM account_sessions WHERE id = ?" + db.dialect.forUpdate, presented.sessionID)
+            // The session's lock if the token is its current one (a rotation writes), the session
+            // as it stands, its account and its tenant's key, in one round trip: the lock is held
+            // for as few round trips as can be (this one and COMMIT's). Any other token's answer
+            // writes nothing or ends the session, neither of which needs the lock, so refreshes
+            // racing on the previous token (an app and its extension, a retried request) do not
+            // queue behind one another; a row locked by a rotation in flight fails the
+            // generation test once that commits, and the next statement reads the new row.
+            let locked = try db.send(
+                "SELECT * FROM account_sessions WHERE id = ? AND generation = ?" + db.dialect.forUpdate, presented.sessionID, presented.generation)
+            let latest = try db.send("SELECT * FROM account_sessions WHERE id = ?", presented.sessionID)
             let owner = try db.send(
                 "SELECT status, deleted_at FROM accounts WHERE id = (SELECT account_id FROM account_sessions WHERE id = ?)", presented.sessionID)
             let currentKey = try SigningKeys.sendCurrent(db, ofSession: presented.sessionID)
-            guard let row = try locked.rows().first else { return .failure(SessionError(.sessionNotFound)) }
+            let lockedRow = try locked.rows().first
+            guard let row = try lockedRow ?? latest.rows().first else { return .failure(SessionError(.sessionNotFound)) }
             let session = try SessionRow(row)
             guard constantTimeEquals(
                 Data(SessionTokens.mac(sessionID: session.id, generation: presented.generation, secret: session.secret).utf8),
@@ -113,6 +121,9 @@ public final class SessionService: Sendable {
             let status: String = try account.get("status")
             switch RefreshDecision.decide(presented: presented.generation, session: session, now: now, grace: settings.reuseGrace) {
             case .rotate:
+                // Only the locked row can say rotate: generations only grow, so a row the
+                // locking read passed over never comes back with the presented one.
+                guard lockedRow != nil else { return .failure(SessionError(.sessionNotFound)) }
                 let next = session.generation + 1
                 try db.send(
                     """

@@ -97,6 +97,40 @@ final class SessionHarness: @unchecked Sendable {
         await #expect(throws: SessionError(.tokenReused)) { try await harness.service.authenticate(accessToken: third.accessToken) }
     }
 
+    /// Only a rotation takes the session's lock: the previous token's answer (the current pair
+    /// again) is read without it, so refreshes racing on one token never queue behind a
+    /// transaction that holds the row. PostgreSQL only: on SQLite every write waits for the
+    /// one writer anyway.
+    @Test func aRefreshOnThePreviousTokenDoesNotWaitForTheSessionsLock() async throws {
+        guard TestDatabaseKind.available.contains(.postgres) else { return }
+        let harness = try await SessionHarness(.postgres)
+        defer { harness.close() }
+        let first = try await harness.signIn()
+        let second = try await harness.service.refresh(first.refreshToken)
+        let sessionID = try #require(SessionTokens.parseRefresh(second.refreshToken)).sessionID
+        let (locked, release, answered) = (Latch(), DispatchSemaphore(value: 0), Latch())
+        // Another transaction holds the row, as a rotation in flight does.
+        let holder = Task {
+            try await harness.store.database.write { db in
+                _ = try db.query("SELECT id FROM account_sessions WHERE id = ? FOR UPDATE", sessionID)
+                locked.signal()
+                release.wait()
+            }
+        }
+        #expect(await locked.wait())
+        let reissue = Task {
+            defer { answered.signal() }
+            return try await harness.service.refresh(first.refreshToken)
+        }
+        #expect(await answered.wait(timeout: .seconds(20)), "the previous token's refresh waited for the lock")
+        release.signal()
+        try await holder.value
+        #expect(try await reissue.value == second)
+        // The current token does rotate, and so waits its turn: after the holder, it goes through.
+        let third = try await harness.service.refresh(second.refreshToken)
+        #expect(third != second)
+    }
+
     @Test(arguments: TestDatabaseKind.available)
     func lostResponseIsForgivenUntilTheSuccessorIsUsed(_ kind: TestDatabaseKind) async throws {
         let harness = try await SessionHarness(kind)
