@@ -6,16 +6,15 @@ import Testing
 
 @Suite struct TenantDirectoryTests {
     /// A migrated test database with a directory over it.
-    static func directory(_ kind: TestDatabaseKind, clock: ManualClock = ManualClock()) throws -> (TenantDirectory, TestDatabase) {
-        let store = try TestDatabase(kind)
-        _ = try DatabaseMigrator(migrations: CoreMigrations.all, now: { clock.now }).migrate(store.database)
+    static func directory(_ kind: TestDatabaseKind, clock: ManualClock = ManualClock()) async throws -> (TenantDirectory, TestDatabase) {
+        let store = try await TestDatabase.migrated(kind, CoreMigrations.all, clock: clock)
         return (TenantDirectory(environment: .test(database: store.database, clock: clock)), store)
     }
 
     @Test(arguments: TestDatabaseKind.available)
     func tenantsApplicationsAndKeys(_ kind: TestDatabaseKind) async throws {
         let clock = ManualClock()
-        let (directory, store) = try Self.directory(kind, clock: clock)
+        let (directory, store) = try await Self.directory(kind, clock: clock)
         defer { store.close() }
         #expect(try await directory.isEmpty())
         let tenant = try await directory.createTenant(name: "  Acme  ")
@@ -40,7 +39,7 @@ import Testing
 
     @Test(arguments: TestDatabaseKind.available)
     func forgedRevokedAndDisabledKeysDoNotAuthenticate(_ kind: TestDatabaseKind) async throws {
-        let (directory, store) = try Self.directory(kind)
+        let (directory, store) = try await Self.directory(kind)
         defer { store.close() }
         let tenant = try await directory.createTenant(name: "Acme")
         let issued = try await directory.issueKey(tenantID: tenant.id, label: "k")
@@ -62,7 +61,7 @@ import Testing
 
     @Test(arguments: TestDatabaseKind.available)
     func tenantsNeverSeeEachOthersKeys(_ kind: TestDatabaseKind) async throws {
-        let (directory, store) = try Self.directory(kind)
+        let (directory, store) = try await Self.directory(kind)
         defer { store.close() }
         let acme = try await directory.createTenant(name: "Acme")
         let globex = try await directory.createTenant(name: "Globex")
@@ -81,7 +80,7 @@ import Testing
 
     @Test(arguments: TestDatabaseKind.available)
     func namesAreValidated(_ kind: TestDatabaseKind) async throws {
-        let (directory, store) = try Self.directory(kind)
+        let (directory, store) = try await Self.directory(kind)
         defer { store.close() }
         for bad in ["", "   ", String(repeating: "x", count: 201), "tab\there"] {
             await #expect(throws: CoreError.self) { try await directory.createTenant(name: bad) }
@@ -91,7 +90,7 @@ import Testing
 
     @Test(arguments: TestDatabaseKind.available)
     func adminTokens(_ kind: TestDatabaseKind) async throws {
-        let (directory, store) = try Self.directory(kind)
+        let (directory, store) = try await Self.directory(kind)
         defer { store.close() }
         let token = try await directory.issueAdminToken(label: "ops")
         #expect(token.hasPrefix("gha_"))

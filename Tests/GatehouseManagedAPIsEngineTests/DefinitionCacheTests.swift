@@ -20,10 +20,9 @@ import Testing
 
     @Test(arguments: TestDatabaseKind.available)
     func aHotDefinitionCostsNoQueryAndAChangeHereIsSeenAtOnce(_ kind: TestDatabaseKind) async throws {
-        let store = try TestDatabase(kind)
-        defer { store.close() }
         let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
-        _ = try DatabaseMigrator(migrations: EngineMigrations.all, now: { clock.now }).migrate(store.database)
+        let store = try await TestDatabase.migrated(kind, EngineMigrations.all, clock: clock)
+        defer { store.close() }
         let counting = CountingDatabase(store.database)
         let environment = Environment.test(database: counting, clock: clock)
         let tenantID = try await TenantDirectory(environment: environment).createTenant(name: "Acme").id

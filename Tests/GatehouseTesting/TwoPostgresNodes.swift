@@ -36,9 +36,8 @@ public final class TwoPostgresNodes: @unchecked Sendable {
     /// Two nodes on a fresh PostgreSQL database with `migrations` run, node B already
     /// listening; ``close()`` drops the database too.
     public static func onFreshDatabase(migrations: [Migration], clock: ManualClock) async throws -> TwoPostgresNodes {
-        let store = try TestDatabase(.postgres)
+        let store = try await TestDatabase.migrated(.postgres, migrations, clock: clock)
         do {
-            _ = try DatabaseMigrator(migrations: migrations, now: { clock.now }).migrate(store.database)
             let nodes = try TwoPostgresNodes(store: store, clock: clock)
             nodes.ownStore = store
             await nodes.listening()
