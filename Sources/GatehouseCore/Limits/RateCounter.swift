@@ -33,11 +33,12 @@ public enum RateCounter {
         return (try row.get("hits"), retryAfter(now, start: start, window: window))
     }
 
-    /// The count in the current window, with the counter's row locked until the transaction
+    /// The count in the current window, with the counter's key locked until the transaction
     /// ends, so that deciding on the count and the `hit` that follows are one step on every
     /// node: a second transaction for the same key waits here until the first commits, then
-    /// sees its hit. The row is created first (with no hits) because a missing row cannot be
-    /// locked. On SQLite the write transaction already holds the only write lock.
+    /// sees its hit. The lock is the key's turn (a PostgreSQL advisory lock), not its row, so
+    /// a key with no hits (every sign-in whose code was right) writes no row to lock and
+    /// none to delete. On SQLite the write transaction already holds the only write lock.
     public static func lock(_ db: any DatabaseConnection, key: String, now: Date, window: TimeInterval) throws
         -> (count: Int, retryAfter: Int)
     {
@@ -48,10 +49,10 @@ public enum RateCounter {
     /// caller sends next; `read()` gives the count.
     public static func sendLock(_ db: any DatabaseConnection, key: String, now: Date, window: TimeInterval) throws -> SentLock {
         let start = windowStart(now, window)
-        try db.send(
-            "INSERT INTO rate_counters (counter_key, window_start, hits) VALUES (?, ?, 0) ON CONFLICT (counter_key) DO NOTHING",
-            [.text(key), .integer(start)])
-        let row = try db.send("SELECT window_start, hits FROM rate_counters WHERE counter_key = ?" + db.dialect.forUpdate, [.text(key)])
+        // Read after the turn is taken: each statement of a READ COMMITTED transaction sees
+        // what committed before it began, so the holder before this one's hit is counted.
+        try db.takeTurn("rate-counter\n" + key)
+        let row = try db.send("SELECT window_start, hits FROM rate_counters WHERE counter_key = ?", [.text(key)])
         return SentLock(row: row, start: start, retryAfter: retryAfter(now, start: start, window: window))
     }
 
