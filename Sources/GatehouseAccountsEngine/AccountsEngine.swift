@@ -58,9 +58,9 @@ public final class AccountsEngine: Sendable {
     }
 
     /// Checks a code and starts a session on success, in one write transaction: the hourly
-    /// wrong-code cap is read with its row locked, the code checked, the wrong code counted
+    /// wrong-code cap is read with its key locked, the code checked, the wrong code counted
     /// or the counter cleared, and the session created. Codes sent at once for one account
-    /// wait in turn on the counter's row, so no more than `failuresPerHour` are ever checked
+    /// wait in turn on the counter's key, so no more than `failuresPerHour` are ever checked
     /// in the hour, on any number of nodes.
     public func verifyCode(tenantID: String, channel: SignInChannel, identifier raw: String, code: String, device: DeviceInfo)
         async throws -> TokenPair
