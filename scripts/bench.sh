@@ -11,7 +11,7 @@
 # folder: each server row is recorded there by `perf record -g`, as row-N.perf.data),
 # BENCH_PERF_FLAGS (what replaces `-g` there, e.g. `--call-graph dwarf -F 499`),
 # BENCH_PG_STATEMENTS (a folder: what each PostgreSQL row's statements cost, from
-# pg_stat_statements, as row-N.statements.txt).
+# pg_stat_statements, with each table's and index's scans, as row-N.statements.txt).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -161,7 +161,9 @@ pg_statements_dump() {
         left(regexp_replace(query, '\s+', ' ', 'g'), 160) AS statement
         FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 40" \
         -c "SELECT relname AS table, seq_scan, seq_tup_read, idx_scan, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_tup_del
-        FROM pg_stat_user_tables WHERE seq_scan + coalesce(idx_scan, 0) > 0 ORDER BY seq_tup_read DESC" >"$BENCH_PG_STATEMENTS/row-$1.statements.txt"
+        FROM pg_stat_user_tables WHERE seq_scan + coalesce(idx_scan, 0) > 0 ORDER BY seq_tup_read DESC" \
+        -c "SELECT relname AS table, indexrelname AS index, idx_scan, idx_tup_read, idx_tup_fetch
+        FROM pg_stat_user_indexes WHERE idx_scan > 0 ORDER BY idx_tup_read DESC LIMIT 30" >"$BENCH_PG_STATEMENTS/row-$1.statements.txt"
 }
 
 # measure NAME URL [LUA_SCRIPT] [CONNECTIONS]: one wrk run, parsed into a table row.
