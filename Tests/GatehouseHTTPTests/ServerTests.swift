@@ -161,16 +161,21 @@ import FoundationNetworking
         #expect(test.server.inFlight == 0)
     }
 
-    @Test func gracefulShutdownFinishesInFlightRequests() async throws {
-        let entered = Recorder()
-        let test = try TestServer { router in
+    /// A server whose `/slow` notes each request in `entered`, then answers `done` half a
+    /// second later: still running when a shutdown begins, which must let it finish.
+    private func slowServer(_ entered: Recorder) throws -> TestServer {
+        try TestServer { router in
             router.get("/slow", .async { _, _ in
                 entered.add("slow")
-                // Still running when the shutdown begins: the test is that it may finish.
                 try await Task.sleep(nanoseconds: 500_000_000)
                 return .text("done")
             })
         }
+    }
+
+    @Test func gracefulShutdownFinishesInFlightRequests() async throws {
+        let entered = Recorder()
+        let test = try slowServer(entered)
         defer { test.stop() }
         let port = test.port
         async let first = test.get("/slow")
@@ -189,13 +194,7 @@ import FoundationNetworking
     /// daemon is stopped twice).
     @Test func stopsThatOverlapStopTheServerOnce() async throws {
         let entered = Recorder()
-        let test = try TestServer { router in
-            router.get("/slow", .async { _, _ in
-                entered.add("slow")
-                try await Task.sleep(nanoseconds: 300_000_000)
-                return .text("done")
-            })
-        }
+        let test = try slowServer(entered)
         defer { test.stop() }
         let port = test.port
         async let answer = test.get("/slow")
