@@ -131,6 +131,31 @@ final class SessionHarness: @unchecked Sendable {
         #expect(third != second)
     }
 
+    /// Tokens of the right shape with hostile parts: the generation now goes into the locking
+    /// read, so the largest one that parses reaches the database, and every one is refused as
+    /// a token, never as a database error, with the session left as it was.
+    @Test(arguments: TestDatabaseKind.available)
+    func hostileRefreshTokensAreRefusedAndChangeNothing(_ kind: TestDatabaseKind) async throws {
+        let harness = try await SessionHarness(kind)
+        defer { harness.close() }
+        let first = try await harness.signIn()
+        let parts = first.refreshToken.split(separator: ".").map(String.init)
+        let (session, mac) = (parts[0], parts[2])
+        let refused: [(String, SessionError)] = [
+            ("\(session).\(Int.max).\(mac)", SessionError(.tokenInvalid)),
+            ("\(session).99999999999999999999.\(mac)", SessionError(.tokenInvalid)),
+            ("\(session).-1.\(mac)", SessionError(.tokenInvalid)),
+            ("\(session).1\u{0}.\(mac)", SessionError(.tokenInvalid)),
+            ("\(session).\(parts[1]).\(mac)\u{0}", SessionError(.tokenInvalid)),
+            ("\(UUID().uuidString.lowercased()).\(parts[1]).\(mac)", SessionError(.sessionNotFound)),
+        ]
+        for (token, error) in refused {
+            await #expect(throws: error, "\(token.debugDescription)") { try await harness.service.refresh(token) }
+        }
+        // Untouched: the real token still rotates.
+        #expect(try await harness.service.refresh(first.refreshToken) != first)
+    }
+
     @Test(arguments: TestDatabaseKind.available)
     func lostResponseIsForgivenUntilTheSuccessorIsUsed(_ kind: TestDatabaseKind) async throws {
         let harness = try await SessionHarness(kind)
