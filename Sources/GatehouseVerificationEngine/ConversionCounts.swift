@@ -35,26 +35,22 @@ enum ConversionCounts {
             [.text(applicationID), .text(range.prefix)] + counts + [.text(applicationID), .text(range.country)] + counts)
     }
 
-    /// The sliding hour before `now`: this hour's counts and the previous hour's, weighted by
-    /// the part of it still inside the hour.
-    /// The sliding hour of one prefix, with the codes sent to it since `unverifiedSince` and
-    /// not verified yet (``RecentCounts``), read in one statement: under READ COMMITTED each
-    /// statement has a snapshot of its own, and codes committed between two reads would be in
-    /// the hour's count but not in the unverified one, judged the moment they were sent.
+    /// The sliding hour of one prefix (this hour's counts and the previous hour's, weighted by
+    /// the part of it still inside the sliding hour), with the codes sent to it since
+    /// `unverifiedSince` and not verified yet (``RecentCounts``), read in one statement: under
+    /// READ COMMITTED each statement has a snapshot of its own, and codes committed between two
+    /// reads would be in the hour's count but not in the unverified one, judged the moment
+    /// they were sent.
+    /// The primary key finds the prefix's rows; see `verification.011` for why no other index
+    /// may compete with it.
     static func lastHour(_ db: any DatabaseConnection, applicationID: String, prefix: String, now: Date, unverifiedSince: Date) throws
         -> (window: Window, unverified: Int)
     {
         let hour = hourStart(now)
         let rows = try db.query(
-            """
-            SELECT hour_start, SUM(sent) AS sent, SUM(verified) AS verified,
-              (SELECT COALESCE(SUM(r.sent - r.verified), 0) FROM verification_recent_counts r
-               WHERE r.application_id = ? AND r.prefix = ? AND r.bucket_start >= ?) AS unverified
-            FROM verification_conversion_counts WHERE application_id = ? AND hour_start >= ? AND scope = 'prefix' AND value = ?
-            GROUP BY hour_start
-            """,
-            [.text(applicationID), .text(prefix), unverifiedSince.sqlValue, .text(applicationID), hour.addingTimeInterval(-3600).sqlValue,
-             .text(prefix)])
+            lastHourOfPrefix,
+            [.text(applicationID), .text(prefix), unverifiedSince.sqlValue, .text(applicationID), .text(prefix),
+             hour.addingTimeInterval(-3600).sqlValue])
         var window = Window(sent: 0, verified: 0)
         var unverified = 0
         for row in rows {
@@ -63,6 +59,14 @@ enum ConversionCounts {
         }
         return (window, unverified)
     }
+
+    static let lastHourOfPrefix = """
+        SELECT hour_start, SUM(sent) AS sent, SUM(verified) AS verified,
+          (SELECT COALESCE(SUM(r.sent - r.verified), 0) FROM verification_recent_counts r
+           WHERE r.application_id = ? AND r.prefix = ? AND r.bucket_start >= ?) AS unverified
+        FROM verification_conversion_counts WHERE application_id = ? AND scope = 'prefix' AND value = ? AND hour_start >= ?
+        GROUP BY hour_start
+        """
 
     struct Key: Hashable {
         let scope: String
@@ -99,20 +103,25 @@ enum ConversionCounts {
             .get("first", as: Date?.self)
     }
 
+    static let beforeOfScope = """
+        SELECT COALESCE(SUM(sent), 0) AS sent, COALESCE(SUM(verified), 0) AS verified FROM verification_conversion_counts
+        WHERE application_id = ? AND scope = ? AND hour_start >= ? AND hour_start < ?
+        """
+
+    static let beforeOfValue = """
+        SELECT COALESCE(SUM(sent), 0) AS sent, COALESCE(SUM(verified), 0) AS verified FROM verification_conversion_counts
+        WHERE application_id = ? AND scope = ? AND value = ? AND hour_start >= ? AND hour_start < ?
+        """
+
     /// Totals over the `days` before the hour preceding `hour`; of one value, or (nil) of all.
     static func before(_ db: any DatabaseConnection, applicationID: String, scope: String, value: String?, hour: Date, days: Int) throws -> Window {
-        let from = hour.addingTimeInterval(-Double(days) * 86_400)
-        let to = hour.addingTimeInterval(-3600)
-        var sql = """
-            SELECT COALESCE(SUM(sent), 0) AS sent, COALESCE(SUM(verified), 0) AS verified FROM verification_conversion_counts
-            WHERE application_id = ? AND scope = ? AND hour_start >= ? AND hour_start < ?
-            """
-        var arguments: [SQLValue] = [.text(applicationID), .text(scope), from.sqlValue, to.sqlValue]
-        if let value {
-            sql += " AND value = ?"
-            arguments.append(.text(value))
+        let from = hour.addingTimeInterval(-Double(days) * 86_400).sqlValue
+        let to = hour.addingTimeInterval(-3600).sqlValue
+        let row = if let value {
+            try db.queryOne(beforeOfValue, [.text(applicationID), .text(scope), .text(value), from, to])
+        } else {
+            try db.queryOne(beforeOfScope, [.text(applicationID), .text(scope), from, to])
         }
-        let row = try db.queryOne(sql, arguments)
         return Window(sent: Double(try row?.get("sent", as: Int.self) ?? 0), verified: Double(try row?.get("verified", as: Int.self) ?? 0))
     }
 }

@@ -147,5 +147,18 @@ public enum VerificationMigrations {
                 CREATE INDEX verification_recent_age ON verification_recent_counts(bucket_start);
                 """)
         },
+        // The guard's reads of one prefix (its last hour on every start, its history) are
+        // answered by the primary key, (application, scope, value, hour, shard). The index on
+        // (application, scope, hour) competed with it: PostgreSQL, planning for a table it has
+        // no statistics for (a new installation's, or after a reset), took that index and
+        // filtered on the prefix, reading every prefix's rows of the application (1,288 a
+        // start in the bench's 100-prefix row; 48 ms for one prefix's history among 300
+        // busy ones, against 0.2 ms). Query shapes did not keep the planner off it. What
+        // the index served reads the primary key too: one scope of an application, or (the
+        // operator's view of every prefix and country) the application's rows, checking the
+        // hour in the index.
+        Migration(id: "verification.011_no_conversion_hours_index") { db in
+            try db.executeScript("DROP INDEX IF EXISTS verification_conversion_hours;")
+        },
     ]
 }
