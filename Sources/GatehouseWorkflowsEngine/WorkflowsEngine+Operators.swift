@@ -38,7 +38,7 @@ extension WorkflowsEngine {
     /// One run of the tenant and its events in order; nil when there is none.
     public func run(tenantID: String, id: String) async throws -> (run: WorkflowRun, events: [(status: WorkflowRun.Status, at: Date)])? {
         try await database.read { db in
-            guard let row = try db.queryOne("SELECT * FROM workflow_runs WHERE id = ? AND tenant_id = ?", id, tenantID) else { return nil }
+            guard let row = try Self.ownedRun(db, id: id, tenantID: tenantID) else { return nil }
             let run = try WorkflowRun(row: row)
             let events = try db.query(
                 "SELECT status, created_at FROM workflow_events WHERE tenant_id = ? AND account_id = ? AND run_id = ? ORDER BY seq",
@@ -67,7 +67,7 @@ extension WorkflowsEngine {
     public func cancelRun(tenantID: String, id: String) async throws -> Bool {
         let (now, settings, billing, hub) = (self.now, self.settings, self.billing, events)
         let run = try await database.writeChanging { db -> WorkflowRun? in
-            guard let row = try db.queryOne("SELECT * FROM workflow_runs WHERE id = ? AND tenant_id = ?" + db.dialect.forUpdate, id, tenantID) else {
+            guard let row = try Self.ownedRun(db, id: id, tenantID: tenantID, forUpdate: true) else {
                 throw WorkflowError(.notFound, .noSuchReport(id))
             }
             let run = try WorkflowRun(row: row)

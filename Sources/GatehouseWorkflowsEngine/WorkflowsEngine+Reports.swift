@@ -14,7 +14,7 @@ extension WorkflowsEngine {
     /// The caller's own run; another account's is not found, like one that does not exist.
     public func report(tenantID: String, accountID: String, eventID: String) async throws -> WorkflowRun {
         let row = try await database.read { db in
-            try db.queryOne("SELECT * FROM workflow_runs WHERE id = ? AND tenant_id = ? AND account_id = ?", eventID, tenantID, accountID)
+            try Self.ownedRun(db, id: eventID, tenantID: tenantID, accountID: accountID)
         }
         guard let row else { throw WorkflowError(.notFound, .noSuchReport(eventID)) }
         return try WorkflowRun(row: row)
@@ -37,7 +37,7 @@ extension WorkflowsEngine {
     /// A run's stored file, while it is kept.
     public func runFile(runID: String, tenantID: String, index: Int) async throws -> RunFile? {
         let row = try await database.read { db in
-            try db.queryOne("SELECT files, files_removed FROM workflow_runs WHERE id = ? AND tenant_id = ?", runID, tenantID)
+            try Self.ownedRun(db, id: runID, tenantID: tenantID)
         }
         guard let row, try row.get("files_removed", as: Bool.self) == false else { return nil }
         let files: [RunFile] = try Self.decode(try row.get("files"))

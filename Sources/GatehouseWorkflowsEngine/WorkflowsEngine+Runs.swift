@@ -55,11 +55,9 @@ extension WorkflowsEngine {
                 if running >= tenant.maxConcurrentRuns { continue }
                 let deadline = run.deadline ?? now.addingTimeInterval(TimeInterval(definition.timeoutSeconds))
                 try db.send(
-                    """
-                    UPDATE workflow_runs SET status = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?,
-                      started_at = COALESCE(started_at, ?), deadline_at = ? WHERE id = ? AND status = 'queued'
-                    """,
-                    [.text(node), now.addingTimeInterval(settings.leaseSeconds).sqlValue, now.sqlValue, deadline.sqlValue, .text(run.id)])
+                    Self.startRunStatement,
+                    [.text(node), now.addingTimeInterval(settings.leaseSeconds).sqlValue, now.sqlValue, deadline.sqlValue, .text(run.id),
+                     .text(WorkflowRun.Status.queued.rawValue)])
                 try Self.appendEvent(db, run: (run.tenantID, run.accountID, run.id), status: .running, now: now, hub: hub)
                 claimed.append(ClaimedRun(
                     invocation: RunInvocation(
@@ -72,6 +70,17 @@ extension WorkflowsEngine {
         return claimed
     }
 
+    // A run's statements by its id name its status as a parameter, never a literal: with
+    // `status = 'running'` (or `'queued'`), PostgreSQL's generic plan for a table without
+    // statistics can walk the partial index of the running (or queued) runs and filter on the
+    // id instead of reading the primary key (see `ownedRun`).
+    static let startRunStatement = """
+        UPDATE workflow_runs SET status = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?,
+          started_at = COALESCE(started_at, ?), deadline_at = ? WHERE id = ? AND status = ?
+        """
+    static let renewLeaseStatement = "UPDATE workflow_runs SET lease_until = ? WHERE id = ? AND status = ? AND attempts = ? AND lease_owner = ?"
+    static let runningAttemptStatement = "SELECT * FROM workflow_runs WHERE id = ? AND status = ? AND attempts = ?"
+
     /// Runs sorted by tenant, then account: the order every transaction takes their locks in.
     static func lockOrder(_ runs: [WorkflowRun]) -> [WorkflowRun] {
         runs.sorted { ($0.tenantID, $0.accountID, $0.id) < ($1.tenantID, $1.accountID, $1.id) }
@@ -82,8 +91,8 @@ extension WorkflowsEngine {
         let (until, node) = (now.addingTimeInterval(settings.leaseSeconds), nodeID)
         try await database.write { db in
             _ = try db.send(
-                "UPDATE workflow_runs SET lease_until = ? WHERE id = ? AND status = 'running' AND attempts = ? AND lease_owner = ?",
-                [until.sqlValue, .text(runID), .integer(Int64(attempt)), .text(node)])
+                Self.renewLeaseStatement,
+                [until.sqlValue, .text(runID), .text(WorkflowRun.Status.running.rawValue), .integer(Int64(attempt)), .text(node)])
         }
     }
 
@@ -92,7 +101,8 @@ extension WorkflowsEngine {
         let (now, settings, billing, hub) = (self.now, self.settings, self.billing, events)
         let run = try await database.write { db -> WorkflowRun? in
             guard let row = try db.queryOne(
-                "SELECT * FROM workflow_runs WHERE id = ? AND status = 'running' AND attempts = ?" + db.dialect.forUpdate, runID, attempt)
+                Self.runningAttemptStatement + db.dialect.forUpdate,
+                [.text(runID), .text(WorkflowRun.Status.running.rawValue), .integer(Int64(attempt))])
             else { return nil }
             let run = try WorkflowRun(row: row)
             try Self.end(db, run: run, ending: ending, from: .running, now: now, settings: settings, billing: billing, hub: hub)
@@ -106,10 +116,9 @@ extension WorkflowsEngine {
     public func complete(runID: String, tenantID: String, _ outcome: ExecutorOutcome) async throws -> Bool {
         let (now, settings, billing, hub) = (self.now, self.settings, self.billing, events)
         let run = try await database.write { db -> WorkflowRun? in
-            guard let row = try db.queryOne(
-                "SELECT * FROM workflow_runs WHERE id = ? AND tenant_id = ? AND status = 'running'" + db.dialect.forUpdate, runID, tenantID)
-            else { return nil }
+            guard let row = try Self.ownedRun(db, id: runID, tenantID: tenantID, forUpdate: true) else { return nil }
             let run = try WorkflowRun(row: row)
+            guard run.status == .running else { return nil }
             try Self.end(db, run: run, ending: .executor(outcome), from: .running, now: now, settings: settings, billing: billing, hub: hub)
             return run
         }

@@ -59,13 +59,23 @@ import Testing
         let store = try await Self.database(.postgres)
         defer { store.close() }
         let plan = try await store.database.write { db in
-            _ = try db.execute("SET LOCAL plan_cache_mode = force_generic_plan", [])
-            _ = try db.execute(
-                "PREPARE by_contact(text, text) AS SELECT * FROM accounts WHERE tenant_id = $1 AND \(column) = $2 AND deleted_at IS NULL", [])
-            let lines = try db.query("EXPLAIN EXECUTE by_contact('t-1', '\(value)')", []).map { try $0.get("QUERY PLAN", as: String.self) }
-            _ = try db.execute("DEALLOCATE by_contact", [])
-            return lines.joined(separator: "\n")
+            try genericPlan(
+                db, of: "SELECT * FROM accounts WHERE tenant_id = ? AND \(column) = ? AND deleted_at IS NULL", arguments: "'t-1', '\(value)'")
         }
         #expect(plan.contains(index), "\(plan)")
+    }
+}
+
+extension AccountIndexTests {
+    /// The same for a lookup by id with its tenant (a profile read, a refresh's account check):
+    /// the primary key, never the phone index led by the tenant with the id as a filter.
+    @Test func aLookupByIdReadsThePrimaryKey() async throws {
+        guard TestDatabaseKind.available.contains(.postgres) else { return }
+        let store = try await Self.database(.postgres)
+        defer { store.close() }
+        let plan = try await store.database.write { db in
+            try genericPlan(db, of: "SELECT * FROM accounts WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL", arguments: "'a-7', 't-1'")
+        }
+        #expect(plan.contains("accounts_pkey"), "\(plan)")
     }
 }

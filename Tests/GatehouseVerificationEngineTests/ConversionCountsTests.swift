@@ -72,24 +72,10 @@ import Testing
                 SELECT 'a', 'prefix', (447400 + p)::text, h * 3600, s, 10, 4
                 FROM generate_series(0, 299) p, generate_series(0, 23) h, generate_series(8, 23) s
                 """, [])
-            _ = try db.execute("SET LOCAL plan_cache_mode = force_generic_plan", [])
-            _ = try db.execute("PREPARE counts AS \(Self.numbered(sql))", [])
-            let lines = try db.query("EXPLAIN EXECUTE counts(\(arguments))", []).map { try $0.get("QUERY PLAN", as: String.self) }
-            _ = try db.execute("DEALLOCATE counts", [])
-            return lines.joined(separator: "\n")
+            return try genericPlan(db, of: sql, arguments: arguments)
         }
         let scan = plan.split(separator: "\n").drop { !$0.contains("on verification_conversion_counts") }.prefix(3).joined(separator: "\n")
         #expect(scan.contains("verification_conversion_counts_pkey"), "\(name): \(plan)")
         #expect(scan.contains("Index Cond") && !scan.contains("Filter: (value"), "\(name): \(plan)")
-    }
-
-    /// `?` placeholders as PostgreSQL's `$1`, `$2`, … (the statements hold no `?` in a literal).
-    static func numbered(_ sql: String) -> String {
-        var number = 0
-        return sql.map { character in
-            guard character == "?" else { return String(character) }
-            number += 1
-            return "$\(number)"
-        }.joined()
     }
 }
