@@ -42,7 +42,7 @@ enum ConversionCounts {
     /// reads would be in the hour's count but not in the unverified one, judged the moment
     /// they were sent.
     /// The primary key finds the prefix's rows; see `verification.011` for why no other index
-    /// may compete with it.
+    /// may compete with it (the scope is a literal, so the countries' partial index cannot).
     static func lastHour(_ db: any DatabaseConnection, applicationID: String, prefix: String, now: Date, unverifiedSince: Date) throws
         -> (window: Window, unverified: Int)
     {
@@ -103,10 +103,15 @@ enum ConversionCounts {
             .get("first", as: Date?.self)
     }
 
-    static let beforeOfScope = """
-        SELECT COALESCE(SUM(sent), 0) AS sent, COALESCE(SUM(verified), 0) AS verified FROM verification_conversion_counts
-        WHERE application_id = ? AND scope = ? AND hour_start >= ? AND hour_start < ?
-        """
+    /// A whole scope's hours; the scope is written as a literal, so that the countries' are
+    /// read by their partial index (`verification.011`).
+    static func beforeOfScope(_ scope: String) -> String {
+        precondition(scope == "country" || scope == "prefix", "a scope of the conversion counts")
+        return """
+            SELECT COALESCE(SUM(sent), 0) AS sent, COALESCE(SUM(verified), 0) AS verified FROM verification_conversion_counts
+            WHERE application_id = ? AND scope = '\(scope)' AND hour_start >= ? AND hour_start < ?
+            """
+    }
 
     static let beforeOfValue = """
         SELECT COALESCE(SUM(sent), 0) AS sent, COALESCE(SUM(verified), 0) AS verified FROM verification_conversion_counts
@@ -120,7 +125,7 @@ enum ConversionCounts {
         let row = if let value {
             try db.queryOne(beforeOfValue, [.text(applicationID), .text(scope), .text(value), from, to])
         } else {
-            try db.queryOne(beforeOfScope, [.text(applicationID), .text(scope), from, to])
+            try db.queryOne(beforeOfScope(scope), [.text(applicationID), from, to])
         }
         return Window(sent: Double(try row?.get("sent", as: Int.self) ?? 0), verified: Double(try row?.get("verified", as: Int.self) ?? 0))
     }

@@ -78,4 +78,22 @@ import Testing
         #expect(scan.contains("verification_conversion_counts_pkey"), "\(name): \(plan)")
         #expect(scan.contains("Index Cond") && !scan.contains("Filter: (value"), "\(name): \(plan)")
     }
+
+    /// The countries' hours (the console's charts, the baseline) are read by the index that
+    /// holds only them, on a table holding many prefixes' rows beside them.
+    @Test func aScopesHoursAreReadByTheCountriesIndex() async throws {
+        guard TestDatabaseKind.available.contains(.postgres) else { return }
+        let store = try await Self.store(.postgres)
+        defer { store.close() }
+        let plan = try await store.database.write { db in
+            _ = try db.execute(
+                """
+                INSERT INTO verification_conversion_counts (application_id, scope, value, hour_start, shard, sent, verified)
+                SELECT 'a', CASE WHEN p < 290 THEN 'prefix' ELSE 'country' END, (447400 + p)::text, h * 3600, s, 10, 4
+                FROM generate_series(0, 299) p, generate_series(0, 23) h, generate_series(8, 23) s
+                """, [])
+            return try genericPlan(db, of: ConversionCounts.beforeOfScope("country"), arguments: "'a', 0, 82800")
+        }
+        #expect(plan.contains("verification_conversion_country_hours"), "\(plan)")
+    }
 }
