@@ -109,17 +109,20 @@ extension WorkflowsEngine {
                 try billing.charge(
                     db, tenantID: command.tenantID, accountID: command.accountID, credits: definition.credits, reference: runID, now: now)
             }
-            try db.send(
+            let inserted = try db.send(
                 """
                 INSERT INTO workflow_runs (id, tenant_id, account_id, workflow_id, status, input, files, credits, credits_refunded,
                   attempts, available_at, idempotency_key, fingerprint, created_at, files_removed)
                 VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, 0, 0, ?, ?, ?, ?, ?)
+                RETURNING *
                 """,
                 [.text(runID), .text(command.tenantID), .text(command.accountID), .text(definition.id), .text(input),
                  .text(filesJSON), .integer(Int64(definition.credits)), now.sqlValue, command.idempotencyKey.sqlValue,
                  .text(fingerprint), now.sqlValue, .boolean(false)])
+            let run = try WorkflowRun(row: try inserted.rows()[0])
+            // Last, so that it travels with the COMMIT: the account's event cursor stays locked
+            // from here to the end of the transaction, and every run of the account waits for it.
             try Self.appendEvent(db, run: (command.tenantID, command.accountID, runID), status: .queued, now: now, hub: hub)
-            let run = try WorkflowRun(row: try db.queryOne("SELECT * FROM workflow_runs WHERE id = ?", runID)!)
             return ExecuteOutcome(run: run, response: definition.response, replayed: false)
         }
     }

@@ -36,6 +36,7 @@ extension WorkflowsEngine {
                 """ + db.dialect.forUpdateSkipLocked,
                 [now.sqlValue, .integer(Int64(settings.defaultConcurrency)), .integer(Int64(limit))])
             var claimed: [ClaimedRun] = []
+            var started: [WorkflowRun] = []
             // Tenant and account locks are taken in one order on every node, so claims never deadlock.
             for run in try Self.lockOrder(rows.map(WorkflowRun.init(row:))) {
                 // The definition, the tenant's settings and its running count in one round trip;
@@ -58,11 +59,17 @@ extension WorkflowsEngine {
                     Self.startRunStatement,
                     [.text(node), now.addingTimeInterval(settings.leaseSeconds).sqlValue, now.sqlValue, deadline.sqlValue, .text(run.id),
                      .text(WorkflowRun.Status.queued.rawValue)])
-                try Self.appendEvent(db, run: (run.tenantID, run.accountID, run.id), status: .running, now: now, hub: hub)
+                started.append(run)
                 claimed.append(ClaimedRun(
                     invocation: RunInvocation(
                         runID: run.id, tenantID: run.tenantID, accountID: run.accountID, workflow: definition, input: run.input,
                         files: run.files, attempt: run.attempts + 1, deadline: deadline, tenant: tenant)))
+            }
+            // The events last, in lock order, so that they travel with the COMMIT: an account's
+            // event cursor, once locked, would otherwise stay locked through a round trip per
+            // run claimed after it, while the account's new runs wait for it.
+            for run in started {
+                try Self.appendEvent(db, run: (run.tenantID, run.accountID, run.id), status: .running, now: now, hub: hub)
             }
             return claimed
         }
