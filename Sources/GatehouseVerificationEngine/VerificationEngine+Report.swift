@@ -131,7 +131,7 @@ extension VerificationEngine {
         let suffix = lock ? db.dialect.forUpdate : ""
         switch target {
         case .id(let id):
-            return SentRow(preferred: try db.send("SELECT * FROM verifications WHERE id = ? AND application_id = ?" + suffix, id, applicationID))
+            return SentRow(preferred: try db.send(rowByID + suffix, id), ownedBy: applicationID)
         case .number(let digits):
             // A denied or unreachable start is newer than the live verification it left alone;
             // the number still means the live one, and the newest only when none is live.
@@ -149,14 +149,29 @@ extension VerificationEngine {
         }
     }
 
+    /// By the id alone, the application checked on the row (``SentRow``): with `AND
+    /// application_id = ?`, PostgreSQL's generic plan for a table without statistics walked the
+    /// application's verifications by number and filtered on the id, every one of them for each
+    /// status read (`VerificationLookupPlanTests`).
+    static let rowByID = "SELECT * FROM verifications WHERE id = ?"
+
     /// A verification's row asked for and not yet read: the preferred lookup's row, else the
-    /// other's.
+    /// other's; with `ownedBy`, only a row of that application (another's is none).
     struct SentRow {
         let preferred: SentStatement
         var otherwise: SentStatement?
+        var ownedBy: String?
+
+        init(preferred: SentStatement, otherwise: SentStatement? = nil, ownedBy: String? = nil) {
+            self.preferred = preferred
+            self.otherwise = otherwise
+            self.ownedBy = ownedBy
+        }
 
         func row() throws -> Row? {
-            try preferred.rows().first ?? otherwise?.rows().first
+            guard let row = try preferred.rows().first ?? otherwise?.rows().first else { return nil }
+            if let ownedBy, try row.get("application_id", as: String.self) != ownedBy { return nil }
+            return row
         }
     }
 
