@@ -62,16 +62,3 @@ public final class SentStatement {
         }
     }
 }
-
-extension SentStatement {
-    /// Two statements sent together whose answers are read together (a row and its shards).
-    public struct Pair {
-        public let first: SentStatement
-        public let second: SentStatement
-
-        public init(_ first: SentStatement, _ second: SentStatement) {
-            self.first = first
-            self.second = second
-        }
-    }
-}

@@ -51,18 +51,25 @@ extension VerificationEngine {
         try balance(sendBalance(db, tenantID: tenantID))
     }
 
-    /// The tenant's balance row and its shards, sent without waiting.
-    static func sendBalance(_ db: any DatabaseConnection, tenantID: String) throws -> SentStatement.Pair {
-        SentStatement.Pair(
-            try db.send("SELECT balance_micros FROM verification_accounts WHERE tenant_id = ?", tenantID),
-            try db.send("SELECT delta_micros FROM verification_balance_shards WHERE tenant_id = ?", tenantID))
+    /// The tenant's balance row (`part` 0) and its shards (`part` 1), in one statement sent
+    /// without waiting.
+    static func sendBalance(_ db: any DatabaseConnection, tenantID: String) throws -> SentStatement {
+        try db.send(
+            """
+            SELECT 0 AS part, balance_micros AS micros FROM verification_accounts WHERE tenant_id = ?
+            UNION ALL
+            SELECT 1, delta_micros FROM verification_balance_shards WHERE tenant_id = ?
+            """,
+            tenantID, tenantID)
     }
 
-    /// The balance ``sendBalance(_:tenantID:)`` read.
-    static func balance(_ sent: SentStatement.Pair) throws -> Int64 {
-        var total: Int64 = try sent.first.rows().first?.get("balance_micros") ?? 0
-        for row in try sent.second.rows() {
-            let delta: Int64 = try row.get("delta_micros")
+    /// The balance ``sendBalance(_:tenantID:)`` read: the row, then each shard's delta added,
+    /// held at the ends of `Int64` rather than overflowing.
+    static func balance(_ sent: SentStatement) throws -> Int64 {
+        let rows = try sent.rows()
+        let parts: [(part: Int, micros: Int64)] = try rows.map { (try $0.get("part"), try $0.get("micros")) }
+        var total = parts.first { $0.part == 0 }?.micros ?? 0
+        for (part, delta) in parts where part == 1 {
             let (sum, overflow) = total.addingReportingOverflow(delta)
             total = overflow ? (delta < 0 ? Int64.min : Int64.max) : sum
         }

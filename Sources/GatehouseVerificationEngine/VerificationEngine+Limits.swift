@@ -22,9 +22,9 @@ extension VerificationEngine {
     /// held it.
     struct LimitReads {
         let cooldown: SentStatement?
-        let block: SentStatement.Pair?
+        let block: SentBlocks?
         let volume: [(limit: VolumePeriods.Limit, count: SentStatement)]
-        let balance: SentStatement.Pair
+        let balance: SentStatement
     }
 
     static func sendLimitReads(
@@ -33,7 +33,7 @@ extension VerificationEngine {
         if locking { try lockDestination(db, applicationID: app.id, destination: destination) }
         return LimitReads(
             cooldown: try sendCooldown(db, app: app, destination: destination),
-            block: try sendBlock(db, app: app, range: range, now: now),
+            block: try sendBlock(db, app: app, range: range),
             volume: try sendVolume(db, app: app, range: range, now: now),
             balance: try sendBalance(db, tenantID: app.tenantId))
     }

@@ -19,45 +19,47 @@ extension VerificationEngine {
 
     /// Refuses a start to a blocked prefix (a 429, as a budget would): one the guard or an
     /// operator blocked on the application, or one an operator pinned for the whole tenant.
-    /// An operator's prefix may be shorter than the guard's (`+44` holds `+447400`).
-    static func sendBlock(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange?, now: Date) throws -> SentStatement.Pair? {
+    /// An operator's prefix may be shorter than the guard's (`+44` holds `+447400`). The pins
+    /// and the blocks (lifted and ended ones too, which the guard's watch reads later in the
+    /// same start) come in one statement.
+    static func sendBlock(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange?) throws -> SentBlocks? {
         guard let range else { return nil }
         let leading = range.leadingPrefixes
-        let marks = leading.map { _ in "?" }.joined(separator: ", ")
-        let pins = try db.send(
-            "SELECT prefix FROM verification_tenant_prefix_pins WHERE tenant_id = ? AND prefix IN (\(marks)) LIMIT 1",
-            [.text(app.tenantId)] + leading.map(SQLValue.text))
-        let blocks = try db.send(
+        let prefixes = leading.contains(range.prefix) ? leading : leading + [range.prefix]
+        let marks = prefixes.map { _ in "?" }.joined(separator: ", ")
+        let sent = try db.send(
             """
-            SELECT blocked_until FROM verification_prefix_blocks
-            WHERE application_id = ? AND prefix IN (\(marks)) AND lifted_at IS NULL AND (blocked_until IS NULL OR blocked_until > ?)
-            """, [.text(app.id)] + leading.map(SQLValue.text) + [now.sqlValue])
-        return SentStatement.Pair(pins, blocks)
+            SELECT 'pin' AS source, prefix, NULL AS blocked_until, NULL AS lifted_at FROM verification_tenant_prefix_pins
+            WHERE tenant_id = ? AND prefix IN (\(marks))
+            UNION ALL
+            SELECT 'block', prefix, blocked_until, lifted_at FROM verification_prefix_blocks
+            WHERE application_id = ? AND prefix IN (\(marks))
+            """,
+            [.text(app.tenantId)] + prefixes.map(SQLValue.text) + [.text(app.id)] + prefixes.map(SQLValue.text))
+        return SentBlocks(sent: sent, prefix: range.prefix)
     }
 
-    /// The refusal ``sendBlock(_:app:range:now:)``'s pins and blocks call for, if any.
-    static func judgeBlock(_ sent: SentStatement.Pair?, now: Date) throws {
+    /// The refusal ``sendBlock(_:app:range:)``'s pins and blocks call for, if any.
+    static func judgeBlock(_ sent: SentBlocks?, now: Date) throws {
         guard let sent else { return }
-        if try !sent.first.rows().isEmpty { throw VerificationFailure(.volumeLimitReached) }
-        let blocks = try sent.second.rows()
-        guard !blocks.isEmpty else { return }
-        let ends: [Date?] = try blocks.map { try $0.get("blocked_until") }
+        let rows = try sent.rows()
+        if rows.contains(where: { $0.source == "pin" }) { throw VerificationFailure(.volumeLimitReached) }
+        let ends = rows.filter { $0.source == "block" && $0.holds(at: now) }.map(\.blockedUntil)
+        guard !ends.isEmpty else { return }
         // The longest block decides; a pinned one has no end to wait for.
         let end = ends.contains { $0 == nil } ? nil : ends.compactMap { $0 }.max()
         throw VerificationFailure(.volumeLimitReached, retryAfter: end.map { max(1, Int($0.timeIntervalSince(now).rounded(.up))) })
     }
 
     /// Counts a code sent to `range` and blocks its prefix if its conversion says pumping.
-    func watchConversion(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange, now: Date) throws {
+    /// `blocks` is the start's own read of its prefix's blocks.
+    func watchConversion(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange, blocks: SentBlocks, now: Date) throws {
         let shard = Self.ownShard(db)
         let hour = ConversionCounts.hourStart(now)
         try ConversionCounts.add(db, applicationID: app.id, range: range, hour: hour, shard: shard, sent: 1)
         guard app.autoBlockPrefixes else { return }
         try RecentCounts.add(db, applicationID: app.id, prefix: range.prefix, sentAt: now, shard: shard, sent: 1)
         let rules = settings.pumping
-        // What a busy prefix is judged on goes with the last hour's counts: one round trip.
-        let blockState = try db.send(
-            "SELECT blocked_until, lifted_at FROM verification_prefix_blocks WHERE application_id = ? AND prefix = ?", app.id, range.prefix)
         // This code, and the unverified ones of the last minute, are not judged yet: counted,
         // not looked up, so a busy prefix costs a start no more than a quiet one.
         let (window, young) = try ConversionCounts.lastHour(
@@ -65,7 +67,7 @@ extension VerificationEngine {
         guard window.sent >= Double(rules.minimumVolume) else { return }
         // Never below zero: codes verified before the guard was turned on left their buckets.
         let judged = Window(sent: window.sent - Double(max(0, young)), verified: window.verified)
-        guard judged.sent >= Double(rules.minimumVolume), try !Self.isBlocked(blockState, now: now) else { return }
+        guard judged.sent >= Double(rules.minimumVolume), try !blocks.guardHolds(now: now) else { return }
         let baseline = try self.baseline(db, app: app, now: now)
         guard judged.verified / judged.sent < rules.conversionRatio * baseline.share else { return }
         let history = try prefixHistory(db, app: app, prefix: range.prefix, hour: hour)
@@ -76,16 +78,6 @@ extension VerificationEngine {
     }
 
     typealias Window = ConversionCounts.Window
-
-    /// True when the prefix is blocked now, or an operator lifted its block less than an hour
-    /// ago (the guard then waits for an hour of fresh counts).
-    private static func isBlocked(_ blockState: SentStatement, now: Date) throws -> Bool {
-        guard let existing = try blockState.rows().first else { return false }
-        let lifted: Date? = try existing.get("lifted_at")
-        let until: Date? = try existing.get("blocked_until")
-        if let lifted { return now.timeIntervalSince(lifted) < 3600 }
-        return until.map { $0 > now } ?? true
-    }
 
     /// The application's share of codes verified over the days before the last hour, and the
     /// first hour its codes were counted in; read at most every 10 minutes per node.
@@ -194,5 +186,38 @@ struct PhoneRange: Sendable, Equatable {
     /// Every prefix a block may name that this number falls in: its first 1 to 12 digits.
     var leadingPrefixes: [String] {
         (1...max(1, min(12, digits.count))).map { String(digits.prefix($0)) }
+    }
+}
+
+/// What ``VerificationEngine/sendBlock(_:app:range:)`` read: the tenant's pins and the
+/// application's blocks on the prefixes a number falls in.
+struct SentBlocks {
+    struct Line {
+        /// `pin` (the tenant's) or `block` (the application's).
+        let source: String
+        let prefix: String
+        let blockedUntil: Date?
+        let liftedAt: Date?
+
+        /// Holding codes back at `now`: not lifted, and pinned or not yet ended.
+        func holds(at now: Date) -> Bool { liftedAt == nil && blockedUntil.map { $0 > now } ?? true }
+    }
+
+    let sent: SentStatement
+    /// The prefix the guard counts and blocks (``PhoneRange/prefix``).
+    let prefix: String
+
+    func rows() throws -> [Line] {
+        try sent.rows().map {
+            Line(source: try $0.get("source"), prefix: try $0.get("prefix"), blockedUntil: try $0.get("blocked_until"), liftedAt: try $0.get("lifted_at"))
+        }
+    }
+
+    /// True when the guard's own prefix is blocked now, or an operator lifted its block less
+    /// than an hour ago (the guard then waits for an hour of fresh counts).
+    func guardHolds(now: Date) throws -> Bool {
+        guard let line = try rows().first(where: { $0.source == "block" && $0.prefix == prefix }) else { return false }
+        if let lifted = line.liftedAt { return now.timeIntervalSince(lifted) < 3600 }
+        return line.holds(at: now)
     }
 }

@@ -106,7 +106,7 @@ extension VerificationEngine {
             RETURNING *
             """,
             values)
-        if decision == nil, let range { try watchConversion(db, app: app, range: range, now: now) }
+        if decision == nil, let range, let blocks = reads.block { try watchConversion(db, app: app, range: range, blocks: blocks, now: now) }
         let record = try VerificationRecord(row: inserted.rows()[0])
         if decision == nil, testCode == nil { try Self.enqueueDelivery(db, record: record, code: code, appHash: valid.appHash, now: now) }
         return record

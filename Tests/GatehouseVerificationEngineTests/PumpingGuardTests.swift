@@ -246,6 +246,47 @@ import Testing
         }
     }
 
+    /// A block holds codes back until it ends or is lifted, and the longest one that holds
+    /// decides the wait, whichever of the number's prefixes it names; ended and lifted blocks
+    /// are still rows (until the sweep) and refuse nothing. The pins and blocks are read in one
+    /// statement with the guard's own row, and judged in the engine.
+    @Test(arguments: TestDatabaseKind.available)
+    func aBlockHoldsUntilItEndsOrIsLiftedAndTheLongestDecides(_ kind: TestDatabaseKind) async throws {
+        let harness = try await EngineHarness(kind)
+        defer { harness.close() }
+        harness.clock.set(Self.noon)
+        let caller = try await harness.caller { $0.cooldownSeconds = 0 }
+        let now = harness.clock.now
+        let blocks: [(prefix: String, until: Date?, lifted: Date?)] = [
+            ("4474", now.addingTimeInterval(100), nil),
+            ("447400", now.addingTimeInterval(300), nil),
+            ("44740", nil, now.addingTimeInterval(-10)),
+            ("447", now.addingTimeInterval(-1), nil),
+        ]
+        try await harness.store.database.write { db in
+            for block in blocks {
+                try db.execute(
+                    """
+                    INSERT INTO verification_prefix_blocks (application_id, prefix, country, reason, sent, verified, baseline_permille,
+                      blocked_at, blocked_until, lifted_at)
+                    VALUES (?, ?, 'GB', 'conversion', 30, 0, 900, ?, ?, ?)
+                    """,
+                    [.text(caller.application.id), .text(block.prefix), now.addingTimeInterval(-60).sqlValue, block.until.sqlValue, block.lifted.sqlValue])
+            }
+        }
+        await #expect(throws: VerificationFailure(.volumeLimitReached, retryAfter: 300)) {
+            try await self.start(harness, "447400123456", caller)
+        }
+        await #expect(throws: VerificationFailure(.volumeLimitReached, retryAfter: 100)) {
+            try await self.start(harness, "447411123456", caller)
+        }
+        // Lifted (44740) and ended (447) blocks refuse nothing.
+        _ = try await start(harness, "447500123456", caller)
+        harness.clock.advance(by: 300)
+        _ = try await start(harness, "447400123456", caller)
+        _ = try await start(harness, "447411123456", caller)
+    }
+
     /// Non-geographic numbers (+882, a calling code with no country) count under their calling
     /// code and can be pinned; a calling code nobody has (+999) is refused as invalid.
     @Test(arguments: TestDatabaseKind.available)
@@ -285,7 +326,8 @@ import Testing
         let holding = Task {
             try await database.write { db in
                 try engine.countVolume(db, app: app, range: range, now: now)
-                try engine.watchConversion(db, app: app, range: range, now: now)
+                let blocks = try #require(try VerificationEngine.sendBlock(db, app: app, range: range))
+                try engine.watchConversion(db, app: app, range: range, blocks: blocks, now: now)
                 counted.signal()
                 release.wait()  // the first start's transaction stays open, its rows written
             }
@@ -294,7 +336,8 @@ import Testing
         let other = Task {
             try await database.write { db in
                 try engine.countVolume(db, app: app, range: range, now: now)
-                try engine.watchConversion(db, app: app, range: range, now: now)
+                let blocks = try #require(try VerificationEngine.sendBlock(db, app: app, range: range))
+                try engine.watchConversion(db, app: app, range: range, blocks: blocks, now: now)
             }
             second.signal()
         }
