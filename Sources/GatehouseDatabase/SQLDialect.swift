@@ -31,11 +31,14 @@ public struct SQLDialect: Sendable, Equatable {
     public let sharedByNodes: Bool
     /// The literal of `true` in a column of type ``boolean``.
     public let trueLiteral: String
+    /// Whether a statement may carry writes as data-modifying `WITH` clauses (see
+    /// `DatabaseConnection.send(_:_:carrying:)`); SQLite's `WITH` only reads.
+    public let writesInWith: Bool
 
     public static let sqlite = SQLDialect(
         name: "sqlite", bigint: "INTEGER", blob: "BLOB", boolean: "INTEGER", double: "REAL",
         forUpdate: "", forUpdateSkipLocked: "", migrationLock: nil, transactionLock: nil, transactionLockByName: nil, notify: nil,
-        sharedByNodes: false, trueLiteral: "1"
+        sharedByNodes: false, trueLiteral: "1", writesInWith: false
     )
     public static let postgres = SQLDialect(
         name: "postgres", bigint: "BIGINT", blob: "BYTEA", boolean: "BOOLEAN", double: "DOUBLE PRECISION",
@@ -45,6 +48,6 @@ public struct SQLDialect: Sendable, Equatable {
         // but fixed: every Gatehouse binary must use the same one.
         migrationLock: "SELECT pg_advisory_xact_lock(7428150983625310001)",
         transactionLock: "SELECT pg_advisory_xact_lock(?)", transactionLockByName: "SELECT pg_advisory_xact_lock(hashtext(?))",
-        notify: "SELECT pg_notify(?, ?)", sharedByNodes: true, trueLiteral: "TRUE"
+        notify: "SELECT pg_notify(?, ?)", sharedByNodes: true, trueLiteral: "TRUE", writesInWith: true
     )
 }

@@ -23,9 +23,14 @@ enum ConversionCounts {
     static func add(
         _ db: any DatabaseConnection, applicationID: String, range: PhoneRange, hour: Date, shard: Int, sent: Int = 0, verified: Int = 0
     ) throws {
+        try db.send([write(applicationID: applicationID, range: range, hour: hour, shard: shard, sent: sent, verified: verified)])
+    }
+
+    /// The upsert of ``add(_:applicationID:range:hour:shard:sent:verified:)``, for a statement to carry.
+    static func write(applicationID: String, range: PhoneRange, hour: Date, shard: Int, sent: Int = 0, verified: Int = 0) -> PendingWrite {
         // Both scopes in one statement: their keys differ in `scope`, so no row is hit twice.
         let counts: [SQLValue] = [hour.sqlValue, .integer(Int64(shard)), .integer(Int64(sent)), .integer(Int64(verified))]
-        try db.send(
+        return PendingWrite(
             """
             INSERT INTO verification_conversion_counts (application_id, scope, value, hour_start, shard, sent, verified)
             VALUES (?, 'prefix', ?, ?, ?, ?, ?), (?, 'country', ?, ?, ?, ?, ?)

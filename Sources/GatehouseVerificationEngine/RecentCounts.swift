@@ -18,7 +18,12 @@ enum RecentCounts {
     static func add(
         _ db: any DatabaseConnection, applicationID: String, prefix: String, sentAt: Date, shard: Int, sent: Int = 0, verified: Int = 0
     ) throws {
-        try db.send(
+        try db.send([write(applicationID: applicationID, prefix: prefix, sentAt: sentAt, shard: shard, sent: sent, verified: verified)])
+    }
+
+    /// The upsert of ``add(_:applicationID:prefix:sentAt:shard:sent:verified:)``, for a statement to carry.
+    static func write(applicationID: String, prefix: String, sentAt: Date, shard: Int, sent: Int = 0, verified: Int = 0) -> PendingWrite {
+        PendingWrite(
             """
             INSERT INTO verification_recent_counts (application_id, prefix, bucket_start, shard, sent, verified) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (application_id, prefix, bucket_start, shard) DO UPDATE

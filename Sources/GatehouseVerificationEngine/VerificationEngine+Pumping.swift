@@ -51,14 +51,20 @@ extension VerificationEngine {
         throw VerificationFailure(.volumeLimitReached, retryAfter: end.map { max(1, Int($0.timeIntervalSince(now).rounded(.up))) })
     }
 
-    /// Counts a code sent to `range` and blocks its prefix if its conversion says pumping.
-    /// `blocks` is the start's own read of its prefix's blocks.
-    func watchConversion(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange, blocks: SentBlocks, now: Date) throws {
+    /// Counts a code sent to `range`: its hour's counts and, where the guard watches, its
+    /// recent bucket, for the start's insert to carry.
+    func countConversion(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange, now: Date) -> [PendingWrite] {
         let shard = Self.ownShard(db)
-        let hour = ConversionCounts.hourStart(now)
-        try ConversionCounts.add(db, applicationID: app.id, range: range, hour: hour, shard: shard, sent: 1)
+        let hour = ConversionCounts.write(applicationID: app.id, range: range, hour: ConversionCounts.hourStart(now), shard: shard, sent: 1)
+        guard app.autoBlockPrefixes else { return [hour] }
+        return [hour, RecentCounts.write(applicationID: app.id, prefix: range.prefix, sentAt: now, shard: shard, sent: 1)]
+    }
+
+    /// Blocks the prefix of a code sent to `range` (and counted, ``countConversion(_:app:range:now:)``)
+    /// if its conversion says pumping. `blocks` is the start's own read of its prefix's blocks.
+    func watchConversion(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange, blocks: SentBlocks, now: Date) throws {
         guard app.autoBlockPrefixes else { return }
-        try RecentCounts.add(db, applicationID: app.id, prefix: range.prefix, sentAt: now, shard: shard, sent: 1)
+        let hour = ConversionCounts.hourStart(now)
         let rules = settings.pumping
         // This code, and the unverified ones of the last minute, are not judged yet: counted,
         // not looked up, so a busy prefix costs a start no more than a quiet one.

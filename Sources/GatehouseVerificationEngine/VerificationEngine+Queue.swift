@@ -13,13 +13,14 @@ struct DeliveryJob: Sendable {
 // The durable delivery queue: a row per verification waiting to be sent, written in the
 // start's transaction and claimed by a `DeliveryDispatcher`.
 extension VerificationEngine {
-    static func enqueueDelivery(_ db: any DatabaseConnection, record: VerificationRecord, code: String, appHash: String?, now: Date) throws {
-        try db.send(
+    /// The queue row of a code sent by a start, which the start's insert carries.
+    static func delivery(verificationID: String, tenantID: String, code: String, appHash: String?, now: Date) -> PendingWrite {
+        PendingWrite(
             """
             INSERT INTO verification_deliveries (verification_id, tenant_id, code, app_hash, attempts, available_at, created_at)
             VALUES (?, ?, ?, ?, 0, ?, ?)
             """,
-            [.text(record.id), .text(record.tenantId), .text(code), appHash.sqlValue, now.sqlValue, now.sqlValue])
+            [.text(verificationID), .text(tenantID), .text(code), appHash.sqlValue, now.sqlValue, now.sqlValue])
     }
 
     /// Claims up to `limit` due deliveries for `dispatchRetryAfter`. Rows whose verification

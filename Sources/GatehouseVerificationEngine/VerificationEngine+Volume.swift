@@ -43,37 +43,38 @@ extension VerificationEngine {
     }
 
     /// Takes one slot of each period in the start's transaction, or fails it with 429 when
-    /// a period has none left (a start that raced the last one in `judgeVolume`).
+    /// a period has none left (a start that raced the last one in `judgeVolume`). The count
+    /// of the periods without a limit is returned, for the start's insert to carry.
     ///
     /// The pumping budgets of a range are counted with or without a cap, so a budget an
     /// operator sets during an attack already knows what went out that hour and day. (Starts
     /// racing the moment a cap is set may pass it by the starts counted uncapped meanwhile;
     /// one at a time never do.)
-    func countVolume(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange?, now: Date) throws {
+    func countVolume(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange?, now: Date) throws -> [PendingWrite] {
         let limits = VolumePeriods(now).limits(of: app, range: range).filter { $0.cap != nil || $0.pumping }
-        guard !limits.isEmpty else { return }
+        guard !limits.isEmpty else { return [] }
         let first = Int(environment.random.uniform(below: UInt64(Self.volumeShards)))
-        try Self.count(db, limits.filter { $0.cap == nil })
         for limit in limits {
             guard let cap = limit.cap else { continue }
             guard try Self.takeSlot(db, limit, cap: cap, firstShard: first) else {
                 throw VerificationFailure(.volumeLimitReached, retryAfter: limit.retryAfter)
             }
         }
+        return Self.count(db, limits.filter { $0.cap == nil })
     }
 
     /// Counts a start against the periods without a limit, each on the connection's own row,
     /// in one statement: a start to a phone has four such budgets.
-    private static func count(_ db: any DatabaseConnection, _ limits: [VolumePeriods.Limit]) throws {
-        guard !limits.isEmpty else { return }
+    private static func count(_ db: any DatabaseConnection, _ limits: [VolumePeriods.Limit]) -> [PendingWrite] {
+        guard !limits.isEmpty else { return [] }
         let shard = SQLValue.integer(Int64(ownShard(db)))
         let rows = Array(repeating: "(?, ?, 1, ?)", count: limits.count).joined(separator: ", ")
-        try db.send(
+        return [PendingWrite(
             """
             INSERT INTO verification_volume_shards (counter_key, shard, hits, period_end) VALUES \(rows)
             ON CONFLICT (counter_key, shard) DO UPDATE SET hits = verification_volume_shards.hits + 1
             """,
-            limits.flatMap { [.text($0.key), shard, $0.end.sqlValue] })
+            limits.flatMap { [.text($0.key), shard, $0.end.sqlValue] })]
     }
 
     /// Takes a slot of a limited period. What was counted before the limit was set (on the

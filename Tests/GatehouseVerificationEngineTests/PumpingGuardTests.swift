@@ -325,7 +325,7 @@ import Testing
         let (counted, release, second) = (Latch(), DispatchSemaphore(value: 0), Latch())
         let holding = Task {
             try await database.write { db in
-                try engine.countVolume(db, app: app, range: range, now: now)
+                try db.send(try engine.countVolume(db, app: app, range: range, now: now) + engine.countConversion(db, app: app, range: range, now: now))
                 let blocks = try #require(try VerificationEngine.sendBlock(db, app: app, range: range))
                 try engine.watchConversion(db, app: app, range: range, blocks: blocks, now: now)
                 counted.signal()
@@ -335,7 +335,7 @@ import Testing
         #expect(await counted.wait(timeout: .seconds(60)))
         let other = Task {
             try await database.write { db in
-                try engine.countVolume(db, app: app, range: range, now: now)
+                try db.send(try engine.countVolume(db, app: app, range: range, now: now) + engine.countConversion(db, app: app, range: range, now: now))
                 let blocks = try #require(try VerificationEngine.sendBlock(db, app: app, range: range))
                 try engine.watchConversion(db, app: app, range: range, blocks: blocks, now: now)
             }
