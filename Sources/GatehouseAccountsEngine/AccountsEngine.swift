@@ -86,7 +86,8 @@ public final class AccountsEngine: Sendable {
             let check = try pendingCheck.apply()
             switch check {
             case .verified:
-                try db.send("DELETE FROM rate_counters WHERE counter_key = ?", failureKey)
+                // Only a key with wrong codes has a row (every hit of it takes the same lock).
+                if try lockedFailures.isStored() { try db.send("DELETE FROM rate_counters WHERE counter_key = ?", failureKey) }
                 guard let accountID: String = try account.rows().first?.get("id") else {
                     return .refused(.invalid)
                 }

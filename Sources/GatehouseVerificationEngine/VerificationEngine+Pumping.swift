@@ -140,17 +140,17 @@ extension VerificationEngine {
             ])
     }
 
-    /// Counts a verified code on its prefix and country, in the hour it was sent.
-    static func recount(_ db: any DatabaseConnection, _ record: VerificationRecord, verified: Int, now: Date) throws {
-        guard let prefix = record.destinationPrefix, let country = record.destinationCountry else { return }
+    /// Counts a verified code on its prefix and country, in the hour it was sent: the writes,
+    /// for the statement that marks it verified to carry.
+    static func recount(_ db: any DatabaseConnection, _ record: VerificationRecord, verified: Int, now: Date) -> [PendingWrite] {
+        guard let prefix = record.destinationPrefix, let country = record.destinationCountry else { return [] }
         let shard = ownShard(db)
-        try ConversionCounts.add(
-            db, applicationID: record.applicationId, range: PhoneRange(prefix: prefix, country: country, digits: prefix),
+        let hour = ConversionCounts.write(
+            applicationID: record.applicationId, range: PhoneRange(prefix: prefix, country: country, digits: prefix),
             hour: ConversionCounts.hourStart(record.createdAt), shard: shard, verified: verified)
         // A code of the last minutes also leaves the guard's count of unjudged codes.
-        if now.timeIntervalSince(record.createdAt) < judgementDelay + 2 * RecentCounts.width {
-            try RecentCounts.add(db, applicationID: record.applicationId, prefix: prefix, sentAt: record.createdAt, shard: shard, verified: verified)
-        }
+        guard now.timeIntervalSince(record.createdAt) < judgementDelay + 2 * RecentCounts.width else { return [hour] }
+        return [hour, RecentCounts.write(applicationID: record.applicationId, prefix: prefix, sentAt: record.createdAt, shard: shard, verified: verified)]
     }
 }
 

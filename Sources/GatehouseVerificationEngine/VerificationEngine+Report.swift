@@ -97,8 +97,10 @@ extension VerificationEngine {
             return .refused(.codeInvalid)
         }
         // The verification, its counts and its charge are sent; nothing here waits for them.
-        let updated = try db.send("UPDATE verifications SET status = 'verified', finished_at = ? WHERE id = ? RETURNING *", now, record.id)
-        try recount(db, record, verified: 1, now: now)
+        // The counts go with the update (one statement on PostgreSQL).
+        let updated = try db.send(
+            "UPDATE verifications SET status = 'verified', finished_at = ? WHERE id = ? RETURNING *", [now.sqlValue, .text(record.id)],
+            carrying: recount(db, record, verified: 1, now: now))
         // The quoted fee is billed only now, on success.
         return .verified(updated: updated, charged: try bill(db, record))
     }

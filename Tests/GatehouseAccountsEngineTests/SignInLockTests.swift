@@ -112,6 +112,29 @@ final class KeptMessages: MessageDelivery, @unchecked Sendable {
         #expect(outcomes["\(AccountsError.Code.codeInvalid)"] == 1 && outcomes["\(AccountsError.Code.tooManyWrongCodes)"] == 4)
     }
 
+    /// A right code clears the hour's wrong codes, so the cap counts afresh; a sign-in that
+    /// had none leaves no counter behind (and deletes none: its key has no row).
+    @Test(arguments: TestDatabaseKind.available)
+    func aRightCodeClearsTheHoursWrongCodes(_ kind: TestDatabaseKind) async throws {
+        let harness = try await SignInHarness(kind, policy: Self.policy, failuresPerHour: 5)
+        defer { harness.close() }
+        func counters() async throws -> Int {
+            try await harness.store.database.read { db in
+                try db.queryOne("SELECT COUNT(*) AS n FROM rate_counters WHERE counter_key LIKE 'signin-fail:%'")?.get("n") ?? -1
+            }
+        }
+        for wrongCodes in [4, 4, 0] {
+            let code = try await harness.requestCode()
+            for _ in 0..<wrongCodes {
+                await #expect(throws: AccountsError(.codeInvalid)) { try await harness.verify(Self.wrong(code)) }
+            }
+            #expect(try await counters() == (wrongCodes > 0 ? 1 : 0))
+            try await harness.verify(code)
+            #expect(try await counters() == 0)
+            harness.clock.advance(by: 61)
+        }
+    }
+
     static func wrong(_ code: String) -> String { code == "000000" ? "111111" : "000000" }
 
     /// Sends `count` copies of `code` at once; counts the error codes they got.

@@ -67,6 +67,12 @@ public enum RateCounter {
             guard let row = try row.rows().first, try row.get("window_start", as: Int64.self) == start else { return (0, retryAfter) }
             return (try row.get("hits"), retryAfter)
         }
+
+        /// Whether the counter has a row at all, of this window or an older one: while the
+        /// key is locked, one that has none needs none deleted.
+        public func isStored() throws -> Bool {
+            try !row.rows().isEmpty
+        }
     }
 
     /// Drops counters whose window ended long ago.
