@@ -15,9 +15,11 @@ extension DatabaseConnection {
     /// PostgreSQL) it is one statement, each write a data-modifying `WITH` of it, so the writes
     /// cost no statement of their own: they then all run on the snapshot taken before any of
     /// them, see none of each other's changes, and must not touch a row that another of them or
-    /// `sql` touches. Elsewhere they are sent one after another, then `sql`. Either way an
-    /// error of any of them is the statement's.
+    /// `sql` touches; `sql` must not read what they write (it would see it on SQLite only), and
+    /// none of them may have a `WITH` of its own. Elsewhere they are sent one after another,
+    /// then `sql`. Either way an error of any of them is the statement's.
     public func send(_ sql: String, _ arguments: [SQLValue], carrying writes: [PendingWrite]) throws -> SentStatement {
+        assert(([sql] + writes.map(\.sql)).allSatisfy { !$0.uppercased().hasPrefix("WITH") }, "a carried write or its carrier has a WITH")
         guard !writes.isEmpty else { return try send(sql, arguments) }
         guard dialect.writesInWith else {
             try send(writes)

@@ -142,12 +142,20 @@ extension VerificationEngine {
                 SELECT * FROM verifications WHERE application_id = ? AND destination = ? AND status = 'pending' AND expires_at > ?
                 ORDER BY created_at DESC, id DESC LIMIT 1
                 """ + suffix, applicationID, digits, now)
-            let newest = try db.send(
-                """
-                SELECT * FROM verifications WHERE application_id = ? AND destination = ?
-                ORDER BY created_at DESC, id DESC LIMIT 1
-                """ + suffix, applicationID, digits)
-            return SentRow(preferred: live, otherwise: newest)
+            let sendNewest = {
+                try db.send(
+                    """
+                    SELECT * FROM verifications WHERE application_id = ? AND destination = ?
+                    ORDER BY created_at DESC, id DESC LIMIT 1
+                    """ + suffix, applicationID, digits)
+            }
+            // A read sends both at once (one round trip). A write (a report, a sign-in code)
+            // almost always finds the live one, so it asks for the newest only when there is
+            // none: a statement less for every code checked, a round trip more for a number
+            // with no live code.
+            if lock { return SentRow(preferred: live, otherwise: sendNewest) }
+            let newest = try sendNewest()
+            return SentRow(preferred: live, otherwise: { newest })
         }
     }
 
@@ -158,20 +166,21 @@ extension VerificationEngine {
     static let rowByID = "SELECT * FROM verifications WHERE id = ?"
 
     /// A verification's row asked for and not yet read: the preferred lookup's row, else the
-    /// other's; with `ownedBy`, only a row of that application (another's is none).
+    /// other's; with `ownedBy`, only a row of that application (another's is none). Read once.
     struct SentRow {
         let preferred: SentStatement
-        var otherwise: SentStatement?
+        /// The other lookup, sent already or sent when called.
+        var otherwise: (() throws -> SentStatement)?
         var ownedBy: String?
 
-        init(preferred: SentStatement, otherwise: SentStatement? = nil, ownedBy: String? = nil) {
+        init(preferred: SentStatement, otherwise: (() throws -> SentStatement)? = nil, ownedBy: String? = nil) {
             self.preferred = preferred
             self.otherwise = otherwise
             self.ownedBy = ownedBy
         }
 
         func row() throws -> Row? {
-            guard let row = try preferred.rows().first ?? otherwise?.rows().first else { return nil }
+            guard let row = try preferred.rows().first ?? otherwise?().rows().first else { return nil }
             if let ownedBy, try row.get("application_id", as: String.self) != ownedBy { return nil }
             return row
         }

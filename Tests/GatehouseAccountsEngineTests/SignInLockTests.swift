@@ -135,6 +135,27 @@ final class KeptMessages: MessageDelivery, @unchecked Sendable {
         }
     }
 
+    /// A number with no live code is told why from its newest one (asked for only then): it
+    /// expired, or it used its attempts.
+    @Test(arguments: TestDatabaseKind.available)
+    func aCodeThatIsNoLongerLiveIsRefusedWithItsReason(_ kind: TestDatabaseKind) async throws {
+        var policy = Self.policy
+        policy.attempts = 2
+        let harness = try await SignInHarness(kind, policy: policy)
+        defer { harness.close() }
+        let expiring = try await harness.requestCode()
+        harness.clock.advance(by: TimeInterval(policy.lifetimeSeconds + 1))
+        await #expect(throws: AccountsError(.codeExpired)) { try await harness.verify(expiring) }
+        let code = try await harness.requestCode()
+        for _ in 0..<2 {
+            await #expect(throws: AccountsError(.codeInvalid)) { try await harness.verify(Self.wrong(code)) }
+        }
+        // The code that used the last attempt ends it; after that it is no longer live.
+        for _ in 0..<2 {
+            await #expect(throws: AccountsError(.codeAttemptsUsed)) { try await harness.verify(code) }
+        }
+    }
+
     static func wrong(_ code: String) -> String { code == "000000" ? "111111" : "000000" }
 
     /// Sends `count` copies of `code` at once; counts the error codes they got.
