@@ -17,7 +17,8 @@ case "${1:-}" in
     # chromium and chromium-driver: the console's browser test drives a real headless Chromium
     # through Selenium (Tests/Fixtures/console-browser); Debian's build, since nothing else may
     # be downloaded, so Selenium is pointed at /usr/bin/chromium and /usr/bin/chromedriver.
-    test) wanted=("${build[@]}" postgresql wrk curl python3 librsvg2-bin zbar-tools chromium chromium-driver) ;;
+    # gdb: a test process whose concurrency pool stops is reported with its threads' stacks.
+    test) wanted=("${build[@]}" postgresql wrk curl python3 librsvg2-bin zbar-tools chromium chromium-driver gdb) ;;
     # linux-perf: `perf record` for profiling a bench row (see README, Benchmark).
     bench) wanted=("${build[@]}" postgresql wrk curl python3 linux-perf) ;;
     *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;

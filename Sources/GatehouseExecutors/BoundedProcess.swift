@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -78,7 +79,7 @@ package enum BoundedProcess {
         posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         // Last: the dup2 above still needs the write end, which this then closes in the child.
-        if let closeFrom = addCloseFrom { _ = closeFrom(&actions, 3) }
+        ChildDescriptors.closeAllButStandard(&actions)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
@@ -122,15 +123,6 @@ package enum BoundedProcess {
         timer.cancel()
         if child.wasKilled, !truncated { throw Failure(description: "\(executable) took longer than \(Int(timeout)) s") }
         return Output(status: status, stdout: collected, truncated: truncated)
-    }
-
-    package typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-
-    /// glibc 2.34's `posix_spawn_file_actions_addclosefrom_np`, looked up at run time: Swift's
-    /// Glibc module is built without `_GNU_SOURCE`, so the header hides it. On an older libc the
-    /// child keeps relying on close-on-exec alone.
-    package static let addCloseFrom: AddCloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map {
-        unsafeBitCast($0, to: AddCloseFrom.self)
     }
 
     private static func locate(_ name: String) -> String? {

@@ -48,6 +48,7 @@ public final class LiveServer: @unchecked Sendable {
     ) async throws -> LiveServer {
         // Making the schema, migrating and opening wait on the database: off the concurrency
         // pool, whose few threads the servers of the tests running beside this one need.
+        StallWatch.start()
         let database = try await offPool { try TestDatabase(kind) }
         let dataDir = NSTemporaryDirectory() + "gatehouse-e2e-" + UUID().uuidString
         var settings = Settings()

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,6 +39,10 @@ public enum Command {
         // One spawn at a time, its pipe close-on-exec: a child another test spawns meanwhile
         // must not inherit this pipe's write end and hold it open after this child exits (the
         // reader would wait forever). The dup2 onto the child's 1 and 2 clears the flag on those.
+        // Nor does the child inherit anything else other tests have open (a socket libpq opened
+        // an instant before sets close-on-exec after `socket()`; a test's own sockets and
+        // libcurl's never do): held by a command that runs for half a minute, it would keep its
+        // peer from seeing the end it waits for.
         spawning.lock()
         defer { spawning.unlock() }
         var pipeFDs: [Int32] = [0, 0]
@@ -53,6 +58,7 @@ public enum Command {
         case .dropped: posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
         posix_spawn_file_actions_addclose(&actions, pipeFDs[0])
+        ChildDescriptors.closeAllButStandard(&actions)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {

@@ -117,7 +117,7 @@ import GatehouseFormats
     /// A tool sees its three standard descriptors and nothing of the server's, even one a
     /// library left without close-on-exec.
     @Test func aToolInheritsOnlyItsOwnDescriptors() async throws {
-        #expect(BoundedProcess.addCloseFrom != nil, "glibc 2.34 or newer has posix_spawn_file_actions_addclosefrom_np")
+        #expect(ChildDescriptors.addCloseFrom != nil, "glibc 2.34 or newer has posix_spawn_file_actions_addclosefrom_np")
         let opened = open("/dev/null", O_RDONLY)
         // F_DUPFD sets no close-on-exec flag, and a high number cannot be mistaken for the child's own.
         let leaked = fcntl(opened, F_DUPFD, 200)
