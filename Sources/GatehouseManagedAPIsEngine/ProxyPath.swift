@@ -8,19 +8,37 @@ import GatehouseFormats
 public enum ProxyPath {
     /// `rawPath` is the path after `/proxy`, percent-encoding kept as sent (empty for the base itself).
     public static func join(base: URL, rawPath: String, query: [(name: String, value: String)]) throws -> URL {
-        guard var components = URLComponents(url: base, resolvingAgainstBaseURL: false) else {
-            throw ManagedAPIError.pathRefused(.baseUnusable)
-        }
         let relative = try segments(rawPath)
-        var basePath = components.percentEncodedPath
-        while basePath.hasSuffix("/") { basePath.removeLast() }
-        components.percentEncodedPath = relative.isEmpty ? (basePath.isEmpty ? "/" : basePath) : basePath + "/" + relative.joined(separator: "/")
-        if rawPath.hasSuffix("/"), !relative.isEmpty { components.percentEncodedPath += "/" }
-        components.percentEncodedQuery = query.isEmpty ? nil : PercentEncoding.form(query.map { ($0.name, $0.value) })
-        guard let url = components.url, url.scheme == base.scheme, url.host == base.host, url.port == base.port else {
+        let (origin, basePath) = try parts(of: base.absoluteString)
+        var path = basePath
+        while path.hasSuffix("/") { path.removeLast() }
+        var text = String(origin)
+        if relative.isEmpty {
+            text += path.isEmpty ? "/" : path
+        } else {
+            text += path + "/" + relative.joined(separator: "/")
+            if rawPath.hasSuffix("/") { text += "/" }
+        }
+        if !query.isEmpty { text += "?" + PercentEncoding.form(query.map { ($0.name, $0.value) }) }
+        guard let url = URL(string: text), url.scheme == base.scheme, url.host == base.host, url.port == base.port else {
             throw ManagedAPIError.pathRefused(.leavesBase)
         }
         return url
+    }
+
+    /// A base URL's scheme and authority, and its path as written. A saved definition's base
+    /// has no user info, query or fragment; one that does is not joined onto.
+    static func parts(of base: String) throws -> (origin: Substring, path: Substring) {
+        let bytes = base.utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+            bytes[colon...].starts(with: "://".utf8),
+            !bytes.contains(UInt8(ascii: "?")), !bytes.contains(UInt8(ascii: "#"))
+        else { throw ManagedAPIError.pathRefused(.baseUnusable) }
+        let authorityStart = bytes.index(colon, offsetBy: 3)
+        let authorityEnd = bytes[authorityStart...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
+        let authority = bytes[authorityStart..<authorityEnd]
+        guard !authority.isEmpty, !authority.contains(UInt8(ascii: "@")) else { throw ManagedAPIError.pathRefused(.baseUnusable) }
+        return (base[..<authorityEnd], base[authorityEnd...])
     }
 
     /// The path's segments with `.` and `..` resolved, each still percent-encoded.
@@ -47,7 +65,7 @@ public enum ProxyPath {
             }
         }
         var kept: [String] = []
-        let all = rawPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        let all = rawPath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst().map { Substring($0) }
         // An empty segment is never dropped, which would send another path than the device's
         // (`/echo//x` as `/echo/x`, `/http://evil.example/x` as `/http:/evil.example/x`): refused.
         // Only the trailing slash, which the joined URL keeps, ends in one.
@@ -56,8 +74,9 @@ public enum ProxyPath {
         }
         for segment in all {
             // `..;x` is `..` to servers that drop path parameters (Tomcat, Spring).
-            let decoded = segment.removingPercentEncoding ?? String(segment)
-            let head = decoded.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let decoded = segment.utf8.contains(UInt8(ascii: "%")) ? segment.removingPercentEncoding ?? String(segment) : String(segment)
+            let head = decoded.utf8.contains(UInt8(ascii: ";"))
+                ? decoded.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" : Substring(decoded)
             if head == "." || head == "..", decoded != head {
                 throw ManagedAPIError.pathRefused(.hiddenDotSegment)
             }

@@ -243,11 +243,11 @@ final class CurlTransfer: @unchecked Sendable {
     func headerLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
         headerBytes += bytes.count
         guard headerBytes <= Self.maxHeaderBytes else { return abort(.invalidResponse) }
-        // Bytes, not characters: "\r\n" is one Character in Swift.
+        // Bytes, not characters: "\r\n" is one Character in Swift, and a byte scan reads no graphemes.
         var end = bytes.count
         while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
-        let line = Substring(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
+        let line = UnsafeRawBufferPointer(rebasing: bytes[0..<end])
+        if line.starts(with: "HTTP/".utf8) {
             lines = []
             headerBytes = bytes.count
             return true
@@ -261,26 +261,27 @@ final class CurlTransfer: @unchecked Sendable {
             return true
         }
         // A NUL or a bare CR in a field could be read two ways further on: refused whole.
-        guard !line.utf8.contains(where: { $0 == 0 || $0 == 0x0D }) else { return abort(.invalidResponse) }
-        if line.first == " " || line.first == "\t" {
+        guard !line.contains(where: { $0 == 0 || $0 == 0x0D }) else { return abort(.invalidResponse) }
+        if line[0] == 0x20 || line[0] == 0x09 {
             // An obsolete line folding continues the previous field (RFC 9112 §5.2).
             guard !lines.isEmpty else { return abort(.invalidResponse) }
-            lines[lines.count - 1].value += " " + Self.trimmingOptionalWhitespace(line)
+            lines[lines.count - 1].value += " " + Self.trimmingOptionalWhitespace(line[...])
             return true
         }
         // A name with whitespace glued on ("Set-Cookie :") would pass the proxy's filters.
-        guard let colon = line.firstIndex(of: ":"), HTTPToken.isToken(line[..<colon]) else { return abort(.invalidResponse) }
-        lines.append((String(line[..<colon]), Self.trimmingOptionalWhitespace(line[line.index(after: colon)...])))
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0, line[..<colon].allSatisfy(HTTPToken.isTokenByte) else {
+            return abort(.invalidResponse)
+        }
+        lines.append((String(decoding: line[..<colon], as: UTF8.self), Self.trimmingOptionalWhitespace(line[(colon + 1)...])))
         return lines.count <= Self.maxHeaderFields || abort(.invalidResponse)
     }
 
     /// `text` without the spaces and tabs around it (RFC 9110's OWS; no other character is
     /// whitespace in a field).
-    static func trimmingOptionalWhitespace(_ text: Substring) -> String {
+    static func trimmingOptionalWhitespace(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {
         let isOWS = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
-        let bytes = text.utf8
         guard let first = bytes.firstIndex(where: { !isOWS($0) }), let last = bytes.lastIndex(where: { !isOWS($0) }) else { return "" }
-        return String(text[first..<bytes.index(after: last)])
+        return String(decoding: bytes[first...last], as: UTF8.self)
     }
 
     /// A piece of the body: kept, or refused with a pause while the caller is behind.

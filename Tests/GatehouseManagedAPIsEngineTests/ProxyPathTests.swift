@@ -21,6 +21,19 @@ import Testing
         #expect(try ProxyPath.join(base: URL(string: "https://api.example.com")!, rawPath: "/x", query: []).absoluteString == "https://api.example.com/x")
     }
 
+    /// The base's scheme, host, port and path as written; one with user info, a query or a
+    /// fragment (which a saved definition never has) is not joined onto.
+    @Test func theBaseIsKeptAsWritten() throws {
+        let local = URL(string: "http://127.0.0.1:8080/api/")!
+        #expect(try ProxyPath.join(base: local, rawPath: "/x/", query: []).absoluteString == "http://127.0.0.1:8080/api/x/")
+        #expect(try ProxyPath.join(base: local, rawPath: "", query: [("a", "1")]).absoluteString == "http://127.0.0.1:8080/api?a=1")
+        let bare = URL(string: "https://API.example.com:8443")!
+        #expect(try ProxyPath.join(base: bare, rawPath: "", query: [("a", "1")]).absoluteString == "https://API.example.com:8443/?a=1")
+        for unusable in ["https://user:pw@api.example.com/v1", "https://api.example.com/v1?k=1", "https://api.example.com/v1#f", "mailto:a@example.com"] {
+            #expect(throws: ManagedAPIError.self, "\(unusable)") { try ProxyPath.join(base: URL(string: unusable)!, rawPath: "/x", query: []) }
+        }
+    }
+
     @Test func escapesAndTricksAreRefused() {
         let refused = [
             "//evil.com/x", "/http://evil.example/x", "/echo//x", "/a//", "/a//b/", "/https:///x", "/../secret", "/a/../../b", "/%2e%2e/admin", "/%2E./x", "/a%2fb", "/a%2Fb", "/a%5cb", "/a\\b", "/a%00b",

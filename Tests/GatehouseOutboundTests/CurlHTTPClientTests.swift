@@ -157,6 +157,25 @@ import Testing
         #expect(spaced.value(forHTTPHeaderField: "X-Spaced") == "\u{A0}value \u{A0}")
     }
 
+    /// A folded line continues its field; a name with whitespace before its colon or a byte
+    /// that is not a token's, a line without a colon, and a NUL or a bare CR in a field are
+    /// each refused whole.
+    @Test func fieldLinesAreReadByTheirBytes() async throws {
+        let upstream = try await HostileUpstream.start()
+        defer { upstream.stop() }
+        let client = CurlHTTPClient()
+        func field(_ line: String) -> OutboundRequest {
+            var query = URLComponents()
+            query.queryItems = [URLQueryItem(name: "line", value: line)]
+            return request(upstream.url("/field?" + (query.percentEncodedQuery ?? "")))
+        }
+        let (_, folded) = try await client.send(field("X-Folded: one \r\n\t two"))
+        #expect(folded.value(forHTTPHeaderField: "x-folded") == "one two")
+        for line in ["Set-Cookie : a=1", "X-Caf\u{E9}: a", "X-No-Colon", ": empty-name", "X-Nul: a\u{0}b", "X-Bare-CR: a\rb"] {
+            #expect(await failure(client, field(line)) == .invalidResponse, "\(line)")
+        }
+    }
+
     @Test func cancellationIsSafeInEveryPhase() async throws {
         let upstream = try await HostileUpstream.start()
         defer { upstream.stop() }

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseFormats
 
 /// One request the server sends to another service, with everything that bounds it: the
 /// caller chooses its deadlines, which addresses it may reach and whether redirects are
@@ -33,7 +34,7 @@ public struct OutboundRequest: Sendable {
 
     /// Replaces every field of this name.
     public mutating func setValue(_ value: String?, forHTTPHeaderField name: String) {
-        headerFields.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        headerFields.removeAll { HTTPToken.namesMatch($0.name, name) }
         if let value { headerFields.append((name, value)) }
     }
 
@@ -44,7 +45,7 @@ public struct OutboundRequest: Sendable {
 
     /// The first field of this name.
     public func value(forHTTPHeaderField name: String) -> String? {
-        headerFields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headerFields.first { HTTPToken.namesMatch($0.name, name) }?.value
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseFormats
 
 /// The head of an answer: its status and header fields, in the order they came.
 public struct OutboundResponse: Sendable {
@@ -12,7 +13,7 @@ public struct OutboundResponse: Sendable {
 
     /// The first field of this name (case-insensitive).
     public func value(forHTTPHeaderField name: String) -> String? {
-        headerFields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headerFields.first { HTTPToken.namesMatch($0.name, name) }?.value
     }
 
     /// The announced body length, or -1.

@@ -89,7 +89,9 @@ final class RouteTrie: @unchecked Sendable {
         return nil
     }
 
+    /// Split on the byte: `/` is ASCII, so no segment starts or ends inside a character's
+    /// bytes, and no grapheme is read on the way.
     static func segments(_ path: String) -> [Substring] {
-        path.split(separator: "/", omittingEmptySubsequences: true)
+        path.utf8.split(separator: UInt8(ascii: "/")).map { Substring($0) }
     }
 }

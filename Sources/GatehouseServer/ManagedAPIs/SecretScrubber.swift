@@ -11,16 +11,24 @@ final class SecretScrubber: @unchecked Sendable {
     /// Shorter values are not scrubbed: replacing every "abc" would garble bodies.
     static let minimumLength = 8
 
+    /// Longest first.
     private let needles: [Data]
     private let keep: Int
+    private let shortest: Int
     private var carry = Data()
 
     /// Nil when nothing is long enough to scrub.
     init?(secrets: [String]) {
-        let needles = Set(secrets.filter { $0.utf8.count >= Self.minimumLength }).map { Data($0.utf8) }
-        guard let longest = needles.map(\.count).max() else { return nil }
-        self.needles = needles.sorted { $0.count > $1.count }
-        keep = longest - 1
+        var needles: [Data] = []
+        for secret in secrets where secret.utf8.count >= Self.minimumLength {
+            let needle = Data(secret.utf8)
+            if !needles.contains(needle) { needles.append(needle) }
+        }
+        needles.sort { $0.count > $1.count }
+        guard let longest = needles.first, let shortest = needles.last else { return nil }
+        self.needles = needles
+        keep = longest.count - 1
+        self.shortest = shortest.count
     }
 
     /// The part of `chunk` (after what was held back) that can be sent now, scrubbed.
@@ -39,6 +47,8 @@ final class SecretScrubber: @unchecked Sendable {
     }
 
     func scrub(_ text: String) -> String {
+        // Most header values are shorter than any secret.
+        if text.utf8.count < shortest { return text }
         var data = Data(text.utf8)
         replaceAll(in: &data)
         return String(decoding: data, as: UTF8.self)

@@ -17,6 +17,7 @@
   /redirect?to=URL         302 to URL
   /headers?count=N         200 with N header fields
   /long-header?bytes=N     200 with one header line of N bytes
+  /field?line=L            200 with the header line L as given (percent-decoded, CRLFs and all)
 
 Whatever follows those paths is ignored (`/silent/v1/chat/completions` is silent), so a
 caller that appends its own path to a configured base still meets the misbehaviour.
@@ -137,6 +138,8 @@ def handle(conn):
             # Spaces and tabs around a value are not part of it; a no-break space (UTF-8, sent
             # as its two bytes through the head's latin-1) is.
             answer(conn, 200, "OK", b"spaced", ["X-Spaced: \t \u00c2\u00a0value \u00c2\u00a0 \t"])
+        elif path == "/field":
+            answer(conn, 200, "OK", b"field", [query.get("line", "")])
         elif path == "/long-header":
             size = int(query.get("bytes", "102400"))
             answer(conn, 200, "OK", b"long", ["X-Long: " + "a" * size])
