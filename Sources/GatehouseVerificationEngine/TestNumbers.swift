@@ -66,21 +66,10 @@ extension VerificationEngine {
         guard removed == 1 else { throw CoreError.notFound(.testNumber) }
     }
 
-    /// The fixed code when `destination` is one of the tenant's test numbers, inside the
-    /// start's transaction; each use is logged and counted.
-    func testCode(_ db: any DatabaseConnection, tenantID: String, destination: String, counting: Bool = true) throws -> String? {
-        try testCode(Self.sendTestCode(db, tenantID: tenantID, destination: destination), tenantID: tenantID, destination: destination, counting: counting)
-    }
-
-    /// The test number lookup, sent without waiting.
-    static func sendTestCode(_ db: any DatabaseConnection, tenantID: String, destination: String) throws -> SentStatement {
-        try db.send("SELECT code FROM verification_test_numbers WHERE tenant_id = ? AND destination = ?", tenantID, destination)
-    }
-
-    /// The fixed code ``sendTestCode(_:tenantID:destination:)`` found, if the number is a test number.
-    func testCode(_ sent: SentStatement, tenantID: String, destination: String, counting: Bool = true) throws -> String? {
-        guard let code: String = try sent.rows().first?.get("code") else { return nil }
-        guard counting else { return code }
+    /// `code`, the fixed code a start's reads found for `destination` (``TemplateChoice/Reads/testCode()``);
+    /// each use is logged and counted.
+    func countedUse(of code: String?, tenantID: String, destination: String) -> String? {
+        guard let code else { return nil }
         testNumberUses.increment(["tenant": tenantID])
         environment.logger.info("a start to a test number: nothing is sent", ["tenant": .plain(tenantID), "destination": .init(destination)])
         return code

@@ -24,11 +24,12 @@ extension VerificationEngine {
         var decision = Self.decide(valid, caller: caller)
         if decision == nil, caller.mode != .application, let url = app.callbackURL {
             try await database.read { db in
-                let testCode = try self.testCode(db, tenantID: app.tenantId, destination: valid.destination, counting: false)
-                let range = testCode == nil ? PhoneRange(valid) : nil
+                let templates = try TemplateChoice.send(
+                    db, applicationID: app.id, channel: valid.channel, languages: valid.languages, group: valid.templateGroup,
+                    testNumber: .init(tenantID: app.tenantId, destination: valid.destination))
+                let range = try templates.testCode() == nil ? PhoneRange(valid) : nil
                 try self.checkLimits(db, caller: caller, destination: valid.destination, range: range, fee: fee, now: now, counting: false)
-                _ = try TemplateChoice.resolve(
-                    db, applicationID: app.id, channel: valid.channel, languages: valid.languages, group: valid.templateGroup)
+                _ = try templates.choice()
             }
             switch await callback(url: url, app: app, id: id, valid: valid) {
             case .allow: decision = nil
@@ -56,14 +57,14 @@ extension VerificationEngine {
     ) throws -> VerificationRecord {
         let app = caller.application
         // Everything the start is judged on is sent at once (one round trip on PostgreSQL): the
-        // test number, the number's lock and the limits' reads behind it, the templates.
-        let testLookup = decision == nil ? try Self.sendTestCode(db, tenantID: app.tenantId, destination: valid.destination) : nil
+        // templates with the test number, the number's lock and the limits' reads behind it.
+        let templates = try TemplateChoice.send(
+            db, applicationID: app.id, channel: valid.channel, languages: valid.languages, group: valid.templateGroup,
+            testNumber: decision == nil ? .init(tenantID: app.tenantId, destination: valid.destination) : nil)
         let phoneRange = decision == nil ? PhoneRange(valid) : nil
         var reads = try Self.sendLimitReads(db, app: app, destination: valid.destination, range: phoneRange, now: now, locking: true)
-        let templates = try TemplateChoice.send(
-            db, applicationID: app.id, channel: valid.channel, languages: valid.languages, group: valid.templateGroup)
         // A test number's start sends nothing and costs nothing; its fixed code verifies it.
-        let testCode = try testLookup.flatMap { try self.testCode($0, tenantID: app.tenantId, destination: valid.destination) }
+        let testCode = countedUse(of: try templates.testCode(), tenantID: app.tenantId, destination: valid.destination)
         let code = testCode ?? generated
         let fee = testCode == nil ? quoted : 0
         // The phone range the pumping guard counts: codes really sent to phones. A test number
