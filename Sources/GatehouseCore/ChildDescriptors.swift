@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,9 +14,13 @@ package enum ChildDescriptors {
     /// glibc 2.34's `posix_spawn_file_actions_addclosefrom_np`, looked up at run time: Swift's
     /// Glibc module is built without `_GNU_SOURCE`, so the header hides it. On an older libc the
     /// child keeps relying on close-on-exec alone.
-    package static let addCloseFrom: AddCloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map {
-        unsafeBitCast($0, to: AddCloseFrom.self)
-    }
+    package static let addCloseFrom: AddCloseFrom? = {
+        #if canImport(Glibc)
+        dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map { unsafeBitCast($0, to: AddCloseFrom.self) }
+        #else
+        nil
+        #endif
+    }()
 
     /// Closes every descriptor from 3 up in the child. Add it last: the actions before it may
     /// still `dup2` from a descriptor it closes.

@@ -50,7 +50,8 @@ public enum ProxyPath {
         let bytes = Array(rawPath.utf8)
         for (index, byte) in bytes.enumerated() {
             // RFC 3986 pchar and `/` only: anything else (a space, a control byte, `\`, `{`, `|`,
-            // `"`, `<`, `#`, `?`…) is refused, never handed to URLComponents, which traps on it.
+            // `"`, `<`, `#`, `?`…) is refused here. This is what keeps a query or a fragment out
+            // of the joined text: `URL(string:)` would take `?` and `#` as theirs.
             guard isPathByte(byte) else {
                 throw ManagedAPIError.pathRefused(.notPathCharacters)
             }

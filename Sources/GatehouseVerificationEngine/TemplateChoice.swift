@@ -9,12 +9,6 @@ struct TemplateChoice {
     let groupUsed: Bool
     let fallbackReason: String?
 
-    static func resolve(
-        _ db: any DatabaseConnection, applicationID: String, channel: VerificationChannel, languages: [String], group: String?
-    ) throws -> TemplateChoice {
-        try send(db, applicationID: applicationID, channel: channel, languages: languages, group: group).choice()
-    }
-
     /// The number a start's reads also look up among the tenant's test numbers.
     struct TestNumberKey {
         let tenantID: String

@@ -11,13 +11,11 @@ public enum StallWatch {
     private static let started: Void = {
         let beats = Beats()
         Thread.detachNewThread {
-            var reported = false
-            while !reported {
+            while true {
                 Thread.sleep(forTimeInterval: 1)
                 Task.detached { beats.beat() }
-                guard beats.quietFor > 20 else { continue }
-                reported = true
-                report(quiet: beats.quietFor)
+                let quiet = beats.quietSeconds
+                if quiet > 20 { return report(quiet: quiet) }
             }
         }
     }()
@@ -28,17 +26,20 @@ public enum StallWatch {
     // Safe: `last` is read and written under `lock` only.
     private final class Beats: @unchecked Sendable {
         private let lock = NSLock()
-        private var last = Date()
-        func beat() { lock.withLock { last = Date() } }
-        var quietFor: TimeInterval { lock.withLock { Date().timeIntervalSince(last) } }
+        private var last = DispatchTime.now().uptimeNanoseconds
+        func beat() { lock.withLock { last = DispatchTime.now().uptimeNanoseconds } }
+        var quietSeconds: Int { lock.withLock { Int((DispatchTime.now().uptimeNanoseconds - last) / 1_000_000_000) } }
     }
 
-    private static func report(quiet: TimeInterval) {
-        var message = "StallWatch: the concurrency pool ran nothing for \(Int(quiet)) s; every thread's stack follows.\n"
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/gdb"),
-            let stacks = try? Command.run("/usr/bin/gdb", ["-p", "\(getpid())", "-batch", "-ex", "thread apply all bt 40"])
-        {
-            message += String(decoding: stacks.output, as: UTF8.self)
+    /// gdb stops every thread of this process while it reads them, this one too: its output
+    /// goes to a file, not to a pipe this thread would have to drain meanwhile.
+    private static func report(quiet: Int) {
+        var message = "StallWatch: the concurrency pool ran nothing for \(quiet) s; every thread's stack follows.\n"
+        let file = NSTemporaryDirectory() + "gatehouse-stall-\(getpid()).txt"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/gdb") {
+            _ = try? Command.run("/bin/sh", ["-c", "exec /usr/bin/gdb -p \(getpid()) -batch -ex 'thread apply all bt 40' >'\(file)' 2>&1"])
+            message += (try? String(contentsOfFile: file, encoding: .utf8)) ?? "(gdb wrote nothing)\n"
         } else {
             message += "(gdb is not installed: no stacks)\n"
         }

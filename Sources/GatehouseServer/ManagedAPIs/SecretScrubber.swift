@@ -1,6 +1,6 @@
 import Foundation
 
-// Safe: `needles` and `keep` are immutable `let`s; `carry` is mutated without a lock, but each scrubber serves one proxied
+// Safe: `needles`, `keep` and `shortest` are immutable `let`s; `carry` is mutated without a lock, but each scrubber serves one proxied
 // response, and only that response's single stream producer calls `scrub(_: Data)` and `finish()`, in sequence.
 /// Takes a definition's credential out of what the upstream answers before the device sees
 /// it: an API that echoes its request, or a redirect that repeats a query key in `Location`
