@@ -51,25 +51,32 @@ extension VerificationEngine {
         try balance(sendBalance(db, tenantID: tenantID))
     }
 
-    /// The tenant's balance row (`part` 0) and its shards (`part` 1), in one statement sent
-    /// without waiting.
+    /// The tenant's balance row and its shards, in one statement sent without waiting.
     static func sendBalance(_ db: any DatabaseConnection, tenantID: String) throws -> SentStatement {
-        try db.send(
-            """
-            SELECT 0 AS part, balance_micros AS micros FROM verification_accounts WHERE tenant_id = ?
-            UNION ALL
-            SELECT 1, delta_micros FROM verification_balance_shards WHERE tenant_id = ?
-            """,
-            tenantID, tenantID)
+        try db.send(balanceParts(padding: ""), tenantID, tenantID)
     }
 
-    /// The balance ``sendBalance(_:tenantID:)`` read: the row, then each shard's delta added,
-    /// held at the ends of `Int64` rather than overflowing.
+    /// The tenant's balance row (`source` `balance`) and shards (`shard`), as rows of `source`
+    /// and `micros` with `padding` (`NULL, ` for each column between) for a `UNION ALL` with other
+    /// parts; each `?` takes the tenant's id.
+    static func balanceParts(padding: String) -> String {
+        """
+        SELECT 'balance' AS source, \(padding)balance_micros AS micros FROM verification_accounts WHERE tenant_id = ?
+        UNION ALL
+        SELECT 'shard', \(padding)delta_micros FROM verification_balance_shards WHERE tenant_id = ?
+        """
+    }
+
+    /// The balance in the rows ``balanceParts(padding:)`` read: the row, then each shard's
+    /// delta added, held at the ends of `Int64` rather than overflowing. Rows of other parts
+    /// are passed over.
     static func balance(_ sent: SentStatement) throws -> Int64 {
-        let rows = try sent.rows()
-        let parts: [(part: Int, micros: Int64)] = try rows.map { (try $0.get("part"), try $0.get("micros")) }
-        var total = parts.first { $0.part == 0 }?.micros ?? 0
-        for (part, delta) in parts where part == 1 {
+        let parts: [(part: String, micros: Int64)] = try sent.rows().compactMap { row in
+            let source: String = try row.get("source")
+            return source == "balance" || source == "shard" ? (source, try row.get("micros")) : nil
+        }
+        var total = parts.first { $0.part == "balance" }?.micros ?? 0
+        for (part, delta) in parts where part == "shard" {
             let (sum, overflow) = total.addingReportingOverflow(delta)
             total = overflow ? (delta < 0 ? Int64.min : Int64.max) : sum
         }

@@ -31,11 +31,12 @@ extension VerificationEngine {
         _ db: any DatabaseConnection, app: OTPApplication, destination: String, range: PhoneRange?, now: Date, locking: Bool
     ) throws -> LimitReads {
         if locking { try lockDestination(db, applicationID: app.id, destination: destination) }
+        let cooldown = try sendCooldown(db, app: app, destination: destination)
+        // The balance goes with the pins and blocks where there are some to read.
+        let block = try sendBlock(db, app: app, range: range)
         return LimitReads(
-            cooldown: try sendCooldown(db, app: app, destination: destination),
-            block: try sendBlock(db, app: app, range: range),
-            volume: try sendVolume(db, app: app, range: range, now: now),
-            balance: try sendBalance(db, tenantID: app.tenantId))
+            cooldown: cooldown, block: block, volume: try sendVolume(db, app: app, range: range, now: now),
+            balance: try block?.sent ?? sendBalance(db, tenantID: app.tenantId))
     }
 
     /// The limits in the order of §6, from `reads`; with `counting`, the public start is counted.

@@ -22,20 +22,26 @@ extension VerificationEngine {
     /// An operator's prefix may be shorter than the guard's (`+44` holds `+447400`). The pins
     /// and the blocks (lifted and ended ones too, which the guard's watch reads later in the
     /// same start) come in one statement.
+    /// The tenant's balance parts come in the same statement (``balance(_:)`` reads them from
+    /// ``SentBlocks/sent``): a statement fewer for a start.
     static func sendBlock(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange?) throws -> SentBlocks? {
         guard let range else { return nil }
         let leading = range.leadingPrefixes
         let prefixes = leading.contains(range.prefix) ? leading : leading + [range.prefix]
         let marks = prefixes.map { _ in "?" }.joined(separator: ", ")
+        // The first part names and types the columns: `micros` is cast, since PostgreSQL
+        // would take two untyped NULLs in a row for text.
         let sent = try db.send(
             """
-            SELECT 'pin' AS source, prefix, NULL AS blocked_until, NULL AS lifted_at FROM verification_tenant_prefix_pins
-            WHERE tenant_id = ? AND prefix IN (\(marks))
+            SELECT 'pin' AS source, prefix, NULL AS blocked_until, NULL AS lifted_at, CAST(NULL AS BIGINT) AS micros
+            FROM verification_tenant_prefix_pins WHERE tenant_id = ? AND prefix IN (\(marks))
             UNION ALL
-            SELECT 'block', prefix, blocked_until, lifted_at FROM verification_prefix_blocks
+            SELECT 'block', prefix, blocked_until, lifted_at, NULL FROM verification_prefix_blocks
             WHERE application_id = ? AND prefix IN (\(marks))
+            UNION ALL
+            \(balanceParts(padding: "NULL, NULL, NULL, "))
             """,
-            [.text(app.tenantId)] + prefixes.map(SQLValue.text) + [.text(app.id)] + prefixes.map(SQLValue.text))
+            [.text(app.tenantId)] + prefixes.map(SQLValue.text) + [.text(app.id)] + prefixes.map(SQLValue.text) + [.text(app.tenantId), .text(app.tenantId)])
         return SentBlocks(sent: sent, prefix: range.prefix)
     }
 
@@ -196,7 +202,8 @@ struct PhoneRange: Sendable, Equatable {
 }
 
 /// What ``VerificationEngine/sendBlock(_:app:range:)`` read: the tenant's pins and the
-/// application's blocks on the prefixes a number falls in.
+/// application's blocks on the prefixes a number falls in (and the tenant's balance parts,
+/// which ``VerificationEngine/balance(_:)`` reads from ``sent``).
 struct SentBlocks {
     struct Line {
         /// `pin` (the tenant's) or `block` (the application's).
@@ -213,9 +220,12 @@ struct SentBlocks {
     /// The prefix the guard counts and blocks (``PhoneRange/prefix``).
     let prefix: String
 
+    /// The pins and blocks (not the balance parts that may share the statement).
     func rows() throws -> [Line] {
-        try sent.rows().map {
-            Line(source: try $0.get("source"), prefix: try $0.get("prefix"), blockedUntil: try $0.get("blocked_until"), liftedAt: try $0.get("lifted_at"))
+        try sent.rows().compactMap {
+            let source: String = try $0.get("source")
+            guard source == "pin" || source == "block" else { return nil }
+            return Line(source: source, prefix: try $0.get("prefix"), blockedUntil: try $0.get("blocked_until"), liftedAt: try $0.get("lifted_at"))
         }
     }
 
