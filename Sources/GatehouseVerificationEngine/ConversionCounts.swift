@@ -51,18 +51,35 @@ enum ConversionCounts {
     static func lastHour(_ db: any DatabaseConnection, applicationID: String, prefix: String, now: Date, unverifiedSince: Date) throws
         -> (window: Window, unverified: Int)
     {
+        try sendLastHour(db, applicationID: applicationID, prefix: prefix, now: now, unverifiedSince: unverifiedSince).read()
+    }
+
+    /// ``lastHour(_:applicationID:prefix:now:unverifiedSince:)`` sent, to be read when its answer is wanted.
+    static func sendLastHour(_ db: any DatabaseConnection, applicationID: String, prefix: String, now: Date, unverifiedSince: Date) throws
+        -> SentLastHour
+    {
         let hour = hourStart(now)
-        let rows = try db.query(
+        let sent = try db.send(
             lastHourOfPrefix,
             [.text(applicationID), .text(prefix), unverifiedSince.sqlValue, .text(applicationID), .text(prefix),
              hour.addingTimeInterval(-3600).sqlValue])
-        var window = Window(sent: 0, verified: 0)
-        var unverified = 0
-        for row in rows {
-            window.add(try weighted(row, now: now))
-            unverified = try row.get("unverified")
+        return SentLastHour(sent: sent, now: now)
+    }
+
+    /// A prefix's last hour on its way (``sendLastHour(_:applicationID:prefix:now:unverifiedSince:)``).
+    struct SentLastHour {
+        let sent: SentStatement
+        let now: Date
+
+        func read() throws -> (window: Window, unverified: Int) {
+            var window = Window(sent: 0, verified: 0)
+            var unverified = 0
+            for row in try sent.rows() {
+                window.add(try weighted(row, now: now))
+                unverified = try row.get("unverified")
+            }
+            return (window, unverified)
         }
-        return (window, unverified)
     }
 
     static let lastHourOfPrefix = """

@@ -66,16 +66,29 @@ extension VerificationEngine {
         return [hour, RecentCounts.write(applicationID: app.id, prefix: range.prefix, sentAt: now, shard: shard, sent: 1)]
     }
 
-    /// Blocks the prefix of a code sent to `range` (and counted, ``countConversion(_:app:range:now:)``)
-    /// if its conversion says pumping. `blocks` is the start's own read of its prefix's blocks.
-    func watchConversion(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange, blocks: SentBlocks, now: Date) throws {
-        guard app.autoBlockPrefixes else { return }
+    /// The guard's read of `range`'s last hour, sent with the start's other reads (one round
+    /// trip on PostgreSQL); nil where the guard does not watch.
+    func sendWatch(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange?, now: Date) throws -> ConversionCounts.SentLastHour? {
+        guard app.autoBlockPrefixes, let range else { return nil }
+        return try ConversionCounts.sendLastHour(
+            db, applicationID: app.id, prefix: range.prefix, now: now, unverifiedSince: RecentCounts.unverifiedSince(now, span: Self.judgementDelay))
+    }
+
+    /// Blocks the prefix of a code about to be sent to `range` (and counted,
+    /// ``countConversion(_:app:range:now:)``) if its conversion says pumping. `blocks` is the
+    /// start's own read of its prefix's blocks, `lastHour` its ``sendWatch(_:app:range:now:)``,
+    /// which was read before this code was counted.
+    func watchConversion(
+        _ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange, blocks: SentBlocks, lastHour: ConversionCounts.SentLastHour, now: Date
+    ) throws {
         let hour = ConversionCounts.hourStart(now)
         let rules = settings.pumping
         // This code, and the unverified ones of the last minute, are not judged yet: counted,
-        // not looked up, so a busy prefix costs a start no more than a quiet one.
-        let (window, young) = try ConversionCounts.lastHour(
-            db, applicationID: app.id, prefix: range.prefix, now: now, unverifiedSince: RecentCounts.unverifiedSince(now, span: Self.judgementDelay))
+        // not looked up, so a busy prefix costs a start no more than a quiet one. This code is
+        // in this hour's count and its recent bucket once the start's insert has written them.
+        var (window, young) = try lastHour.read()
+        window.sent += 1
+        young += 1
         guard window.sent >= Double(rules.minimumVolume) else { return }
         // Never below zero: codes verified before the guard was turned on left their buckets.
         let judged = Window(sent: window.sent - Double(max(0, young)), verified: window.verified)

@@ -50,19 +50,22 @@ extension VerificationEngine {
     /// Decides the limits (counting them), supersedes the live verification of the number
     /// (unless this start sends nothing), stores the hashed code and queues its delivery, all
     /// inside the caller's transaction. On PostgreSQL the writes nobody reads back go as
-    /// `WITH` clauses of the row's insert: every statement a start saves is about 3% of it.
+    /// `WITH` clauses of the row's insert (every statement a start saves is about 3% of it),
+    /// and the insert with the `COMMIT`: a start is two round trips.
     func create(
         _ db: any DatabaseConnection, caller: VerificationCaller, valid: ValidStart, decision: StartDecision?, id: String, code generated: String,
         fee quoted: Int64, now: Date
     ) throws -> VerificationRecord {
         let app = caller.application
         // Everything the start is judged on is sent at once (one round trip on PostgreSQL): the
-        // templates with the test number, the number's lock and the limits' reads behind it.
+        // templates with the test number, the number's lock and, behind it, the limits' reads
+        // and the pumping guard's read of the prefix's last hour.
         let templates = try TemplateChoice.send(
             db, applicationID: app.id, channel: valid.channel, languages: valid.languages, group: valid.templateGroup,
             testNumber: decision == nil ? .init(tenantID: app.tenantId, destination: valid.destination) : nil)
         let phoneRange = decision == nil ? PhoneRange(valid) : nil
         var reads = try Self.sendLimitReads(db, app: app, destination: valid.destination, range: phoneRange, now: now, locking: true)
+        let lastHour = decision == nil ? try sendWatch(db, app: app, range: phoneRange, now: now) : nil
         // A test number's start sends nothing and costs nothing; its fixed code verifies it.
         let testCode = countedUse(of: try templates.testCode(), tenantID: app.tenantId, destination: valid.destination)
         let code = testCode ?? generated
@@ -75,6 +78,9 @@ extension VerificationEngine {
         }
         try judgeLimits(reads, caller: caller, fee: fee, now: now, counting: true)
         let choice = try templates.choice()
+        if decision == nil, let range, let blocks = reads.block, let lastHour {
+            try watchConversion(db, app: app, range: range, blocks: blocks, lastHour: lastHour, now: now)
+        }
         // What the start writes besides its row, which nobody reads back: the superseded row,
         // the counts and the queued delivery go with the insert (one statement on PostgreSQL).
         var writes: [PendingWrite] = []
@@ -92,11 +98,10 @@ extension VerificationEngine {
             }
         }
         let autofill = Self.autofill(valid, app: app)
-        // The row comes back with the insert, which goes with the guard's reads below.
         let values: [SQLValue] = [
             .text(id), .text(app.tenantId), .text(app.id), .text(valid.destination), .text(valid.channel.rawValue),
             .text((decision?.status ?? .pending).rawValue), decision.map { .text($0.outcome.rawValue) } ?? .null,
-            decision == nil ? .blob(Self.codeHash(id: id, code: code)) : .null, .integer(Int64(code.count)),
+            decision == nil ? .blob(Self.codeHash(id: id, code: code)) : .null, .integer(Int64(code.count)), .integer(0),
             .integer(Int64(app.maxAttempts)), .integer(fee), .text(choice.language), .text(valid.template ?? choice.body),
             choice.group.sqlValue, .boolean(choice.groupUsed), choice.fallbackReason.sqlValue,
             autofill?.type.sqlValue ?? .null, autofill?.value.sqlValue ?? .null,
@@ -105,19 +110,24 @@ extension VerificationEngine {
             testCode != nil ? now.sqlValue : .null, decision == nil && testCode == nil ? now.sqlValue : .null,
             decision == nil ? .null : now.sqlValue, range?.prefix.sqlValue ?? .null, range?.country.sqlValue ?? .null,
         ]
-        let inserted = try db.send(
-            """
-            INSERT INTO verifications (id, tenant_id, application_id, destination, channel, status, error_code, code_hash,
-              code_length, attempts, max_attempts, fee_micros, language, template, template_group, template_group_used,
-              template_fallback_reason, autofill_type, autofill_value, interception_timeout, created_at, expires_at,
-              dispatched_at, dispatch_claimed_at, finished_at, destination_prefix, destination_country)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            RETURNING *
-            """,
-            values, carrying: writes)
-        if decision == nil, let range, let blocks = reads.block { try watchConversion(db, app: app, range: range, blocks: blocks, now: now) }
-        return try VerificationRecord(row: inserted.rows()[0])
+        // Nobody waits for the insert's answer: the row is what was written, so on PostgreSQL
+        // the insert goes with the `COMMIT`, and an error of it is the transaction's.
+        try db.send(Self.insertSQL, values, carrying: writes)
+        return try VerificationRecord(row: Row(columns: Self.insertedColumns + ["provider", "provider_message_id"], values: values + [.null, .null]))
     }
+
+    /// The columns a start writes; the others (the provider's, the delivery's) start empty.
+    static let insertedColumns = [
+        "id", "tenant_id", "application_id", "destination", "channel", "status", "error_code", "code_hash", "code_length", "attempts",
+        "max_attempts", "fee_micros", "language", "template", "template_group", "template_group_used", "template_fallback_reason",
+        "autofill_type", "autofill_value", "interception_timeout", "created_at", "expires_at", "dispatched_at", "dispatch_claimed_at",
+        "finished_at", "destination_prefix", "destination_country",
+    ]
+
+    static let insertSQL = """
+        INSERT INTO verifications (\(insertedColumns.joined(separator: ", ")))
+        VALUES (\(insertedColumns.map { _ in "?" }.joined(separator: ", ")))
+        """
 
     /// Why a start will not send a code, as far as the application alone decides; `nil`
     /// when it will, or when the request callback decides.

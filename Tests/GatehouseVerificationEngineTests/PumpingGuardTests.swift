@@ -325,9 +325,11 @@ import Testing
         let (counted, release, second) = (Latch(), DispatchSemaphore(value: 0), Latch())
         let holding = Task {
             try await database.write { db in
-                try db.send(try engine.countVolume(db, app: app, range: range, now: now) + engine.countConversion(db, app: app, range: range, now: now))
                 let blocks = try #require(try VerificationEngine.sendBlock(db, app: app, range: range))
-                try engine.watchConversion(db, app: app, range: range, blocks: blocks, now: now)
+                let lastHour = try #require(try engine.sendWatch(db, app: app, range: range, now: now))
+                try engine.watchConversion(db, app: app, range: range, blocks: blocks, lastHour: lastHour, now: now)
+                try db.send(try engine.countVolume(db, app: app, range: range, now: now) + engine.countConversion(db, app: app, range: range, now: now))
+                _ = try db.query("SELECT 1", [])  // what was sent is written before the transaction is held open
                 counted.signal()
                 release.wait()  // the first start's transaction stays open, its rows written
             }
@@ -335,9 +337,10 @@ import Testing
         #expect(await counted.wait(timeout: .seconds(60)))
         let other = Task {
             try await database.write { db in
-                try db.send(try engine.countVolume(db, app: app, range: range, now: now) + engine.countConversion(db, app: app, range: range, now: now))
                 let blocks = try #require(try VerificationEngine.sendBlock(db, app: app, range: range))
-                try engine.watchConversion(db, app: app, range: range, blocks: blocks, now: now)
+                let lastHour = try #require(try engine.sendWatch(db, app: app, range: range, now: now))
+                try engine.watchConversion(db, app: app, range: range, blocks: blocks, lastHour: lastHour, now: now)
+                try db.send(try engine.countVolume(db, app: app, range: range, now: now) + engine.countConversion(db, app: app, range: range, now: now))
             }
             second.signal()
         }
