@@ -45,6 +45,8 @@ final class PostgresConnection: DatabaseConnection {
     /// that fails unanswered may have committed (the whole transaction can travel in one
     /// round trip), so the work must not run again.
     var commitQueued = false
+    /// What the current transaction runs once it commits.
+    let commitHooks = CommitHooks()
 
     /// Whether the current read or transaction certainly did nothing on the server: nothing
     /// was answered and no `COMMIT` left. Only such work may move to a fresh connection.
@@ -93,6 +95,10 @@ final class PostgresConnection: DatabaseConnection {
         PQfinish(connection)
     }
 
+    func afterCommit(_ work: @escaping () -> Void) {
+        commitHooks.add(work)
+    }
+
     @discardableResult
     func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
         try send(sql, arguments).changes()
@@ -118,6 +124,7 @@ final class PostgresConnection: DatabaseConnection {
     /// a connection dead before it started can move on.
     func transaction<T>(begin: String, _ body: (any DatabaseConnection) throws -> T) throws -> T {
         (answered, commitQueued) = (false, false)
+        commitHooks.discard()
         do {
             // `DEALLOCATE` goes after `BEGIN`: sent before, it would take the implicit
             // transaction's snapshot, and `READ WRITE` must be set before any query.
@@ -136,8 +143,10 @@ final class PostgresConnection: DatabaseConnection {
                     message: "transaction was aborted by an earlier error and has been rolled back", sql: "COMMIT"
                 )
             }
+            commitHooks.run()
             return value
         } catch {
+            commitHooks.discard()
             abandon()
             if !broken, PQstatus(connection) == CONNECTION_OK, PQtransactionStatus(connection) != PQTRANS_IDLE {
                 _ = try? command("ROLLBACK")
@@ -151,12 +160,15 @@ final class PostgresConnection: DatabaseConnection {
     /// transaction of their round trip. `certainlyUndone` as for ``transaction(begin:_:)``.
     func read<T>(_ body: (any DatabaseConnection) throws -> T) throws -> T {
         (answered, commitQueued) = (false, false)
+        commitHooks.discard()
         do {
             try refreshStatements()
             let value = try body(self)
             try settle()
+            commitHooks.run()
             return value
         } catch {
+            commitHooks.discard()
             abandon()
             throw error
         }

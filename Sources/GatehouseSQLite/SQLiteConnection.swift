@@ -13,6 +13,8 @@ final class SQLiteConnection: DatabaseConnection {
     let dialect = SQLDialect.sqlite
     private let db: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
+    /// What the current transaction runs once it commits.
+    let commitHooks = CommitHooks()
 
     /// Opens `path` (a file path or a `file:` URI) and applies the per-connection settings.
     ///
@@ -104,6 +106,10 @@ final class SQLiteConnection: DatabaseConnection {
         try SQLiteResultCode.check(code, db, sql: sql)
     }
 
+    func afterCommit(_ work: @escaping () -> Void) {
+        commitHooks.add(work)
+    }
+
     /// Whether a transaction is open (SQLite ends one by itself after some errors).
     var isInTransaction: Bool { sqlite3_get_autocommit(db) == 0 }
 
@@ -115,12 +121,15 @@ final class SQLiteConnection: DatabaseConnection {
 
     /// Runs `body` between `begin` and `COMMIT`, rolling back when it or the commit throws.
     func transaction<T>(begin: String, _ body: (any DatabaseConnection) throws -> T) throws -> T {
+        commitHooks.discard()
         try control(begin)
         do {
             let result = try body(self)
             try control("COMMIT")
+            commitHooks.run()
             return result
         } catch {
+            commitHooks.discard()
             // An error such as a full disk may already have rolled back; ROLLBACK would
             // then fail with "no transaction is active", which says nothing new.
             if sqlite3_get_autocommit(db) == 0 { try? executeScript("ROLLBACK") }

@@ -159,6 +159,7 @@ final class SQLiteGroupCommit: @unchecked Sendable {
     }
 
     private func transaction(_ batch: [Job], on connection: SQLiteConnection) throws -> Bool {
+        connection.commitHooks.discard()
         do {
             try connection.control("BEGIN IMMEDIATE")
         } catch {
@@ -166,13 +167,16 @@ final class SQLiteGroupCommit: @unchecked Sendable {
             return false
         }
         for job in batch {
+            let hooks = connection.commitHooks.mark
             do {
                 try connection.control("SAVEPOINT batch_member")
                 try job.run(connection)
                 try connection.control("RELEASE batch_member")
             } catch {
                 job.failure = error
+                connection.commitHooks.discard(from: hooks)
                 guard connection.isInTransaction else {
+                    connection.commitHooks.discard()
                     // SQLite rolled the whole transaction back (a full disk, say): the work
                     // of the closures before this one is gone too, and the rest cannot run.
                     batch.filter { $0.failure == nil }.forEach { $0.failure = error }
@@ -183,8 +187,10 @@ final class SQLiteGroupCommit: @unchecked Sendable {
         }
         do {
             try connection.control("COMMIT")
+            connection.commitHooks.run()
             return true
         } catch {
+            connection.commitHooks.discard()
             if connection.isInTransaction { try? connection.executeScript("ROLLBACK") }
             batch.filter { $0.failure == nil }.forEach { $0.failure = error }
             return false

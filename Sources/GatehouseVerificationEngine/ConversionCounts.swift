@@ -112,10 +112,14 @@ enum ConversionCounts {
     /// One hour's row of counts as its share of the sliding hour before `now`: all of this
     /// hour's, and of the previous hour's the part still inside the sliding hour.
     private static func weighted(_ row: Row, now: Date) throws -> Window {
+        weighted(hour: try row.get("hour_start"), sent: try row.get("sent"), verified: try row.get("verified"), now: now)
+    }
+
+    /// An hour's counts as their share of the sliding hour before `now`.
+    static func weighted(hour start: Date, sent: Int, verified: Int, now: Date) -> Window {
         let hour = hourStart(now)
-        let start: Date = try row.get("hour_start")
         let share = start < hour ? 1 - now.timeIntervalSince(hour) / 3600 : 1
-        return Window(sent: Double(try row.get("sent", as: Int.self)) * share, verified: Double(try row.get("verified", as: Int.self)) * share)
+        return Window(sent: Double(sent) * share, verified: Double(verified) * share)
     }
 
     /// The first hour the application's codes were counted in, if any.

@@ -24,8 +24,11 @@ public final class DeliveryDispatcher: @unchecked Sendable {
 
     /// Delivers until `stop()`: woken at once by starts on this node, and looking every
     /// `deliveryPollInterval` for deliveries that other nodes left.
+    /// Each pass first writes the counts this node's starts hold (``VerificationEngine/flushCounts()``):
+    /// the starts that ring it are the ones that counted. The last pass writes what is left.
     public func run() async {
         while !isStopped, !Task.isCancelled {
+            await flushCounts()
             do {
                 if try await deliverBatch() > 0 { continue }
             } catch {
@@ -33,6 +36,15 @@ public final class DeliveryDispatcher: @unchecked Sendable {
             }
             if isStopped { break }
             await engine.doorbell.wait(upTo: engine.settings.deliveryPollInterval, clock: engine.environment.clock)
+        }
+        await flushCounts()
+    }
+
+    private func flushCounts() async {
+        do {
+            try await engine.flushCounts()
+        } catch {
+            engine.environment.logger.warning("verification counts not written yet", ["error": "\(error)"])
         }
     }
 
@@ -45,6 +57,7 @@ public final class DeliveryDispatcher: @unchecked Sendable {
     /// Delivers everything due now, then waits until this dispatcher (including a `run()`
     /// of it) has nothing in flight.
     public func drain() async throws {
+        try await engine.flushCounts()
         while try await deliverBatch() > 0 {}
         await inFlight.untilIdle()
     }

@@ -158,6 +158,8 @@ extension VerificationEngine {
     /// The application's codes per prefix and country over the last hour (most sent first),
     /// and its baseline conversion: what the guard compares.
     public func conversion(tenantID: String, applicationID: String) async throws -> (baseline: Double, lines: [ConversionLine]) {
+        // The counts this node holds are written first; other nodes' follow within a dispatcher pass.
+        try await flushCounts()
         let now = self.now
         let rules = settings.pumping
         return try await database.read { db in

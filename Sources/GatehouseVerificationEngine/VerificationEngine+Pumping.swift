@@ -58,12 +58,11 @@ extension VerificationEngine {
     }
 
     /// Counts a code sent to `range`: its hour's counts and, where the guard watches, its
-    /// recent bucket, for the start's insert to carry.
-    func countConversion(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange, now: Date) -> [PendingWrite] {
-        let shard = Self.ownShard(db)
-        let hour = ConversionCounts.write(applicationID: app.id, range: range, hour: ConversionCounts.hourStart(now), shard: shard, sent: 1)
-        guard app.autoBlockPrefixes else { return [hour] }
-        return [hour, RecentCounts.write(applicationID: app.id, prefix: range.prefix, sentAt: now, shard: shard, sent: 1)]
+    /// recent bucket, for the start to count once it commits (``PendingCounts``).
+    static func countConversion(_ counts: inout StartCounts, app: OTPApplication, range: PhoneRange, now: Date) {
+        counts.conversion = (app.id, range, ConversionCounts.hourStart(now))
+        guard app.autoBlockPrefixes else { return }
+        counts.recent = (app.id, range.prefix, RecentCounts.bucketStart(now))
     }
 
     /// The guard's read of `range`'s last hour, sent with the start's other reads (one round
@@ -85,10 +84,15 @@ extension VerificationEngine {
         let rules = settings.pumping
         // This code, and the unverified ones of the last minute, are not judged yet: counted,
         // not looked up, so a busy prefix costs a start no more than a quiet one. This code is
-        // in this hour's count and its recent bucket once the start's insert has written them.
+        // in this hour's count and its recent bucket once the start has committed.
+        // What this node counted and has not flushed is in neither.
         var (window, young) = try lastHour.read()
+        let held = pendingCounts.sent(
+            applicationID: app.id, prefix: range.prefix, hoursFrom: hour.addingTimeInterval(-3600),
+            bucketsFrom: RecentCounts.unverifiedSince(now, span: Self.judgementDelay))
+        for (start, sent) in held.hours { window.add(ConversionCounts.weighted(hour: start, sent: sent, verified: 0, now: now)) }
         window.sent += 1
-        young += 1
+        young += held.recent + 1
         guard window.sent >= Double(rules.minimumVolume) else { return }
         // Never below zero: codes verified before the guard was turned on left their buckets.
         let judged = Window(sent: window.sent - Double(max(0, young)), verified: window.verified)

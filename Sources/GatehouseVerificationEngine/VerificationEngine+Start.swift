@@ -82,7 +82,9 @@ extension VerificationEngine {
             try watchConversion(db, app: app, range: range, blocks: blocks, lastHour: lastHour, now: now)
         }
         // What the start writes besides its row, which nobody reads back: the superseded row,
-        // the counts and the queued delivery go with the insert (one statement on PostgreSQL).
+        // the capped periods' slots (taken by now) and the queued delivery go with the insert
+        // (one statement on PostgreSQL); the counts that decide nothing go to this node's
+        // memory once it commits.
         var writes: [PendingWrite] = []
         if decision == nil {
             writes.append(PendingWrite(
@@ -91,8 +93,9 @@ extension VerificationEngine {
                 WHERE application_id = ? AND destination = ? AND status = 'pending' AND expires_at > ?
                 """,
                 [now.sqlValue, .text(app.id), .text(valid.destination), now.sqlValue]))
-            writes += try countVolume(db, app: app, range: range, now: now)
-            if let range { writes += countConversion(db, app: app, range: range, now: now) }
+            var counts = StartCounts(volume: try countVolume(db, app: app, range: range, now: now))
+            if let range { Self.countConversion(&counts, app: app, range: range, now: now) }
+            db.afterCommit { [pendingCounts] in pendingCounts.add(counts) }
             if testCode == nil {
                 writes.append(Self.delivery(verificationID: id, tenantID: app.tenantId, code: code, appHash: valid.appHash, now: now))
             }

@@ -12,8 +12,9 @@ import GatehouseFormats
 // more), so the shards never add up to more than the limit while a start locks only the one
 // shard it takes a slot from. A start tries a random shard first and moves on while shards are
 // full; the limit is reached when every shard is. A count without a limit (the pumping budgets
-// an operator has not set) goes to a row of the connection's own (`ownShard`), which no other
-// connection of any node writes: those starts never wait on each other at all.
+// an operator has not set) decides nothing when it is made: it is kept in node memory
+// (`PendingCounts`) and written in batches to a row of the node's own (`nodeShard`), so a
+// start writes no row for it and no two nodes write the same one.
 extension VerificationEngine {
     static let volumeShards = 8
 
@@ -43,52 +44,38 @@ extension VerificationEngine {
     }
 
     /// Takes one slot of each period in the start's transaction, or fails it with 429 when
-    /// a period has none left (a start that raced the last one in `judgeVolume`). The count
-    /// of the periods without a limit is returned, for the start's insert to carry.
+    /// a period has none left (a start that raced the last one in `judgeVolume`). The periods
+    /// without a limit are returned, for the start to count once it commits (``PendingCounts``).
     ///
     /// The pumping budgets of a range are counted with or without a cap, so a budget an
     /// operator sets during an attack already knows what went out that hour and day. (Starts
-    /// racing the moment a cap is set may pass it by the starts counted uncapped meanwhile;
-    /// one at a time never do.)
-    func countVolume(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange?, now: Date) throws -> [PendingWrite] {
+    /// racing the moment a cap is set may pass it by the starts counted uncapped meanwhile,
+    /// and by what other nodes have not flushed yet; one at a time on one node never do.)
+    func countVolume(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange?, now: Date) throws -> [(key: String, end: Date)] {
         let limits = VolumePeriods(now).limits(of: app, range: range).filter { $0.cap != nil || $0.pumping }
         guard !limits.isEmpty else { return [] }
         let first = Int(environment.random.uniform(below: UInt64(Self.volumeShards)))
         for limit in limits {
             guard let cap = limit.cap else { continue }
-            guard try Self.takeSlot(db, limit, cap: cap, firstShard: first) else {
+            guard try takeSlot(db, limit, cap: cap, firstShard: first) else {
                 throw VerificationFailure(.volumeLimitReached, retryAfter: limit.retryAfter)
             }
         }
-        return Self.count(db, limits.filter { $0.cap == nil })
-    }
-
-    /// Counts a start against the periods without a limit, each on the connection's own row,
-    /// in one statement: a start to a phone has four such budgets.
-    private static func count(_ db: any DatabaseConnection, _ limits: [VolumePeriods.Limit]) -> [PendingWrite] {
-        guard !limits.isEmpty else { return [] }
-        let shard = SQLValue.integer(Int64(ownShard(db)))
-        let rows = Array(repeating: "(?, ?, 1, ?)", count: limits.count).joined(separator: ", ")
-        return [PendingWrite(
-            """
-            INSERT INTO verification_volume_shards (counter_key, shard, hits, period_end) VALUES \(rows)
-            ON CONFLICT (counter_key, shard) DO UPDATE SET hits = verification_volume_shards.hits + 1
-            """,
-            limits.flatMap { [.text($0.key), shard, $0.end.sqlValue] })]
+        return limits.filter { $0.cap == nil }.map { ($0.key, $0.end) }
     }
 
     /// Takes a slot of a limited period. What was counted before the limit was set (on the
     /// connections' own rows) comes off the limit first; the rest is split over the shards.
-    private static func takeSlot(_ db: any DatabaseConnection, _ limit: VolumePeriods.Limit, cap: Int, firstShard: Int) throws -> Bool {
+    private func takeSlot(_ db: any DatabaseConnection, _ limit: VolumePeriods.Limit, cap: Int, firstShard: Int) throws -> Bool {
         let uncapped: Int = try db.queryOne(
             "SELECT COALESCE(SUM(hits), 0) AS n FROM verification_volume_shards WHERE counter_key = ? AND shard >= ?",
-            limit.key, volumeShards)?.get("n") ?? 0
-        let left = max(0, cap - uncapped)
-        for step in 0..<volumeShards {
-            let shard = (firstShard + step) % volumeShards
-            let room = left / volumeShards + (shard < left % volumeShards ? 1 : 0)
+            limit.key, Self.volumeShards)?.get("n") ?? 0
+        let left = max(0, cap - uncapped - pendingCounts.hits(of: limit.key))
+        for step in 0..<Self.volumeShards {
+            let shard = (firstShard + step) % Self.volumeShards
+            let room = left / Self.volumeShards + (shard < left % Self.volumeShards ? 1 : 0)
             guard room > 0 else { continue }
-            if try takeSlot(db, limit, shard: shard, room: room) { return true }
+            if try Self.takeSlot(db, limit, shard: shard, room: room) { return true }
         }
         return false
     }

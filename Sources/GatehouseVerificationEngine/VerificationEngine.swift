@@ -32,6 +32,13 @@ public final class VerificationEngine: Sendable {
     let baselines: NodeCache<Baseline>
     /// Codes sent to a prefix over those days, by application, prefix and hour.
     let prefixHistories: NodeCache<Double>
+    /// What starts counted without deciding anything by it, until ``flushCounts()`` writes it.
+    let pendingCounts = PendingCounts()
+    /// The row this node writes those counts to, above the capped shards: no other node
+    /// writes it, but by a one-in-a-billion chance (which would cost a wait, never a count).
+    let nodeShard: Int
+    /// One flush at a time, so a flush returns only once everything held before it is written.
+    let flushTurn = NSLock()
 
     public init(environment: Environment, delivery: any MessageDelivery, settings: VerificationSettings = VerificationSettings()) {
         precondition(settings.deliveryDeadline < settings.dispatchRetryAfter, "a send must be given up before its lease ends")
@@ -44,6 +51,30 @@ public final class VerificationEngine: Sendable {
         failedAuthCache = NodeCache(name: "verify-failed-auth", clock: environment.clock)
         baselines = NodeCache(name: "verify-conversion-baselines", clock: environment.clock, lifetime: 600)
         prefixHistories = NodeCache(name: "verify-prefix-histories", clock: environment.clock, lifetime: 600)
+        nodeShard = Self.volumeShards + Int(environment.random.uniform(below: 1 << 30))
+    }
+
+    /// Writes the counts this node holds (``PendingCounts``) in one transaction; they wait
+    /// for the next flush if it fails. The delivery dispatcher calls it on every pass, and
+    /// the views that show the counts before reading them.
+    public func flushCounts() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            // Blocking: the turn is held across the write, off the concurrency pool.
+            BlockingThreadPool.database.run { continuation.resume(with: Result { try self.flushCountsBlocking() }) }
+        }
+    }
+
+    private func flushCountsBlocking() throws {
+        try flushTurn.withLock {
+            guard let tally = pendingCounts.take() else { return }
+            do {
+                try database.writeBlocking { db in try db.send(tally.writes(shard: self.nodeShard)) }
+                pendingCounts.settle(committed: true)
+            } catch {
+                pendingCounts.settle(committed: false)
+                throw error
+            }
+        }
     }
 
     var database: any Database { environment.database }

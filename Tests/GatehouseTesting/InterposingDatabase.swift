@@ -67,4 +67,6 @@ private final class InterposingConnection: DatabaseConnection {
     }
 
     func executeScript(_ sql: String) throws { try base.executeScript(sql) }
+
+    func afterCommit(_ work: @escaping () -> Void) { base.afterCommit(work) }
 }

@@ -311,50 +311,56 @@ import Testing
         }
     }
 
-    /// Counts without a cap go to a row of each connection's own: a start whose transaction is
-    /// still open never holds up another start's count, on this node or another (PostgreSQL,
-    /// where writers run side by side; SQLite has one writer).
-    @Test(arguments: TestDatabaseKind.available.filter { $0 == .postgres })
-    func startsCountingWithoutACapNeverWaitOnEachOther(_ kind: TestDatabaseKind) async throws {
+    /// Counts without a cap are the node's, not the start's: a start's transaction writes no
+    /// counter row (so starts never wait on each other's, on this node or another), a
+    /// transaction that rolls back counts nothing, and a flush writes what the node holds to
+    /// its own row.
+    @Test(arguments: TestDatabaseKind.available)
+    func countsWithoutACapAreWrittenByTheNodeOnceTheStartCommits(_ kind: TestDatabaseKind) async throws {
         let harness = try await EngineHarness(kind)
         defer { harness.close() }
         harness.clock.set(Self.noon)
         let caller = try await harness.caller { $0.cooldownSeconds = 0 }
-        let (app, engine, now, database) = (caller.application, harness.engine, harness.clock.now, harness.store.database)
-        let range = try #require(PhoneRange(destination: "447900111001", channel: .sms))
-        let (counted, release, second) = (Latch(), DispatchSemaphore(value: 0), Latch())
-        let holding = Task {
-            try await database.write { db in
-                let blocks = try #require(try VerificationEngine.sendBlock(db, app: app, range: range))
-                let lastHour = try #require(try engine.sendWatch(db, app: app, range: range, now: now))
-                try engine.watchConversion(db, app: app, range: range, blocks: blocks, lastHour: lastHour, now: now)
-                try db.send(try engine.countVolume(db, app: app, range: range, now: now) + engine.countConversion(db, app: app, range: range, now: now))
-                _ = try db.query("SELECT 1", [])  // what was sent is written before the transaction is held open
-                counted.signal()
-                release.wait()  // the first start's transaction stays open, its rows written
+        let (engine, database) = (harness.engine, harness.store.database)
+        func rows() async throws -> [String: Int] {
+            try await database.read { db in
+                var counts: [String: Int] = [:]
+                for table in ["verification_volume_shards", "verification_conversion_counts", "verification_recent_counts"] {
+                    counts[table] = try db.queryOne("SELECT COUNT(*) AS n FROM \(table)")?.get("n") ?? 0
+                }
+                return counts
             }
         }
-        #expect(await counted.wait(timeout: .seconds(60)))
-        let other = Task {
+        _ = try await start(harness, "447900111001", caller)
+        _ = try await start(harness, "447900111002", caller)
+        #expect(try await rows().values.allSatisfy { $0 == 0 })
+        // A code queued in a transaction that then fails is not counted.
+        struct Abandoned: Error {}
+        await #expect(throws: Abandoned.self) {
             try await database.write { db in
-                let blocks = try #require(try VerificationEngine.sendBlock(db, app: app, range: range))
-                let lastHour = try #require(try engine.sendWatch(db, app: app, range: range, now: now))
-                try engine.watchConversion(db, app: app, range: range, blocks: blocks, lastHour: lastHour, now: now)
-                try db.send(try engine.countVolume(db, app: app, range: range, now: now) + engine.countConversion(db, app: app, range: range, now: now))
+                try engine.sendInternalCode(db, application: caller.application, channel: .sms, destination: "447900111003", now: harness.clock.now)
+                throw Abandoned()
             }
-            second.signal()
         }
-        let finishedWhileHeld = await second.wait(timeout: .seconds(60))
-        release.signal()
-        try await holding.value
-        try await other.value
-        #expect(finishedWhileHeld, "the second start waited for the first one's counter rows")
-        let shards: Int = try await database.read { db in
-            try db.queryOne(
-                "SELECT COUNT(DISTINCT shard) AS n FROM verification_volume_shards WHERE counter_key LIKE 'prefix-hourly:%' AND shard >= 8")?
-                .get("n") ?? 0
+        let lines = try await engine.conversion(tenantID: harness.tenantID, applicationID: caller.application.id).lines
+        #expect(lines.first { $0.scope == "prefix" && $0.value == "447900" }?.sent == 2)
+        #expect(lines.first { $0.scope == "country" && $0.value == "GB" }?.sent == 2)
+        let written = try await rows()
+        #expect(written["verification_volume_shards"] == 4)  // the prefix's and the country's hour and day
+        #expect(written["verification_conversion_counts"] == 2)
+        #expect(written["verification_recent_counts"] == 1)
+        let shards: [Int] = try await database.read { db in
+            try db.query(
+                """
+                SELECT shard FROM verification_volume_shards UNION SELECT shard FROM verification_conversion_counts
+                UNION SELECT shard FROM verification_recent_counts
+                """, []).map { try $0.get("shard") }
         }
-        #expect(shards == 2)
+        #expect(shards == [engine.nodeShard])
+        let hits: Int = try await database.read { db in
+            try db.queryOne("SELECT SUM(hits) AS n FROM verification_volume_shards WHERE counter_key LIKE 'prefix-hourly:%'")?.get("n") ?? 0
+        }
+        #expect(hits == 2)
     }
 
     /// A budget set mid-hour knows the codes the hour already sent.
