@@ -1,9 +1,9 @@
 import Foundation
 import GatehouseDatabase
 
-/// Codes sent and verified per application, prefix or country, and UTC hour, each connection
-/// counting on a row of its own (`VerificationEngine.ownShard`) so busy countries do not queue
-/// on one row. Verified codes
+/// Codes sent and verified per application, prefix or country, and UTC hour, each node
+/// counting on a row of its own (`VerificationEngine.nodeShard`, written by `PendingCounts`)
+/// so busy countries do not queue on one row. Verified codes
 /// count in the hour they were sent, so an hour's share verified is that hour's conversion.
 enum ConversionCounts {
     struct Window: Equatable {
@@ -20,24 +20,14 @@ enum ConversionCounts {
         Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 3600).rounded(.down) * 3600)
     }
 
+    /// Adds counts to `shard`'s rows (seeding history; starts and verifications count through
+    /// ``PendingCounts``).
     static func add(
         _ db: any DatabaseConnection, applicationID: String, range: PhoneRange, hour: Date, shard: Int, sent: Int = 0, verified: Int = 0
     ) throws {
-        try db.send([write(applicationID: applicationID, range: range, hour: hour, shard: shard, sent: sent, verified: verified)])
-    }
-
-    /// The upsert of ``add(_:applicationID:range:hour:shard:sent:verified:)``, for a statement to carry.
-    static func write(applicationID: String, range: PhoneRange, hour: Date, shard: Int, sent: Int = 0, verified: Int = 0) -> PendingWrite {
-        // Both scopes in one statement: their keys differ in `scope`, so no row is hit twice.
-        let counts: [SQLValue] = [hour.sqlValue, .integer(Int64(shard)), .integer(Int64(sent)), .integer(Int64(verified))]
-        return PendingWrite(
-            """
-            INSERT INTO verification_conversion_counts (application_id, scope, value, hour_start, shard, sent, verified)
-            VALUES (?, 'prefix', ?, ?, ?, ?, ?), (?, 'country', ?, ?, ?, ?, ?)
-            ON CONFLICT (application_id, scope, value, hour_start, shard) DO UPDATE
-            SET sent = verification_conversion_counts.sent + excluded.sent, verified = verification_conversion_counts.verified + excluded.verified
-            """,
-            [.text(applicationID), .text(range.prefix)] + counts + [.text(applicationID), .text(range.country)] + counts)
+        var tally = PendingCounts.Tally()
+        tally.add(HeldCounts(conversion: (applicationID, range, hour), codes: .init(sent: sent, verified: verified)))
+        try db.send(tally.writes(shard: shard))
     }
 
     /// The sliding hour of one prefix (this hour's counts and the previous hour's, weighted by

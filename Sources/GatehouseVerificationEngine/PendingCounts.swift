@@ -1,24 +1,27 @@
 import Foundation
 import GatehouseDatabase
 
-/// What a start counts without deciding anything by it: the pumping budgets without a cap,
-/// and the guard's hourly and ten-second counts of codes sent. Kept in node memory once the
-/// start commits and written in batches (``VerificationEngine/flushCounts()``, which the
-/// delivery dispatcher calls on every pass), so a start writes no counter row: the seven
-/// upserts a start to a phone made were a quarter of its cost on PostgreSQL.
+/// What a start or a verification counts without deciding anything by it: the pumping
+/// budgets without a cap, and the guard's hourly and ten-second counts of codes sent and
+/// verified. Kept in node memory once the transaction commits and written in batches
+/// (``VerificationEngine/flushCounts()``, which the delivery dispatcher calls on every pass),
+/// so neither writes a counter row: the seven upserts a start to a phone made were a quarter
+/// of its cost on PostgreSQL.
 ///
 /// The truth is the database plus what each node holds. This node's own reads (the guard's
 /// look at its prefix, a budget's count when an operator has just set its cap) add what it
 /// holds; other nodes see it once flushed, a dispatcher pass later. A crash loses what was not
 /// flushed: statistics, never a decision (capped periods still take their slot in the
 /// start's transaction).
-struct StartCounts: Sendable {
+struct HeldCounts: Sendable {
     /// Periods without a cap, by counter key, with the end of each.
     var volume: [(key: String, end: Date)] = []
     /// The range and hour a code to a phone was sent in.
     var conversion: (applicationID: String, range: PhoneRange, hour: Date)?
     /// The ten-second bucket of that code, where the guard watches.
     var recent: (applicationID: String, prefix: String, bucket: Date)?
+    /// What happened to the code: sent (a start), or verified (a report or sign-in).
+    var codes = PendingCounts.Codes(sent: 1, verified: 0)
 }
 
 // Safe: `waiting` and `flushing` are only read and written under `lock`.
@@ -29,14 +32,25 @@ final class PendingCounts: @unchecked Sendable {
         let value: String
     }
 
-    /// Codes sent to a prefix or country, by hour; and, for a prefix, by ten-second bucket.
+    /// Codes sent and verified.
+    struct Codes: Sendable {
+        var sent = 0
+        var verified = 0
+
+        static func + (left: Codes, right: Codes) -> Codes {
+            Codes(sent: left.sent + right.sent, verified: left.verified + right.verified)
+        }
+    }
+
+    /// Codes of a prefix or country, by the hour they were sent; and, for a prefix, by the
+    /// ten-second bucket.
     struct Sent {
-        var hours: [Date: Int] = [:]
-        var buckets: [Date: Int] = [:]
+        var hours: [Date: Codes] = [:]
+        var buckets: [Date: Codes] = [:]
 
         mutating func add(_ other: Sent) {
-            for (hour, sent) in other.hours { hours[hour, default: 0] += sent }
-            for (bucket, sent) in other.buckets { buckets[bucket, default: 0] += sent }
+            for (hour, codes) in other.hours { hours[hour] = (hours[hour] ?? Codes()) + codes }
+            for (bucket, codes) in other.buckets { buckets[bucket] = (buckets[bucket] ?? Codes()) + codes }
         }
     }
 
@@ -48,14 +62,16 @@ final class PendingCounts: @unchecked Sendable {
 
         var isEmpty: Bool { volume.isEmpty && prefixes.isEmpty && countries.isEmpty }
 
-        mutating func add(_ counts: StartCounts) {
+        mutating func add(_ counts: HeldCounts) {
             for period in counts.volume { volume[period.key, default: (0, period.end)].hits += 1 }
-            if let sent = counts.conversion {
-                prefixes[RangeKey(applicationID: sent.applicationID, value: sent.range.prefix), default: Sent()].hours[sent.hour, default: 0] += 1
-                countries[RangeKey(applicationID: sent.applicationID, value: sent.range.country), default: Sent()].hours[sent.hour, default: 0] += 1
+            if let code = counts.conversion {
+                prefixes[RangeKey(applicationID: code.applicationID, value: code.range.prefix), default: Sent()]
+                    .add(Sent(hours: [code.hour: counts.codes]))
+                countries[RangeKey(applicationID: code.applicationID, value: code.range.country), default: Sent()]
+                    .add(Sent(hours: [code.hour: counts.codes]))
             }
-            if let sent = counts.recent {
-                prefixes[RangeKey(applicationID: sent.applicationID, value: sent.prefix), default: Sent()].buckets[sent.bucket, default: 0] += 1
+            if let code = counts.recent {
+                prefixes[RangeKey(applicationID: code.applicationID, value: code.prefix), default: Sent()].add(Sent(buckets: [code.bucket: counts.codes]))
             }
         }
 
@@ -71,14 +87,14 @@ final class PendingCounts: @unchecked Sendable {
             let volumeRows = volume.map { key, count in [.text(key), shard, .integer(Int64(count.hits)), count.end.sqlValue] as [SQLValue] }
             let hourRows = [("prefix", prefixes), ("country", countries)].flatMap { scope, ranges in
                 ranges.flatMap { key, sent in
-                    sent.hours.map { hour, count in
-                        [.text(key.applicationID), .text(scope), .text(key.value), hour.sqlValue, shard, .integer(Int64(count))] as [SQLValue]
+                    sent.hours.map { hour, codes in
+                        [.text(key.applicationID), .text(scope), .text(key.value), hour.sqlValue, shard] + codes.sqlValues
                     }
                 }
             }
             let bucketRows = prefixes.flatMap { key, sent in
-                sent.buckets.map { bucket, count in
-                    [.text(key.applicationID), .text(key.value), bucket.sqlValue, shard, .integer(Int64(count))] as [SQLValue]
+                sent.buckets.map { bucket, codes in
+                    [.text(key.applicationID), .text(key.value), bucket.sqlValue, shard] + codes.sqlValues
                 }
             }
             return Self.upserts(
@@ -89,13 +105,16 @@ final class PendingCounts: @unchecked Sendable {
                     "INSERT INTO verification_conversion_counts (application_id, scope, value, hour_start, shard, sent, verified) VALUES",
                     """
                     ON CONFLICT (application_id, scope, value, hour_start, shard) DO UPDATE
-                    SET sent = verification_conversion_counts.sent + excluded.sent
+                    SET sent = verification_conversion_counts.sent + excluded.sent, verified = verification_conversion_counts.verified + excluded.verified
                     """,
-                    row: "(?, ?, ?, ?, ?, ?, 0)", hourRows)
+                    row: "(?, ?, ?, ?, ?, ?, ?)", hourRows)
                 + Self.upserts(
                     "INSERT INTO verification_recent_counts (application_id, prefix, bucket_start, shard, sent, verified) VALUES",
-                    "ON CONFLICT (application_id, prefix, bucket_start, shard) DO UPDATE SET sent = verification_recent_counts.sent + excluded.sent",
-                    row: "(?, ?, ?, ?, ?, 0)", bucketRows)
+                    """
+                    ON CONFLICT (application_id, prefix, bucket_start, shard) DO UPDATE
+                    SET sent = verification_recent_counts.sent + excluded.sent, verified = verification_recent_counts.verified + excluded.verified
+                    """,
+                    row: "(?, ?, ?, ?, ?, ?)", bucketRows)
         }
 
         /// Rows per statement: far below either database's limit on a statement's parameters.
@@ -115,7 +134,7 @@ final class PendingCounts: @unchecked Sendable {
     /// What a flush is writing: still counted by this node's reads until it has committed.
     private var flushing = Tally()
 
-    func add(_ counts: StartCounts) {
+    func add(_ counts: HeldCounts) {
         lock.withLock { waiting.add(counts) }
     }
 
@@ -142,8 +161,8 @@ final class PendingCounts: @unchecked Sendable {
         lock.withLock { (waiting.volume[key]?.hits ?? 0) + (flushing.volume[key]?.hits ?? 0) }
     }
 
-    /// Codes sent to a prefix not yet in the database: per hour from `hour` on, and since `bucket`.
-    func sent(applicationID: String, prefix: String, hoursFrom hour: Date, bucketsFrom bucket: Date) -> (hours: [Date: Int], recent: Int) {
+    /// A prefix's codes not yet in the database: per hour from `hour` on, and since `bucket`.
+    func codes(applicationID: String, prefix: String, hoursFrom hour: Date, bucketsFrom bucket: Date) -> (hours: [Date: Codes], recent: Codes) {
         let key = RangeKey(applicationID: applicationID, value: prefix)
         var sent = lock.withLock {
             var both = waiting.prefixes[key] ?? Sent()
@@ -151,6 +170,10 @@ final class PendingCounts: @unchecked Sendable {
             return both
         }
         sent.hours = sent.hours.filter { $0.key >= hour }
-        return (sent.hours, sent.buckets.filter { $0.key >= bucket }.values.reduce(0, +))
+        return (sent.hours, sent.buckets.filter { $0.key >= bucket }.values.reduce(Codes(), +))
     }
+}
+
+extension PendingCounts.Codes {
+    var sqlValues: [SQLValue] { [.integer(Int64(sent)), .integer(Int64(verified))] }
 }

@@ -2,7 +2,7 @@ import Foundation
 import GatehouseDatabase
 
 /// Codes sent and verified per application and prefix in ten-second buckets of the time they
-/// were sent, on each connection's own rows like the hourly counts: what the pumping guard needs to leave the codes
+/// were sent, on each node's own rows like the hourly counts: what the pumping guard needs to leave the codes
 /// of the last minute unjudged without counting their rows, so its cost per start does not
 /// grow with the very traffic it watches.
 enum RecentCounts {
@@ -15,21 +15,14 @@ enum RecentCounts {
         Date(timeIntervalSince1970: (date.timeIntervalSince1970 / width).rounded(.down) * width)
     }
 
+    /// Adds counts to `shard`'s row (seeding history; starts and verifications count through
+    /// ``PendingCounts``).
     static func add(
         _ db: any DatabaseConnection, applicationID: String, prefix: String, sentAt: Date, shard: Int, sent: Int = 0, verified: Int = 0
     ) throws {
-        try db.send([write(applicationID: applicationID, prefix: prefix, sentAt: sentAt, shard: shard, sent: sent, verified: verified)])
-    }
-
-    /// The upsert of ``add(_:applicationID:prefix:sentAt:shard:sent:verified:)``, for a statement to carry.
-    static func write(applicationID: String, prefix: String, sentAt: Date, shard: Int, sent: Int = 0, verified: Int = 0) -> PendingWrite {
-        PendingWrite(
-            """
-            INSERT INTO verification_recent_counts (application_id, prefix, bucket_start, shard, sent, verified) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (application_id, prefix, bucket_start, shard) DO UPDATE
-            SET sent = verification_recent_counts.sent + excluded.sent, verified = verification_recent_counts.verified + excluded.verified
-            """,
-            [.text(applicationID), .text(prefix), bucketStart(sentAt).sqlValue, .integer(Int64(shard)), .integer(Int64(sent)), .integer(Int64(verified))])
+        var tally = PendingCounts.Tally()
+        tally.add(HeldCounts(recent: (applicationID, prefix, bucketStart(sentAt)), codes: .init(sent: sent, verified: verified)))
+        try db.send(tally.writes(shard: shard))
     }
 
     /// Where the codes sent in the last `span` and not verified yet begin: at most a bucket

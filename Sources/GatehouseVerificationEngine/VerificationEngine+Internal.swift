@@ -94,14 +94,14 @@ extension VerificationEngine {
     {
         let now = self.now
         return try await database.write { db in
-            try Self.checkInternalCode(db, application: app, channel: channel, destination: destination, code: code, now: now)
+            try self.checkInternalCode(db, application: app, channel: channel, destination: destination, code: code, now: now)
         }
     }
 
     /// The same check inside a transaction the caller holds, so that a limit of its own
     /// (the hourly wrong-code cap of sign-in) is decided and counted in the transaction
     /// that checks the code.
-    public static func checkInternalCode(
+    public func checkInternalCode(
         _ db: any DatabaseConnection, application app: OTPApplication, channel: VerificationChannel, destination: String, code: String,
         now: Date
     ) throws -> InternalCodeCheck {
@@ -112,18 +112,18 @@ extension VerificationEngine {
     /// caller's own reads; `apply()` reads it, checks the code and counts the attempt. A caller
     /// that decides against the check (a cap of its own reached) never applies it, and
     /// nothing is counted.
-    public static func sendInternalCodeCheck(
+    public func sendInternalCodeCheck(
         _ db: any DatabaseConnection, application app: OTPApplication, channel: VerificationChannel, destination: String, code: String,
         now: Date
     ) throws -> PendingInternalCodeCheck {
-        let sent = try sendRow(db, .number(destination), applicationID: app.id, now: now, lock: true)
+        let sent = try Self.sendRow(db, .number(destination), applicationID: app.id, now: now, lock: true)
         return PendingInternalCodeCheck {
             guard let row = try sent.row() else { return .invalid }
-            return try judgeInternalCode(db, row: row, channel: channel, code: code, now: now)
+            return try self.judgeInternalCode(db, row: row, channel: channel, code: code, now: now)
         }
     }
 
-    private static func judgeInternalCode(_ db: any DatabaseConnection, row: Row, channel: VerificationChannel, code: String, now: Date)
+    private func judgeInternalCode(_ db: any DatabaseConnection, row: Row, channel: VerificationChannel, code: String, now: Date)
         throws -> InternalCodeCheck
     {
         let record = try VerificationRecord(row: row)
@@ -134,7 +134,7 @@ extension VerificationEngine {
         case .verified, .failed, .denied: return .invalid
         case .pending: break
         }
-        let matches = codeMatches(row, code: code)
+        let matches = Self.codeMatches(row, code: code)
         switch try applyCode(db, record: record, channel: channel, matches: matches, now: now) {
         case .verified(_, let charged):
             try charged()

@@ -59,7 +59,7 @@ extension VerificationEngine {
 
     /// Counts a code sent to `range`: its hour's counts and, where the guard watches, its
     /// recent bucket, for the start to count once it commits (``PendingCounts``).
-    static func countConversion(_ counts: inout StartCounts, app: OTPApplication, range: PhoneRange, now: Date) {
+    static func countConversion(_ counts: inout HeldCounts, app: OTPApplication, range: PhoneRange, now: Date) {
         counts.conversion = (app.id, range, ConversionCounts.hourStart(now))
         guard app.autoBlockPrefixes else { return }
         counts.recent = (app.id, range.prefix, RecentCounts.bucketStart(now))
@@ -87,12 +87,12 @@ extension VerificationEngine {
         // in this hour's count and its recent bucket once the start has committed.
         // What this node counted and has not flushed is in neither.
         var (window, young) = try lastHour.read()
-        let held = pendingCounts.sent(
+        let held = pendingCounts.codes(
             applicationID: app.id, prefix: range.prefix, hoursFrom: hour.addingTimeInterval(-3600),
             bucketsFrom: RecentCounts.unverifiedSince(now, span: Self.judgementDelay))
-        for (start, sent) in held.hours { window.add(ConversionCounts.weighted(hour: start, sent: sent, verified: 0, now: now)) }
+        for (start, codes) in held.hours { window.add(ConversionCounts.weighted(hour: start, sent: codes.sent, verified: codes.verified, now: now)) }
         window.sent += 1
-        young += held.recent + 1
+        young += held.recent.sent - held.recent.verified + 1
         guard window.sent >= Double(rules.minimumVolume) else { return }
         // Never below zero: codes verified before the guard was turned on left their buckets.
         let judged = Window(sent: window.sent - Double(max(0, young)), verified: window.verified)
@@ -163,17 +163,17 @@ extension VerificationEngine {
             ])
     }
 
-    /// Counts a verified code on its prefix and country, in the hour it was sent: the writes,
-    /// for the statement that marks it verified to carry.
-    static func recount(_ db: any DatabaseConnection, _ record: VerificationRecord, verified: Int, now: Date) -> [PendingWrite] {
-        guard let prefix = record.destinationPrefix, let country = record.destinationCountry else { return [] }
-        let shard = ownShard(db)
-        let hour = ConversionCounts.write(
-            applicationID: record.applicationId, range: PhoneRange(prefix: prefix, country: country, digits: prefix),
-            hour: ConversionCounts.hourStart(record.createdAt), shard: shard, verified: verified)
+    /// Counts a verified code on its prefix and country, in the hour it was sent, once `db`'s
+    /// transaction commits (``PendingCounts``).
+    func countVerified(_ db: any DatabaseConnection, _ record: VerificationRecord, now: Date) {
+        guard let prefix = record.destinationPrefix, let country = record.destinationCountry else { return }
+        var counts = HeldCounts(codes: .init(sent: 0, verified: 1))
+        counts.conversion = (record.applicationId, PhoneRange(prefix: prefix, country: country, digits: prefix), ConversionCounts.hourStart(record.createdAt))
         // A code of the last minutes also leaves the guard's count of unjudged codes.
-        guard now.timeIntervalSince(record.createdAt) < judgementDelay + 2 * RecentCounts.width else { return [hour] }
-        return [hour, RecentCounts.write(applicationID: record.applicationId, prefix: prefix, sentAt: record.createdAt, shard: shard, verified: verified)]
+        if now.timeIntervalSince(record.createdAt) < Self.judgementDelay + 2 * RecentCounts.width {
+            counts.recent = (record.applicationId, prefix, RecentCounts.bucketStart(record.createdAt))
+        }
+        db.afterCommit { [pendingCounts] in pendingCounts.add(counts) }
     }
 }
 

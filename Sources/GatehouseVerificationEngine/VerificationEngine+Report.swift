@@ -52,7 +52,7 @@ extension VerificationEngine {
             case .pending:
                 break
             }
-            switch try Self.applyCode(db, record: record, channel: channel, matches: matches, now: now) {
+            switch try self.applyCode(db, record: record, channel: channel, matches: matches, now: now) {
             case .done(let record): return .done(record)
             case .refused(let code): return .refused(code)
             case .verified(let updated, let charged):
@@ -81,7 +81,7 @@ extension VerificationEngine {
     /// A code reported against a pending verification: checks the method and readiness,
     /// uses an attempt when wrong, fails it once attempts are exhausted, verifies (and bills)
     /// when right. Shared by the DIDWW API and Gatehouse's own sign-in codes.
-    static func applyCode(_ db: any DatabaseConnection, record: VerificationRecord, channel: VerificationChannel, matches: Bool, now: Date)
+    func applyCode(_ db: any DatabaseConnection, record: VerificationRecord, channel: VerificationChannel, matches: Bool, now: Date)
         throws -> AppliedCode
     {
         if record.channel != channel { return .refused(.deliveryMethodMismatch) }
@@ -90,19 +90,19 @@ extension VerificationEngine {
             try db.send(
                 "UPDATE verifications SET status = 'failed', error_code = ?, finished_at = ?, code_hash = NULL WHERE id = ?",
                 VerificationOutcome.tooManyAttempts.rawValue, now, record.id)
-            return .done(try reload(db, record.id))
+            return .done(try Self.reload(db, record.id))
         }
         guard matches else {
             try db.send("UPDATE verifications SET attempts = attempts + 1 WHERE id = ?", record.id)
             return .refused(.codeInvalid)
         }
-        // The verification, its counts and its charge are sent; nothing here waits for them.
-        // The counts go with the update (one statement on PostgreSQL).
+        // The verification and its charge are sent; nothing here waits for them. Its counts
+        // are this node's once the transaction commits.
         let updated = try db.send(
-            "UPDATE verifications SET status = 'verified', finished_at = ? WHERE id = ? RETURNING *", [now.sqlValue, .text(record.id)],
-            carrying: recount(db, record, verified: 1, now: now))
+            "UPDATE verifications SET status = 'verified', finished_at = ? WHERE id = ? RETURNING *", [now.sqlValue, .text(record.id)])
+        countVerified(db, record, now: now)
         // The quoted fee is billed only now, on success.
-        return .verified(updated: updated, charged: try bill(db, record))
+        return .verified(updated: updated, charged: try Self.bill(db, record))
     }
 
     /// Whether `code` is the one whose hash the verification's row holds (read with the row,

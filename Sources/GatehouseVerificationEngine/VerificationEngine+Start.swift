@@ -93,7 +93,7 @@ extension VerificationEngine {
                 WHERE application_id = ? AND destination = ? AND status = 'pending' AND expires_at > ?
                 """,
                 [now.sqlValue, .text(app.id), .text(valid.destination), now.sqlValue]))
-            var counts = StartCounts(volume: try countVolume(db, app: app, range: range, now: now))
+            var counts = HeldCounts(volume: try countVolume(db, app: app, range: range, now: now))
             if let range { Self.countConversion(&counts, app: app, range: range, now: now) }
             db.afterCommit { [pendingCounts] in pendingCounts.add(counts) }
             if testCode == nil {

@@ -18,14 +18,6 @@ import GatehouseFormats
 extension VerificationEngine {
     static let volumeShards = 8
 
-    /// The shard of uncapped counters that only `db` writes. A connection runs one transaction
-    /// at a time, and the number is the process's own hash of the connection object, so two
-    /// connections (of this node or another) share a row only by a one-in-a-billion chance,
-    /// which would cost a wait, never a count. Above the capped shards, which stay `0..<8`.
-    static func ownShard(_ db: any DatabaseConnection) -> Int {
-        volumeShards + (ObjectIdentifier(db).hashValue & 0x3FFF_FFFF)
-    }
-
     /// 429 once a period's count has reached its limit; counts nothing.
     static func sendVolume(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange?, now: Date) throws
         -> [(limit: VolumePeriods.Limit, count: SentStatement)]
@@ -65,7 +57,7 @@ extension VerificationEngine {
     }
 
     /// Takes a slot of a limited period. What was counted before the limit was set (on the
-    /// connections' own rows) comes off the limit first; the rest is split over the shards.
+    /// nodes' own rows) comes off the limit first; the rest is split over the shards.
     private func takeSlot(_ db: any DatabaseConnection, _ limit: VolumePeriods.Limit, cap: Int, firstShard: Int) throws -> Bool {
         let uncapped: Int = try db.queryOne(
             "SELECT COALESCE(SUM(hits), 0) AS n FROM verification_volume_shards WHERE counter_key = ? AND shard >= ?",

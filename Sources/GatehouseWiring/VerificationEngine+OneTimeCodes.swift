@@ -29,7 +29,7 @@ extension VerificationEngine: OneTimeCodes {
         destination: String, code: String, now: Date
     ) throws -> PendingOneTimeCodeCheck {
         let app = try internalApplication(db, tenantID: tenantID, purpose: purpose, policy: InternalCodePolicy(policy), now: now)
-        let pending = try Self.sendInternalCodeCheck(
+        let pending = try sendInternalCodeCheck(
             db, application: app, channel: VerificationChannel(channel), destination: destination, code: code, now: now)
         return PendingOneTimeCodeCheck {
             switch try pending.apply() {

@@ -361,6 +361,12 @@ import Testing
             try db.queryOne("SELECT SUM(hits) AS n FROM verification_volume_shards WHERE counter_key LIKE 'prefix-hourly:%'")?.get("n") ?? 0
         }
         #expect(hits == 2)
+        // A verified code is counted the same way, in the hour it was sent.
+        let (record, code) = try await harness.startAndDeliver("447900111004", caller: caller)
+        _ = try await engine.report(.id(record.id), method: "sms", code: code, caller: caller)
+        #expect(try await rows()["verification_conversion_counts"] == 2)
+        let after = try await engine.conversion(tenantID: harness.tenantID, applicationID: caller.application.id).lines
+        #expect(after.first { $0.scope == "prefix" && $0.value == "447900" }.map { [$0.sent, $0.verified] } == [3, 1])
     }
 
     /// A budget set mid-hour knows the codes the hour already sent.
