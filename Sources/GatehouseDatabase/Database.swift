@@ -73,9 +73,9 @@ public protocol DatabaseConnection: AnyObject {
     /// Runs several `;`-separated statements with no arguments (migrations).
     func executeScript(_ sql: String) throws
 
-    /// Runs `work` on the transaction's thread once the transaction has committed, and never
-    /// if it rolls back (with SQLite's group commit: once the batch it shares commits, and
-    /// never if its own part is rolled back). For what must follow the commit but cannot be
+    /// Runs `work` on the thread that committed, once the transaction has committed, and never
+    /// if it rolls back (with SQLite's group commit: on the batch leader's thread once the batch
+    /// it shares commits, and never if its own part is rolled back). For what must follow the commit but cannot be
     /// in it, such as counts kept in node memory; in a read, once the read ends.
     func afterCommit(_ work: @escaping () -> Void)
 }

@@ -10,9 +10,12 @@ import GatehouseDatabase
 ///
 /// The truth is the database plus what each node holds. This node's own reads (the guard's
 /// look at its prefix, a budget's count when an operator has just set its cap) add what it
-/// holds; other nodes see it once flushed, a dispatcher pass later. A crash loses what was not
-/// flushed: statistics, never a decision (capped periods still take their slot in the
-/// start's transaction).
+/// holds; other nodes see it once flushed, a dispatcher pass later. A read of the rows and a
+/// look at what the node holds are two moments, so a flush that commits between them makes
+/// one batch count twice or not at all for that read (the guard's sent and unjudged codes
+/// move together, so the share it judges barely does). A crash, or a connection lost with a
+/// flush's COMMIT, loses what was not written: statistics, never a decision (capped periods
+/// still take their slot in the start's transaction).
 struct HeldCounts: Sendable {
     /// Periods without a cap, by counter key, with the end of each.
     var volume: [(key: String, end: Date)] = []

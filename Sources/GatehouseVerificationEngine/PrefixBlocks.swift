@@ -159,7 +159,7 @@ extension VerificationEngine {
     /// and its baseline conversion: what the guard compares.
     public func conversion(tenantID: String, applicationID: String) async throws -> (baseline: Double, lines: [ConversionLine]) {
         // The counts this node holds are written first; other nodes' follow within a dispatcher pass.
-        try await flushCounts()
+        await flushCountsBeforeReading()
         let now = self.now
         let rules = settings.pumping
         return try await database.read { db in

@@ -26,7 +26,7 @@ extension VerificationEngine {
     /// and shard), never from the verifications themselves.
     public func activity(tenantID: String?, since: Date) async throws -> (hours: [VerificationHour], countries: [CountryConversion]) {
         // The counts this node holds are written first; other nodes' follow within a dispatcher pass.
-        try await flushCounts()
+        await flushCountsBeforeReading()
         let now = environment.clock.now
         let from = ConversionCounts.hourStart(since)
         let scoped = tenantID == nil ? "" : " AND a.tenant_id = ?"

@@ -42,7 +42,8 @@ extension VerificationEngine {
     /// The pumping budgets of a range are counted with or without a cap, so a budget an
     /// operator sets during an attack already knows what went out that hour and day. (Starts
     /// racing the moment a cap is set may pass it by the starts counted uncapped meanwhile,
-    /// and by what other nodes have not flushed yet; one at a time on one node never do.)
+    /// by what other nodes have not flushed yet, and by a batch of this node's that a flush
+    /// wrote between the start's read of the rows and its look at what the node holds.)
     func countVolume(_ db: any DatabaseConnection, app: OTPApplication, range: PhoneRange?, now: Date) throws -> [(key: String, end: Date)] {
         let limits = VolumePeriods(now).limits(of: app, range: range).filter { $0.cap != nil || $0.pumping }
         guard !limits.isEmpty else { return [] }

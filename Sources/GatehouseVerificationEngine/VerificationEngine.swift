@@ -2,6 +2,7 @@ import Foundation
 import GatehouseCore
 import GatehouseCrypto
 import GatehouseDatabase
+import Synchronization
 
 /// Phone verification: OTP applications, starting, checking and reporting codes, limits,
 /// the request callback and delivery. It knows nothing of HTTP; the DIDWW dialect calls it.
@@ -37,8 +38,9 @@ public final class VerificationEngine: Sendable {
     /// The row this node writes those counts to, above the capped shards: no other node
     /// writes it, but by a one-in-a-billion chance (which would cost a wait, never a count).
     let nodeShard: Int
-    /// One flush at a time, so a flush returns only once everything held before it is written.
-    let flushTurn = NSLock()
+    /// The flush in flight, if any: one at a time, so a flush returns only once everything
+    /// held before it was called is written.
+    let flushing = Mutex<Task<Void, any Error>?>(nil)
 
     public init(environment: Environment, delivery: any MessageDelivery, settings: VerificationSettings = VerificationSettings()) {
         precondition(settings.deliveryDeadline < settings.dispatchRetryAfter, "a send must be given up before its lease ends")
@@ -54,26 +56,51 @@ public final class VerificationEngine: Sendable {
         nodeShard = Self.volumeShards + Int(environment.random.uniform(below: 1 << 30))
     }
 
-    /// Writes the counts this node holds (``PendingCounts``) in one transaction; they wait
-    /// for the next flush if it fails. The delivery dispatcher calls it on every pass, and
-    /// the views that show the counts before reading them.
+    /// Writes the counts this node holds (``PendingCounts``) in one transaction, and returns
+    /// once everything held when it was called is written. The delivery dispatcher calls it on
+    /// every pass, and the views that show the counts before reading them.
     public func flushCounts() async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            // Blocking: the turn is held across the write, off the concurrency pool.
-            BlockingThreadPool.database.run { continuation.resume(with: Result { try self.flushCountsBlocking() }) }
+        // A flush in flight took what was held when it began, not what came since: it is
+        // waited for, then the flush started after it (by this caller or another) takes the rest.
+        if let running = flushing.withLock({ $0 }) { _ = try? await running.value }
+        let flush = flushing.withLock { current in
+            if let current { return current }
+            let started = Task {
+                // Cleared under the lock, which the caller starting it holds until it is set.
+                defer { self.flushing.withLock { $0 = nil } }
+                try await self.writeHeldCounts()
+            }
+            current = started
+            return started
+        }
+        try await flush.value
+    }
+
+    private func writeHeldCounts() async throws {
+        guard let tally = pendingCounts.take() else { return }
+        do {
+            let shard = nodeShard
+            try await database.write { db in try db.send(tally.writes(shard: shard)) }
+            pendingCounts.settle(committed: true)
+        } catch let error as DatabaseError where error.kind == .connection {
+            // The connection went down with the COMMIT perhaps sent: the batch may be written,
+            // and counting it again could double it. Counts, not decisions: they are let go.
+            pendingCounts.settle(committed: true)
+            environment.logger.warning("verification counts lost with the connection", ["error": "\(error)"])
+            throw error
+        } catch {
+            pendingCounts.settle(committed: false)
+            throw error
         }
     }
 
-    private func flushCountsBlocking() throws {
-        try flushTurn.withLock {
-            guard let tally = pendingCounts.take() else { return }
-            do {
-                try database.writeBlocking { db in try db.send(tally.writes(shard: self.nodeShard)) }
-                pendingCounts.settle(committed: true)
-            } catch {
-                pendingCounts.settle(committed: false)
-                throw error
-            }
+    /// ``flushCounts()`` before a view reads the counts: a view still answers, with what is
+    /// written, if the flush fails.
+    func flushCountsBeforeReading() async {
+        do {
+            try await flushCounts()
+        } catch {
+            environment.logger.warning("verification counts not written yet", ["error": "\(error)"])
         }
     }
 

@@ -34,6 +34,36 @@ import Testing
         #expect(try count(store.db) == 1)
     }
 
+    /// What a transaction asks to run after its commit runs once it has committed, and never
+    /// for a transaction that rolled back, by its own throw or by a statement's error.
+    @Test(arguments: TestBackend.all)
+    func workAfterCommitRunsOnlyForACommittedTransaction(_ backend: TestBackend) throws {
+        let store = try backend.makeStore()
+        defer { store.close() }
+        try makeItems(store.db)
+        var ran: [String] = []
+        #expect(throws: Abort.self) {
+            try store.db.writeBlocking { conn in
+                conn.afterCommit { ran.append("thrown") }
+                try conn.execute("INSERT INTO item (id, name) VALUES (?, ?)", 1, "a")
+                throw Abort()
+            }
+        }
+        #expect(throws: DatabaseError.self) {
+            try store.db.writeBlocking { conn in
+                conn.afterCommit { ran.append("failed") }
+                try conn.send("INSERT INTO item (id, name) VALUES (?, ?)", 1, "a")
+                try conn.send("INSERT INTO item (id, name) VALUES (?, ?)", 1, "again")
+            }
+        }
+        try store.db.writeBlocking { conn in
+            conn.afterCommit { ran.append("committed: \((try? self.count(store.db)) ?? -1)") }
+            try conn.execute("INSERT INTO item (id, name) VALUES (?, ?)", 2, "b")
+        }
+        // The one that committed ran once, after its row could be read by others.
+        #expect(ran == ["committed: 1"])
+    }
+
     @Test(arguments: TestBackend.all)
     func readersSeeCommitsButNotUncommittedWork(_ backend: TestBackend) throws {
         let store = try backend.makeStore()

@@ -62,12 +62,14 @@ import Testing
         started.wait()
         let done = DispatchGroup()
         let outcomes = ResultBox()
+        let committed = ResultBox()
         let writes: [(String, Bool)] = [("first", false), ("holder", false), ("broken", true), ("last", false)]
         for (name, throwsAfterInsert) in writes {
             done.enter()
             Thread {
                 do {
                     try db.writeBlocking { conn in
+                        conn.afterCommit { committed.add(name) }
                         try conn.execute("INSERT INTO items (name) VALUES (?)", name)
                         if throwsAfterInsert { throw Refused() }
                     }
@@ -90,6 +92,8 @@ import Testing
         ])
         let names = try db.readBlocking { try $0.query("SELECT name FROM items ORDER BY name", []).map { try $0.get("name", as: String.self) } }
         #expect(names == ["first", "holder", "last"])
+        // Only the members whose work committed run what they asked to run after the commit.
+        #expect(committed.values.compactMap { $0 as? String }.sorted() == ["first", "last"])
     }
 
     @Test func asynchronousAndBlockedWritersShareCommitsAndEachGetsItsOwnAnswer() async throws {

@@ -3,33 +3,41 @@ import Foundation
 
 // C callbacks for libmicrohttpd. They run on MHD's threads, so they are plain
 // nonisolated functions that only hop into the owning Server.
+//
+// They borrow the server (`_withUnsafeGuaranteedRef`) instead of holding a reference of their
+// own: a server whose last owner let go mid-request is released off MHD's threads once the
+// request ends (`Server.end`), and a callback's own reference, dropped after that release,
+// would be the last one, on MHD's thread, whose `MHD_stop_daemon` then waits for itself and
+// aborts the process ("Failed to join a thread").
 
 let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadSize, slot in
-    let server = Unmanaged<Server>.fromOpaque(cls!).takeUnretainedValue()
-    return server.handle(
-        connection: connection!, url: url, method: method, version: version, uploadData: uploadData, uploadSize: uploadSize!, slot: slot!)
+    return Unmanaged<Server>.fromOpaque(cls!)._withUnsafeGuaranteedRef { server in
+        server.handle(
+            connection: connection!, url: url, method: method, version: version, uploadData: uploadData, uploadSize: uploadSize!, slot: slot!)
+    }
 }
 
 let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, slot, _ in
     guard let cls else { return }
-    let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
-    if let connection, let watched = cmhd_socket_context(connection) {
-        server.clientDeadlines.requestFinished(Unmanaged<WatchedConnection>.fromOpaque(watched).takeUnretainedValue())
+    Unmanaged<Server>.fromOpaque(cls)._withUnsafeGuaranteedRef { server in
+        if let connection, let watched = cmhd_socket_context(connection) {
+            server.clientDeadlines.requestFinished(Unmanaged<WatchedConnection>.fromOpaque(watched).takeUnretainedValue())
+        }
+        // Ended before the first call (MHD refused the head itself): only the target's length was there.
+        guard let slot, let raw = slot.pointee, cmhd_is_uri_length(raw) == 0 else {
+            slot?.pointee = nil
+            return
+        }
+        let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeRetainedValue()
+        slot.pointee = nil
+        server.completed(exchange)
     }
-    // Ended before the first call (MHD refused the head itself): only the target's length was there.
-    guard let slot, let raw = slot.pointee, cmhd_is_uri_length(raw) == 0 else {
-        slot?.pointee = nil
-        return
-    }
-    let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeRetainedValue()
-    slot.pointee = nil
-    server.completed(exchange)
 }
 
 /// Opens and closes a connection's head-deadline watch.
 let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, socketContext, code in
     guard let cls, let socketContext else { return }
-    let deadlines = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().clientDeadlines
+    let deadlines = Unmanaged<Server>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.clientDeadlines }
     switch code.rawValue {
     case 0: // MHD_CONNECTION_NOTIFY_STARTED
         guard let connection else { return }
