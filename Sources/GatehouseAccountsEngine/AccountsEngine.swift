@@ -73,14 +73,16 @@ public final class AccountsEngine: Sendable {
         let failureKey = "signin-fail:\(tenantID):\(identifier.value)"
         let (limit, codes, policy, sessions) = (failuresPerHour, self.codes, self.policy, self.sessions)
         let outcome = try await database.write { db -> SignInCheck in
-            // The account is only wanted once the code is right, but asking now costs no round trip.
-            let account = try Self.send(db, tenantID: tenantID, identifier)
-            // The cap's counter and then the code are locked and read in one round trip; the
-            // code is checked (and its attempt counted) only under the cap.
+            // The cap's counter and then the code are locked and read in one round trip, and
+            // the sign-in's reads (the account's lock, its sessions, the key) travel with them,
+            // so a right code's session is written with the COMMIT; the code is checked (and
+            // its attempt counted) only under the cap.
             let lockedFailures = try RateCounter.sendLock(db, key: failureKey, now: now, window: 3600)
             let pendingCheck = try codes.sendOneTimeCodeCheck(
                 db, tenantID: tenantID, purpose: Self.purpose, policy: policy, channel: identifier.channel,
                 destination: identifier.value, code: code, now: now)
+            let pendingSignIn = try sessions.sendSignIn(
+                db, tenantID: tenantID, account: .identifier(column: identifier.column, value: identifier.value))
             let failures = try lockedFailures.read()
             if failures.count >= limit { return .locked(retryAfter: failures.retryAfter) }
             let check = try pendingCheck.apply()
@@ -88,10 +90,8 @@ public final class AccountsEngine: Sendable {
             case .verified:
                 // Only a key with wrong codes has a row (every hit of it takes the same lock).
                 if try lockedFailures.isStored() { try db.send("DELETE FROM rate_counters WHERE counter_key = ?", failureKey) }
-                guard let accountID: String = try account.rows().first?.get("id") else {
-                    return .refused(.invalid)
-                }
-                return .signedIn(try sessions.signIn(db, tenantID: tenantID, accountID: accountID, device: device, now: now))
+                guard let started = try pendingSignIn.start(device: device, now: now) else { return .refused(.invalid) }
+                return .signedIn(started)
             case .invalid:
                 _ = try RateCounter.hit(db, key: failureKey, now: now, window: 3600)
                 return .refused(check)
@@ -131,9 +131,8 @@ public final class AccountsEngine: Sendable {
 
     /// The ``find(_:tenantID:_:)`` query, sent without waiting.
     static func send(_ db: any DatabaseConnection, tenantID: String, _ identifier: Identifier) throws -> SentStatement {
-        let column = identifier.channel == .phone ? "phone" : "email"
-        return try db.send(
-            "SELECT * FROM accounts WHERE tenant_id = ? AND \(column) = ? AND deleted_at IS NULL", tenantID, identifier.value)
+        try db.send(
+            "SELECT * FROM accounts WHERE tenant_id = ? AND \(identifier.column) = ? AND deleted_at IS NULL", tenantID, identifier.value)
     }
 
     static func validName(_ raw: String) throws -> String {

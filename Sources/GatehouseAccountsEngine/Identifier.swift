@@ -31,6 +31,8 @@ struct Identifier {
         }
     }
 
+    /// The column of `accounts` that holds it.
+    var column: String { channel == .phone ? "phone" : "email" }
     var phone: String? { channel == .phone ? value : nil }
     var email: String? { channel == .email ? value : nil }
 }

@@ -44,44 +44,89 @@ public final class SessionService: Sendable {
         return started.committed(to: self)
     }
 
-    /// The same inside a transaction the caller holds (a sign-in code checked in it); the
-    /// caller passes what it returns to ``StartedSession/committed(to:)`` after the commit.
+    /// The same inside a transaction the caller holds (a passkey checked in it); the caller
+    /// passes what it returns to ``StartedSession/committed(to:)`` after the commit.
     func signIn(_ db: any DatabaseConnection, tenantID: String, accountID: String, device: DeviceInfo, now: Date) throws -> StartedSession {
-        let id = environment.ids.next().lowercased
-        let secret = environment.random.bytes(32)
-        let settings = self.settings
-        // The account's lock is taken first on the server, so the sessions sent with it are read
-        // after any sign-in that held it has committed: one round trip for both.
-        let locked = try db.send(
-            "SELECT status FROM accounts WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL" + db.dialect.forUpdate, accountID, tenantID)
-        let currentKey = try SigningKeys.sendCurrent(db, tenantID: tenantID)
-        let live = try db.query(
-            "SELECT id FROM account_sessions WHERE account_id = ? AND revoked_reason IS NULL ORDER BY created_at, id", [.text(accountID)])
-        guard let account = try locked.rows().first else { throw SessionError(.sessionNotFound) }
-        let evicted: [String] = try live.prefix(max(0, live.count - settings.maxSessions + 1)).map { try $0.get("id") }
-        for sessionID in evicted {
-            try db.send(
-                "UPDATE account_sessions SET revoked_reason = ?, revoked_at = ? WHERE id = ?",
-                SessionErrorCode.sessionEvicted.rawValue, now, sessionID)
+        guard let started = try sendSignIn(db, tenantID: tenantID, account: .id(accountID)).start(device: device, now: now) else {
+            throw SessionError(.sessionNotFound)
         }
-        try announceEnded(db, evicted)
-        try db.send(
-            """
-            INSERT INTO account_sessions (id, tenant_id, account_id, secret, generation, rotated_at, current_used, created_at,
-              last_used_at, refresh_expires_at, absolute_expires_at, device_name, platform, app_version)
-            VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            [
-                .text(id), .text(tenantID), .text(accountID), .blob(secret), now.sqlValue, .boolean(false), now.sqlValue,
-                now.sqlValue, now.addingTimeInterval(settings.refreshLifetime).sqlValue,
-                now.addingTimeInterval(settings.absoluteLifetime).sqlValue, device.name.sqlValue, device.platform.sqlValue,
-                device.appVersion.sqlValue,
-            ])
-        let key = try SigningKeys.current(db, sent: currentKey, tenantID: tenantID, now: now, random: environment.random)
-        let pair = try Self.pair(
-            session: id, tenantID: tenantID, accountID: accountID, status: try account.get("status"), generation: 0,
-            rotatedAt: now, secret: secret, key: key, settings: settings)
-        return StartedSession(pair: pair, evicted: evicted)
+        return started
+    }
+
+    /// The account a sign-in is for: by id, or by the phone or email it signs in with.
+    enum AccountLookup {
+        case id(String)
+        case identifier(column: String, value: String)
+
+        /// The condition on `accounts` and its arguments.
+        var condition: (sql: String, arguments: [SQLValue]) {
+            switch self {
+            case .id(let id): return ("id = ?", [.text(id)])
+            case .identifier(let column, let value): return ("\(column) = ?", [.text(value)])
+            }
+        }
+    }
+
+    /// A sign-in's reads, sent without waiting so that they travel with the caller's own: the
+    /// account's row lock, its live sessions and the tenant's current key. The lock is taken
+    /// first on the server, so the sessions are read after any sign-in that held it has
+    /// committed. ``PendingSignIn/start(device:now:)`` writes the session, or does nothing when
+    /// the caller decides against it (a wrong code), leaving only the lock, held until the
+    /// transaction ends.
+    func sendSignIn(_ db: any DatabaseConnection, tenantID: String, account: AccountLookup) throws -> PendingSignIn {
+        let (condition, arguments) = account.condition
+        let account = "FROM accounts WHERE \(condition) AND tenant_id = ? AND deleted_at IS NULL"
+        let locked = try db.send("SELECT id, status \(account)" + db.dialect.forUpdate, arguments + [.text(tenantID)])
+        let key = try SigningKeys.sendCurrent(db, tenantID: tenantID)
+        let live = try db.send(
+            "SELECT id FROM account_sessions WHERE account_id = (SELECT id \(account)) AND revoked_reason IS NULL ORDER BY created_at, id",
+            arguments + [.text(tenantID)])
+        return PendingSignIn(service: self, db: db, tenantID: tenantID, locked: locked, key: key, live: live)
+    }
+
+    /// What ``sendSignIn(_:tenantID:account:)`` sent.
+    struct PendingSignIn {
+        let service: SessionService
+        let db: any DatabaseConnection
+        let tenantID: String
+        let locked: SentStatement
+        let key: SentStatement
+        let live: SentStatement
+
+        /// Starts the session; past the limit the least recently created ones end. Nil when
+        /// the account is not there (or was deleted).
+        func start(device: DeviceInfo, now: Date) throws -> StartedSession? {
+            guard let account = try locked.rows().first else { return nil }
+            let accountID: String = try account.get("id")
+            let (settings, environment) = (service.settings, service.environment)
+            let id = environment.ids.next().lowercased
+            let secret = environment.random.bytes(32)
+            let live = try self.live.rows()
+            let evicted: [String] = try live.prefix(max(0, live.count - settings.maxSessions + 1)).map { try $0.get("id") }
+            for sessionID in evicted {
+                try db.send(
+                    "UPDATE account_sessions SET revoked_reason = ?, revoked_at = ? WHERE id = ?",
+                    SessionErrorCode.sessionEvicted.rawValue, now, sessionID)
+            }
+            try service.announceEnded(db, evicted)
+            try db.send(
+                """
+                INSERT INTO account_sessions (id, tenant_id, account_id, secret, generation, rotated_at, current_used, created_at,
+                  last_used_at, refresh_expires_at, absolute_expires_at, device_name, platform, app_version)
+                VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .text(id), .text(tenantID), .text(accountID), .blob(secret), now.sqlValue, .boolean(false), now.sqlValue,
+                    now.sqlValue, now.addingTimeInterval(settings.refreshLifetime).sqlValue,
+                    now.addingTimeInterval(settings.absoluteLifetime).sqlValue, device.name.sqlValue, device.platform.sqlValue,
+                    device.appVersion.sqlValue,
+                ])
+            let key = try SigningKeys.current(db, sent: key, tenantID: tenantID, now: now, random: environment.random)
+            let pair = try SessionService.pair(
+                session: id, tenantID: tenantID, accountID: accountID, status: try account.get("status"), generation: 0,
+                rotatedAt: now, secret: secret, key: key, settings: settings)
+            return StartedSession(pair: pair, evicted: evicted)
+        }
     }
 
     /// Exchanges a refresh token for a new pair (see `RefreshDecision` for the rules).

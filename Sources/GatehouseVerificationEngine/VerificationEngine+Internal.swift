@@ -35,11 +35,13 @@ extension VerificationEngine {
         let select = "SELECT * FROM otp_applications WHERE app_key = ?"
         if let cached = internalApplications.cached(appKey, now: now) { return cached }
         let generation = internalApplications.currentGeneration
-        if let existing = try db.queryOne(select, appKey).map(OTPApplication.init) {
-            // A row this young may be another batch member's insert, not yet committed.
-            if existing.createdAt < now - 60 { internalApplications.store(existing, for: appKey, loadedIn: generation, now: now) }
-            return existing
+        // Kept once the transaction commits: the row read may be this transaction's insert, or
+        // in SQLite's group commit an earlier member's, saved only if the batch commits.
+        let keepOnceCommitted = { [internalApplications] (application: OTPApplication) -> OTPApplication in
+            db.afterCommit { internalApplications.store(application, for: appKey, loadedIn: generation, now: now) }
+            return application
         }
+        if let existing = try db.queryOne(select, appKey).map(OTPApplication.init) { return keepOnceCommitted(existing) }
         var settings = OTPApplicationSettings()
         settings.name = "Gatehouse \(purpose)"
         settings.minimumAuth = .application
@@ -56,7 +58,7 @@ extension VerificationEngine {
                 .text(environment.ids.next().lowercased), .text(tenantID), .text(values.name), .text(appKey),
                 .text(environment.random.token(byteCount: 32)),
             ] + values.columns + [now.sqlValue, .text(purpose)])
-        return try OTPApplication(row: try db.queryOne(select, appKey)!)
+        return keepOnceCommitted(try OTPApplication(row: try db.queryOne(select, appKey)!))
     }
 
     /// Sends a code to a phone number (`sms`, digits) or an email address (`email`).
