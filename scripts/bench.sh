@@ -353,11 +353,11 @@ fi
 # OTP verification cannot be replayed: gatehouse-bench prepares fresh codes for distinct
 # numbers, then times only the verify-otp calls at the same concurrency.
 if wants "verify-otp"; then
-echo "bench: sign-in verify-otp (${SIGNIN_COUNT:-3000} fresh codes, $connections at a time)" >&2
+echo "bench: sign-in verify-otp (${SIGNIN_COUNT:-10000} fresh codes, $connections at a time)" >&2
 # The statements counted here include the request-otp calls that prepare the codes.
 pg_statements_reset
 line=$("$bin/gatehouse-bench" signin --base "$base_url" --admin-token "$admin_token" --api-key "$ios_key" \
-    --count "${SIGNIN_COUNT:-3000}" --connections "$connections" | grep '^SIGNIN')
+    --count "${SIGNIN_COUNT:-10000}" --connections "$connections" | grep '^SIGNIN')
 pg_statements_dump $(( ${#rows[@]} + 1 ))
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$line"; }
 names+=("sign-in verify-otp")
