@@ -16,10 +16,10 @@ public final class InFlight: @unchecked Sendable {
     /// `jobs` more are in hand.
     public func enter(_ jobs: Int = 1) { lock.withLock { busy += jobs } }
 
-    /// One has ended; the last one wakes every `untilIdle()`.
-    public func leave() {
+    /// `jobs` (one unless said) have ended; the last one wakes every `untilIdle()`.
+    public func leave(_ jobs: Int = 1) {
         let waiters = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
-            busy -= 1
+            busy -= jobs
             guard busy == 0 else { return [] }
             defer { idleWaiters.removeAll() }
             return idleWaiters

@@ -63,10 +63,19 @@ public final class WorkflowRunner: @unchecked Sendable {
     private func claim() async throws -> [ClaimedRun] {
         let room = engine.settings.maxRunsPerNode - inFlight.count
         guard room > 0 else { return [] }
-        let claimed = try await engine.claimRuns(limit: min(engine.settings.batchSize, room))
-        // Counted from the claim: each `execute` of them ends with `inFlight.leave()`.
-        inFlight.enter(claimed.count)
-        return claimed
+        let limit = min(engine.settings.batchSize, room)
+        // Counted before the claim, so that `drain()` never finds the node idle while a claim
+        // has committed and its runs are not counted yet (their events would come after it);
+        // what the claim did not take is let go, and each `execute` ends with `inFlight.leave()`.
+        inFlight.enter(limit)
+        do {
+            let claimed = try await engine.claimRuns(limit: limit)
+            inFlight.leave(limit - claimed.count)
+            return claimed
+        } catch {
+            inFlight.leave(limit)
+            throw error
+        }
     }
 
     /// One attempt: the executor races the deadline, and the lease is renewed meanwhile.
