@@ -76,13 +76,17 @@ public final class AccountsEngine: Sendable {
             // The cap's counter and then the code are locked and read in one round trip, and
             // the sign-in's reads (the account's lock, its sessions, the key) travel with them,
             // so a right code's session is written with the COMMIT; the code is checked (and
-            // its attempt counted) only under the cap.
+            // its attempt counted) only under the cap. So every attempt, a wrong or capped one
+            // too, locks the account for its transaction (two round trips); attempts at one
+            // identifier take their turns on the cap's key first, so they hold it one at a
+            // time. Locks are taken cap key, code, account; when the number has no live code,
+            // its newest verification is locked only in `apply()`, after the account (nothing
+            // that locks a verification waits on an account, so no cycle can form).
             let lockedFailures = try RateCounter.sendLock(db, key: failureKey, now: now, window: 3600)
             let pendingCheck = try codes.sendOneTimeCodeCheck(
                 db, tenantID: tenantID, purpose: Self.purpose, policy: policy, channel: identifier.channel,
                 destination: identifier.value, code: code, now: now)
-            let pendingSignIn = try sessions.sendSignIn(
-                db, tenantID: tenantID, account: .identifier(column: identifier.column, value: identifier.value))
+            let pendingSignIn = try sessions.sendSignIn(db, tenantID: tenantID, account: .identifier(identifier))
             let failures = try lockedFailures.read()
             if failures.count >= limit { return .locked(retryAfter: failures.retryAfter) }
             let check = try pendingCheck.apply()
@@ -126,12 +130,7 @@ public final class AccountsEngine: Sendable {
     static let purpose = "sign-in"
 
     static func find(_ db: any DatabaseConnection, tenantID: String, _ identifier: Identifier) throws -> Row? {
-        try send(db, tenantID: tenantID, identifier).rows().first
-    }
-
-    /// The ``find(_:tenantID:_:)`` query, sent without waiting.
-    static func send(_ db: any DatabaseConnection, tenantID: String, _ identifier: Identifier) throws -> SentStatement {
-        try db.send(
+        try db.queryOne(
             "SELECT * FROM accounts WHERE tenant_id = ? AND \(identifier.column) = ? AND deleted_at IS NULL", tenantID, identifier.value)
     }
 

@@ -56,31 +56,39 @@ public final class SessionService: Sendable {
     /// The account a sign-in is for: by id, or by the phone or email it signs in with.
     enum AccountLookup {
         case id(String)
-        case identifier(column: String, value: String)
+        case identifier(Identifier)
 
-        /// The condition on `accounts` and its arguments.
-        var condition: (sql: String, arguments: [SQLValue]) {
+        /// The condition on `accounts` and its argument.
+        var condition: (sql: String, argument: SQLValue) {
             switch self {
-            case .id(let id): return ("id = ?", [.text(id)])
-            case .identifier(let column, let value): return ("\(column) = ?", [.text(value)])
+            case .id(let id): return ("id = ?", .text(id))
+            case .identifier(let identifier): return ("\(identifier.column) = ?", .text(identifier.value))
             }
         }
     }
 
-    /// A sign-in's reads, sent without waiting so that they travel with the caller's own: the
-    /// account's row lock, its live sessions and the tenant's current key. The lock is taken
-    /// first on the server, so the sessions are read after any sign-in that held it has
-    /// committed. ``PendingSignIn/start(device:now:)`` writes the session, or does nothing when
-    /// the caller decides against it (a wrong code), leaving only the lock, held until the
-    /// transaction ends.
-    func sendSignIn(_ db: any DatabaseConnection, tenantID: String, account: AccountLookup) throws -> PendingSignIn {
-        let (condition, arguments) = account.condition
+    /// The texts of a sign-in's lock of its account and read of the account's live sessions,
+    /// each with two arguments: `condition`'s and the tenant.
+    static func signInStatements(condition: String, forUpdate: String) -> (lock: String, live: String) {
         let account = "FROM accounts WHERE \(condition) AND tenant_id = ? AND deleted_at IS NULL"
-        let locked = try db.send("SELECT id, status \(account)" + db.dialect.forUpdate, arguments + [.text(tenantID)])
+        return (
+            "SELECT id, status \(account)" + forUpdate,
+            "SELECT id FROM account_sessions WHERE account_id = (SELECT id \(account)) AND revoked_reason IS NULL ORDER BY created_at, id"
+        )
+    }
+
+    /// A sign-in's reads, sent without waiting so that they travel with the caller's own: the
+    /// account's row lock, the tenant's current key and the account's live sessions. The lock
+    /// is taken first on the server, so the sessions are read after any sign-in that held it
+    /// has committed. ``PendingSignIn/start(device:now:)`` writes the session; a caller that
+    /// decides against it (a wrong code) writes nothing, and the account stays locked until
+    /// its transaction ends.
+    func sendSignIn(_ db: any DatabaseConnection, tenantID: String, account: AccountLookup) throws -> PendingSignIn {
+        let (condition, argument) = account.condition
+        let statements = Self.signInStatements(condition: condition, forUpdate: db.dialect.forUpdate)
+        let locked = try db.send(statements.lock, [argument, .text(tenantID)])
         let key = try SigningKeys.sendCurrent(db, tenantID: tenantID)
-        let live = try db.send(
-            "SELECT id FROM account_sessions WHERE account_id = (SELECT id \(account)) AND revoked_reason IS NULL ORDER BY created_at, id",
-            arguments + [.text(tenantID)])
+        let live = try db.send(statements.live, [argument, .text(tenantID)])
         return PendingSignIn(service: self, db: db, tenantID: tenantID, locked: locked, key: key, live: live)
     }
 

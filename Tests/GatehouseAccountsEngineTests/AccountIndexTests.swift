@@ -58,11 +58,19 @@ import Testing
         guard TestDatabaseKind.available.contains(.postgres) else { return }
         let store = try await Self.database(.postgres)
         defer { store.close() }
-        let plan = try await store.database.write { db in
-            try genericPlan(
-                db, of: "SELECT * FROM accounts WHERE tenant_id = ? AND \(column) = ? AND deleted_at IS NULL", arguments: "'t-1', '\(value)'")
+        // The code request's lookup, then the sign-in's lock of the account and read of its
+        // live sessions (found by the contact, sent with the code's lookup).
+        let signIn = SessionService.signInStatements(condition: "\(column) = ?", forUpdate: " FOR UPDATE")
+        let plans = try await store.database.write { db in
+            [
+                try genericPlan(
+                    db, of: "SELECT * FROM accounts WHERE tenant_id = ? AND \(column) = ? AND deleted_at IS NULL", arguments: "'t-1', '\(value)'"),
+                try genericPlan(db, of: signIn.lock, arguments: "'\(value)', 't-1'"),
+                try genericPlan(db, of: signIn.live, arguments: "'\(value)', 't-1'"),
+            ]
         }
-        #expect(plan.contains(index), "\(plan)")
+        for plan in plans { #expect(plan.contains(index), "\(plan)") }
+        #expect(plans[2].contains("account_sessions_by_account"), "\(plans[2])")
     }
 }
 

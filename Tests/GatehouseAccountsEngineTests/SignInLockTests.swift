@@ -156,6 +156,26 @@ final class KeptMessages: MessageDelivery, @unchecked Sendable {
         }
     }
 
+    /// A right code for an account deleted since it was sent starts no session: the account's
+    /// lock, sent with the code's lookup, finds nothing, and the code is refused as invalid.
+    @Test(arguments: TestDatabaseKind.available)
+    func aRightCodeForAnAccountDeletedSinceStartsNoSession(_ kind: TestDatabaseKind) async throws {
+        let harness = try await SignInHarness(kind, policy: Self.policy)
+        defer { harness.close() }
+        let code = try await harness.requestCode()
+        let accountID = try #require(try await harness.store.database.read { db in
+            try db.queryOne("SELECT id FROM accounts WHERE tenant_id = ?", harness.tenantID)?.get("id", as: String.self)
+        })
+        let principal = SessionPrincipal(
+            tenantId: harness.tenantID, accountId: accountID, sessionId: "none", status: "CREATED", generation: 0, platform: nil)
+        #expect(try await harness.accounts.deleteAccountReporting(principal))
+        await #expect(throws: AccountsError(.codeInvalid)) { try await harness.verify(code) }
+        let sessions = try await harness.store.database.read { db in
+            try db.queryOne("SELECT COUNT(*) AS n FROM account_sessions WHERE account_id = ?", accountID)?.get("n", as: Int64.self)
+        }
+        #expect(sessions == 0)
+    }
+
     static func wrong(_ code: String) -> String { code == "000000" ? "111111" : "000000" }
 
     /// Sends `count` copies of `code` at once; counts the error codes they got.
