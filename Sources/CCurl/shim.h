@@ -1,6 +1,9 @@
 #ifndef GATEHOUSE_CCURL_H
 #define GATEHOUSE_CCURL_H
 #include <curl/curl.h>
+#include <errno.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 
 // curl_easy_setopt and curl_easy_getinfo are variadic; Swift cannot call them. One typed
@@ -31,6 +34,41 @@ static inline CURLcode ccurl_get_pointer(CURL *easy, CURLINFO info, void **value
 }
 static inline CURLMcode ccurl_multi_set_long(CURLM *multi, CURLMoption option, long value) {
     return curl_multi_setopt(multi, option, value);
+}
+
+// The multi handle's socket interface: curl says which sockets to watch and when its next
+// timer is due; the loop watches them with epoll and tells curl what happened.
+static inline CURLMcode ccurl_multi_set_socket(CURLM *multi, curl_socket_callback callback, void *data) {
+    CURLMcode code = curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, callback);
+    return code != CURLM_OK ? code : curl_multi_setopt(multi, CURLMOPT_SOCKETDATA, data);
+}
+static inline CURLMcode ccurl_multi_set_timer(CURLM *multi, curl_multi_timer_callback callback, void *data) {
+    CURLMcode code = curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, callback);
+    return code != CURLM_OK ? code : curl_multi_setopt(multi, CURLMOPT_TIMERDATA, data);
+}
+static inline curl_socket_t ccurl_socket_timeout(void) { return CURL_SOCKET_TIMEOUT; }
+
+// epoll_event is packed on x86-64; these keep its layout on the C side.
+static inline int ccurl_epoll_watch(int epoll, int fd, int in, int out) {
+    struct epoll_event event = { .events = (in ? EPOLLIN : 0) | (out ? EPOLLOUT : 0), .data = { .fd = fd } };
+    if (epoll_ctl(epoll, EPOLL_CTL_MOD, fd, &event) == 0) return 0;
+    return errno == ENOENT ? epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) : -1;
+}
+static inline void ccurl_epoll_forget(int epoll, int fd) {
+    struct epoll_event event = { 0 };
+    (void)epoll_ctl(epoll, EPOLL_CTL_DEL, fd, &event);
+}
+// Waits up to `timeout` ms; fills `fds` and curl's CURL_CSELECT_* bits for each ready socket.
+static inline int ccurl_epoll_wait(int epoll, int *fds, int *masks, int capacity, int timeout) {
+    struct epoll_event events[64];
+    if (capacity > 64) capacity = 64;
+    int ready = epoll_wait(epoll, events, capacity, timeout);
+    for (int i = 0; i < ready; i++) {
+        fds[i] = events[i].data.fd;
+        masks[i] = ((events[i].events & EPOLLIN) ? CURL_CSELECT_IN : 0) | ((events[i].events & EPOLLOUT) ? CURL_CSELECT_OUT : 0)
+            | ((events[i].events & (EPOLLERR | EPOLLHUP)) ? CURL_CSELECT_ERR : 0);
+    }
+    return ready;
 }
 
 // Macros Swift does not import.

@@ -2,13 +2,18 @@ import CCurl
 import Foundation
 import GatehouseCore
 
-// Safe: `commands` and `stopping` are only read and written under `lock`; `active` and every use of `multi` belong to the
-// loop thread, except `curl_multi_wakeup`, which libcurl allows from any thread and which is only called under `lock`
-// before the loop has seen `stopping`, so never after its `curl_multi_cleanup`.
+// Safe: `commands` and `stopping` are only read and written under `lock`; `active`, `timerDue` and every use of `multi`
+// and `epoll` belong to the loop thread. Other threads only write to `wake`, under `lock` and before the loop has seen
+// `stopping`, so never after the loop closed it.
 /// The node's one curl multi handle, driven by a thread of its own. Every easy handle is
 /// added, paused, resumed and removed on that thread only; other threads hand it commands
 /// and wake it. Connections stay in the multi handle's cache between calls, so calls to the
 /// same upstream reuse them (HTTP/1.1 keep-alive, HTTP/2 multiplexing where offered).
+///
+/// The loop uses curl's socket interface: curl names the sockets to watch and its next
+/// timer, the loop waits on them with epoll and tells curl which one is ready, so an event
+/// costs curl the transfer it concerns. (`curl_multi_perform` and `curl_multi_poll` walk
+/// every transfer on every wake: with 64 calls in flight, most of the loop's time.)
 final class CurlLoop: @unchecked Sendable {
     enum Command {
         case add(CurlTransfer)
@@ -28,12 +33,31 @@ final class CurlLoop: @unchecked Sendable {
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     /// Transfers whose head came in during the current pass: the loop thread's alone.
     private var dueHeads: [CurlTransfer] = []
+    /// The sockets curl asked to watch, and `wake`.
+    private let epoll: Int32
+    /// Written to wake the loop for a command.
+    private let wake: Int32
+    /// When curl's timer is due (monotonic nanoseconds), nil when it has none.
+    private var timerDue: UInt64?
 
     init(name: String) {
         precondition(Self.initialized, "curl_global_init failed")
         multi = curl_multi_init()
+        epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+        wake = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        precondition(epoll >= 0 && wake >= 0, "the curl loop could not make its epoll or eventfd descriptor")
+        _ = ccurl_epoll_watch(epoll, wake, 1, 0)
         // Fewer connections kept open per host than that is a handshake per call under load.
         _ = ccurl_multi_set_long(multi, CURLMOPT_MAXCONNECTS, 256)
+        let this = Unmanaged.passUnretained(self).toOpaque()
+        _ = ccurl_multi_set_socket(multi, { _, socket, what, loop, _ in
+            Unmanaged<CurlLoop>.fromOpaque(loop!).takeUnretainedValue().watch(socket, what)
+            return 0
+        }, this)
+        _ = ccurl_multi_set_timer(multi, { _, milliseconds, loop in
+            Unmanaged<CurlLoop>.fromOpaque(loop!).takeUnretainedValue().setTimer(milliseconds)
+            return 0
+        }, this)
         let thread = Thread { [self] in run() }
         thread.name = name
         thread.start()
@@ -44,7 +68,7 @@ final class CurlLoop: @unchecked Sendable {
         let accepted = lock.withLock { () -> Bool in
             guard !stopping else { return false }
             commands.append(command)
-            curl_multi_wakeup(multi)
+            wakeLoop()
             return true
         }
         if !accepted, case .add(let transfer) = command { transfer.abandon(CancellationError()) }
@@ -53,8 +77,50 @@ final class CurlLoop: @unchecked Sendable {
     /// Ends the loop: every transfer still running fails as cancelled.
     func stop() {
         lock.withLock {
+            guard !stopping else { return }
             stopping = true
-            curl_multi_wakeup(multi)
+            wakeLoop()
+        }
+    }
+
+    /// Under `lock`, before `stopping` is seen by the loop.
+    private func wakeLoop() {
+        var one: UInt64 = 1
+        _ = write(wake, &one, MemoryLayout<UInt64>.size)
+    }
+
+    /// curl's socket callback: what to watch on `socket` now.
+    private func watch(_ socket: curl_socket_t, _ what: Int32) {
+        if what == CURL_POLL_REMOVE { return ccurl_epoll_forget(epoll, socket) }
+        let reading = what == CURL_POLL_IN || what == CURL_POLL_INOUT
+        let writing = what == CURL_POLL_OUT || what == CURL_POLL_INOUT
+        _ = ccurl_epoll_watch(epoll, socket, reading ? 1 : 0, writing ? 1 : 0)
+    }
+
+    /// curl's timer callback: -1 takes the timer away, 0 is at once.
+    private func setTimer(_ milliseconds: Int) {
+        timerDue = milliseconds < 0 ? nil : DispatchTime.now().uptimeNanoseconds + UInt64(milliseconds) * 1_000_000
+    }
+
+    /// Waits for a socket, a command or curl's timer (at most a second), and tells curl.
+    private func waitAndAct(_ running: inout Int32) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let wait = timerDue.map { $0 <= now ? 0 : Int32(min(1000, ($0 - now + 999_999) / 1_000_000)) } ?? 1000
+        var fds = [Int32](repeating: 0, count: 64)
+        var masks = [Int32](repeating: 0, count: 64)
+        let ready = ccurl_epoll_wait(epoll, &fds, &masks, 64, wait)
+        for index in 0..<max(0, Int(ready)) {
+            if fds[index] == wake {
+                var count: UInt64 = 0
+                _ = read(wake, &count, MemoryLayout<UInt64>.size)
+                continue
+            }
+            curl_multi_socket_action(multi, fds[index], masks[index], &running)
+        }
+        if let due = timerDue, due <= DispatchTime.now().uptimeNanoseconds {
+            // Taken first: the action may set the next one.
+            timerDue = nil
+            curl_multi_socket_action(multi, ccurl_socket_timeout(), 0, &running)
         }
     }
 
@@ -67,11 +133,12 @@ final class CurlLoop: @unchecked Sendable {
             }
             for command in batch { apply(command) }
             if stop { break }
-            curl_multi_perform(multi, &running)
+            // A command's work (an unpaused transfer's held bytes) is settled before the wait.
             collectFinished()
             publishDueHeads()
-            // Woken early by a command; otherwise curl's own timers bound the wait.
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            waitAndAct(&running)
+            collectFinished()
+            publishDueHeads()
         }
         for transfer in Array(active.values) {
             detach(transfer)
@@ -79,6 +146,8 @@ final class CurlLoop: @unchecked Sendable {
         }
         for case .add(let transfer) in lock.withLock({ commands }) { transfer.abandon(CancellationError()) }
         curl_multi_cleanup(multi)
+        close(epoll)
+        close(wake)
     }
 
     private func apply(_ command: Command) {
