@@ -39,6 +39,9 @@ final class CurlLoop: @unchecked Sendable {
     private let wake: Int32
     /// When curl's timer is due (monotonic nanoseconds), nil when it has none.
     private var timerDue: UInt64?
+    /// What one wait found: the ready sockets and curl's `CURL_CSELECT_*` bits for each.
+    private var readyFDs = [Int32](repeating: 0, count: 64)
+    private var readyMasks = [Int32](repeating: 0, count: 64)
 
     init(name: String) {
         precondition(Self.initialized, "curl_global_init failed")
@@ -99,24 +102,26 @@ final class CurlLoop: @unchecked Sendable {
 
     /// curl's timer callback: -1 takes the timer away, 0 is at once.
     private func setTimer(_ milliseconds: Int) {
-        timerDue = milliseconds < 0 ? nil : DispatchTime.now().uptimeNanoseconds + UInt64(milliseconds) * 1_000_000
+        timerDue = milliseconds < 0 ? nil : DispatchTime.now().uptimeNanoseconds + UInt64(min(milliseconds, 86_400_000)) * 1_000_000
     }
 
     /// Waits for a socket, a command or curl's timer (at most a second), and tells curl.
+    /// A second with nothing at all runs curl's timeout action anyway while transfers are in
+    /// flight: it makes curl announce its timer again, so a wake-up lost anywhere costs a
+    /// transfer a second, not its whole deadline.
     private func waitAndAct(_ running: inout Int32) {
         let now = DispatchTime.now().uptimeNanoseconds
         let wait = timerDue.map { $0 <= now ? 0 : Int32(min(1000, ($0 - now + 999_999) / 1_000_000)) } ?? 1000
-        var fds = [Int32](repeating: 0, count: 64)
-        var masks = [Int32](repeating: 0, count: 64)
-        let ready = ccurl_epoll_wait(epoll, &fds, &masks, 64, wait)
+        let ready = ccurl_epoll_wait(epoll, &readyFDs, &readyMasks, 64, wait)
         for index in 0..<max(0, Int(ready)) {
-            if fds[index] == wake {
+            if readyFDs[index] == wake {
                 var count: UInt64 = 0
                 _ = read(wake, &count, MemoryLayout<UInt64>.size)
                 continue
             }
-            curl_multi_socket_action(multi, fds[index], masks[index], &running)
+            curl_multi_socket_action(multi, readyFDs[index], readyMasks[index], &running)
         }
+        if ready == 0, wait == 1000, !active.isEmpty { timerDue = 0 }
         if let due = timerDue, due <= DispatchTime.now().uptimeNanoseconds {
             // Taken first: the action may set the next one.
             timerDue = nil
