@@ -13,7 +13,7 @@ import GatehouseCore
 /// The loop uses curl's socket interface: curl names the sockets to watch and its next
 /// timer, the loop waits on them with epoll and tells curl which one is ready, so an event
 /// costs curl the transfer it concerns. (`curl_multi_perform` and `curl_multi_poll` walk
-/// every transfer on every wake: with 64 calls in flight, most of the loop's time.)
+/// every transfer on every wake, a cost that grows with the calls in flight.)
 final class CurlLoop: @unchecked Sendable {
     enum Command {
         case add(CurlTransfer)
