@@ -23,3 +23,13 @@ def serve(app, port, request_handler, log):
     print(f"PORT {httpd.server_port}", flush=True)
     log.info("listening on 127.0.0.1:%d", httpd.server_port)
     httpd.serve_forever()
+
+
+def load_own_private_key(pem):
+    """A private key the tests made themselves (beside a fixture), loaded without checking its
+    primes, which costs an RSA key about 70 ms: tests start these fixtures by the dozen."""
+    from cryptography.hazmat.primitives import serialization
+    try:
+        return serialization.load_pem_private_key(pem, password=None, unsafe_skip_rsa_key_validation=True)
+    except TypeError:  # cryptography before 39 checks every key
+        return serialization.load_pem_private_key(pem, password=None)

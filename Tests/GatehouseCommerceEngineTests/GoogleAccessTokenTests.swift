@@ -55,7 +55,7 @@ import Testing
         #expect(log.count == 3 && renewed != fetched.first)
 
         // A new key for the tenant is a new grant at once.
-        let rotated = try GoogleServiceAccountKeyFile.generate(clientEmail: "rotated@gatehouse-test.iam.gserviceaccount.com")
+        let rotated = try GoogleServiceAccountKeyFile.generate(clientEmail: "rotated@gatehouse-test.iam.gserviceaccount.com", distinctFrom: [file])
         try await google.register(rotated)
         _ = try await tokens.token(tenantID: "t1", key: try Self.key(rotated))
         #expect(try await google.log().last?.iss == rotated.clientEmail)
@@ -69,7 +69,7 @@ import Testing
         let tokens = GoogleAccessTokens(tokenURL: google.tokenURL, http: CurlHTTPClient(), clock: SystemClock())
 
         // Google knows the account under another key: the signature does not verify.
-        let impostor = try GoogleServiceAccountKeyFile.generate(clientEmail: known.clientEmail)
+        let impostor = try GoogleServiceAccountKeyFile.generate(clientEmail: known.clientEmail, distinctFrom: [known])
         await #expect(throws: GoogleAPIError.grantRefused(status: 400, error: "invalid_grant")) {
             try await tokens.token(tenantID: "t1", key: try Self.key(impostor))
         }

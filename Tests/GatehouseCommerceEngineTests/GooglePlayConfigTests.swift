@@ -41,7 +41,7 @@ import Testing
         var rename = GooglePlayConfigPatch()
         rename.production = false
         #expect(try await harness.engine.updateGooglePlayConfig(tenantID: harness.tenantID, rename).keyFingerprint == saved.keyFingerprint)
-        let second = try GoogleServiceAccountKeyFile.generate(clientEmail: "rotated@gatehouse-test.iam.gserviceaccount.com")
+        let second = try GoogleServiceAccountKeyFile.generate(clientEmail: "rotated@gatehouse-test.iam.gserviceaccount.com", distinctFrom: [file])
         var rotate = GooglePlayConfigPatch()
         rotate.serviceAccountKey = second.json
         let rotated = try await harness.engine.updateGooglePlayConfig(tenantID: harness.tenantID, rotate)

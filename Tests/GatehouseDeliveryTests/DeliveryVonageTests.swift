@@ -141,9 +141,9 @@ import Testing
         }
     }
 
-    /// A fresh 2048-bit RSA key from the `openssl` command line, as an operator would make one.
+    /// A 2048-bit RSA key made by the `openssl` command line, as an operator would make one
+    /// (one of the tests' keys made ahead, none of them the stand-in's).
     static func generatedRSAKeyPEM() throws -> String {
-        let run = try Command.run("/usr/bin/env", ["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"])
-        return String(decoding: run.output, as: UTF8.self)
+        TestRSAKeys.pairs[0].privatePEM
     }
 }

@@ -1,8 +1,10 @@
 import Foundation
+import Synchronization
 import GatehouseCrypto
 
-/// A Google Cloud service account's JSON key file as the console downloads it, around a fresh
-/// RSA key made with the `openssl` CLI: what a tenant pastes into its Google Play settings.
+/// A Google Cloud service account's JSON key file as the console downloads it, around one of
+/// the tests' RSA keys (``TestRSAKeys``, made with the `openssl` CLI): what a tenant pastes into
+/// its Google Play settings. Each file has an id of its own.
 public struct GoogleServiceAccountKeyFile: Sendable {
     /// The file's text.
     public let json: String
@@ -15,16 +17,22 @@ public struct GoogleServiceAccountKeyFile: Sendable {
     /// The key's public half, as PEM (what Google publishes for the account).
     public let publicKeyPEM: String
 
-    /// A new key for `clientEmail`.
-    public static func generate(clientEmail: String = "play-api@gatehouse-test.iam.gserviceaccount.com") throws -> GoogleServiceAccountKeyFile {
-        let run = try Command.run("/usr/bin/env", ["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"])
-        guard run.status == 0 else { throw TestSetupError("openssl genpkey failed with status \(run.status)") }
-        let pem = String(decoding: run.output, as: UTF8.self)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sa-\(UUID().uuidString).pem").path
-        try pem.write(toFile: path, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let publicHalf = try Command.run("/usr/bin/env", ["openssl", "pkey", "-in", path, "-pubout"])
-        guard publicHalf.status == 0 else { throw TestSetupError("openssl pkey -pubout failed with status \(publicHalf.status)") }
+    private static let handedOut = Mutex(0)
+
+    /// A key file for `clientEmail`, whose key differs from each of `others` (a rotated key, an
+    /// impostor's). The keys are taken in turn from a few made ahead, since making a 2048-bit
+    /// RSA key costs the suite's two cores most of a second each time.
+    public static func generate(
+        clientEmail: String = "play-api@gatehouse-test.iam.gserviceaccount.com", distinctFrom others: [GoogleServiceAccountKeyFile] = []
+    ) throws -> GoogleServiceAccountKeyFile {
+        let taken = Set(others.map(\.privateKeyPEM))
+        let free = TestRSAKeys.pairs.filter { !taken.contains($0.privatePEM) }
+        guard !free.isEmpty else { throw TestSetupError("every test RSA key is among the \(others.count) to differ from") }
+        let turn = handedOut.withLock { count in
+            defer { count &+= 1 }
+            return count
+        }
+        let (pem, publicPEM) = free[turn % free.count]
         let keyID = SystemRandom().bytes(20).hexString
         let file: [String: String] = [
             "type": "service_account", "project_id": "gatehouse-test", "private_key_id": keyID, "private_key": pem,
@@ -37,6 +45,6 @@ public struct GoogleServiceAccountKeyFile: Sendable {
         let json = String(decoding: try JSONSerialization.data(withJSONObject: file, options: [.sortedKeys, .prettyPrinted]), as: UTF8.self)
         return GoogleServiceAccountKeyFile(
             json: json, clientEmail: clientEmail, privateKeyPEM: pem, privateKeyID: keyID,
-            publicKeyPEM: String(decoding: publicHalf.output, as: UTF8.self))
+            publicKeyPEM: publicPEM)
     }
 }
