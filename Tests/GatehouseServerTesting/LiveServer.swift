@@ -46,10 +46,11 @@ public final class LiveServer: @unchecked Sendable {
     public static func start(
         _ kind: TestDatabaseKind = .sqlite, clock: (any Clock)? = nil, inProcess: Bool = false, configure: (inout Settings) -> Void = { _ in }
     ) async throws -> LiveServer {
-        // Making the schema, migrating and opening wait on the database: off the concurrency
-        // pool, whose few threads the servers of the tests running beside this one need.
+        // Migrated here, so that on PostgreSQL a schema an earlier test emptied serves (the
+        // node then finds nothing to migrate). Opening waits on the database: off the
+        // concurrency pool, whose few threads the servers of the tests running beside this one need.
         StallWatch.start()
-        let database = try await offPool { try TestDatabase(kind) }
+        let database = try await TestDatabase.migrated(kind, GatehouseApp.migrations, clock: clock ?? SystemClock())
         let dataDir = NSTemporaryDirectory() + "gatehouse-e2e-" + UUID().uuidString
         var settings = Settings()
         settings.host = "127.0.0.1"
@@ -89,9 +90,14 @@ public final class LiveServer: @unchecked Sendable {
     public func stop() async {
         await app.server.stop(grace: 2)
         await app.stopBackgroundWork()
+        // On PostgreSQL the node's own handle is closed too, so that nothing of this test can
+        // reach the schema once it serves the next test. (On SQLite it stays open, as a
+        // crash would leave it: tests look at the files it keeps.)
+        let nodeDatabase = app.settings.isPostgres ? app.environment.database : nil
         let (database, dataDir) = (database, dataDir)
         // Closing checkpoints and joins threads: it waits, so not on the concurrency pool.
         _ = try? await offPool {
+            nodeDatabase?.close()
             database.close()
             try? FileManager.default.removeItem(atPath: dataDir)
         }

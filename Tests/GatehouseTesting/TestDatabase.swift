@@ -14,15 +14,16 @@ public enum TestDatabaseKind: String, Sendable, CaseIterable, CustomStringConver
         postgresURL == nil ? [.sqlite] : [.sqlite, .postgres]
     }
 
-    static var postgresURL: String? {
+    package static var postgresURL: String? {
         ProcessInfo.processInfo.environment["GATEHOUSE_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     public var description: String { rawValue }
 }
 
-/// A fresh, empty database of one kind that no other test sees: a temporary SQLite file, or
-/// a PostgreSQL schema of its own so tests run in parallel on one shared server.
+/// A database of one kind that no other test sees while it runs: a temporary SQLite file, or
+/// a PostgreSQL schema of its own so tests run in parallel on one shared server. `init` makes
+/// it fresh and empty; ``migrated(_:_:clock:)`` makes it migrated and empty.
 public final class TestDatabase: @unchecked Sendable {
     public let database: any Database
     /// The URL the server settings need: a SQLite path or a schema-scoped PostgreSQL URL.
@@ -53,12 +54,25 @@ public final class TestDatabase: @unchecked Sendable {
         }
     }
 
+    /// A database made by ``PostgresSchemaPool`` or ``SQLiteTemplates``; `cleanup` gives it
+    /// back or removes it.
+    init(_ database: any Database, url: String, cleanup: @escaping () -> Void) {
+        (self.database, self.url, self.cleanup) = (database, url, cleanup)
+    }
+
     /// Closes the database and drops what the test made. The drop (a schema of a hundred
     /// tables) goes on on a thread of its own: nothing waits for it, least of all a
     /// concurrency thread.
     public func close() {
         database.close()
         BlockingThreadPool.tests.run(cleanup)
+    }
+
+    /// ``close()``, returning once what the test made is dropped or, for a pooled schema,
+    /// emptied and back in its pool.
+    package func closeAndWait() async {
+        database.close()
+        _ = try? await offPool(cleanup)
     }
 }
 
@@ -69,19 +83,20 @@ public struct TestSetupError: Error, CustomStringConvertible {
 }
 
 extension TestDatabase {
-    /// A fresh database with `migrations` applied. Making the schema and migrating wait on the
-    /// database, so they run off the concurrency pool: tests start by the dozen, and their
-    /// waits there would hold back the requests of the tests already running.
+    /// A database with `migrations` applied and nothing else in it: a copy of a SQLite file
+    /// ``SQLiteTemplates`` migrated once, or a PostgreSQL schema that ``PostgresSchemaPool``
+    /// migrated for this test or emptied after an earlier one. Making the schema and migrating wait on the database, so they run off
+    /// the concurrency pool: tests start by the dozen, and their waits there would hold back
+    /// the requests of the tests already running.
     public static func migrated(_ kind: TestDatabaseKind, _ migrations: [Migration], clock: any Clock) async throws -> TestDatabase {
         try await offPool {
-            let store = try TestDatabase(kind)
-            do {
-                _ = try DatabaseMigrator(migrations: migrations, now: { clock.now }).migrate(store.database)
-            } catch {
-                store.close()
-                throw error
+            switch kind {
+            case .sqlite:
+                return try SQLiteTemplates.shared.copy(migrations, clock: clock)
+            case .postgres:
+                guard let base = TestDatabaseKind.postgresURL else { throw TestSetupError("GATEHOUSE_TEST_POSTGRES_URL is not set") }
+                return try PostgresSchemaPool.shared.checkout(base: base, migrations: migrations, clock: clock)
             }
-            return store
         }
     }
 }
