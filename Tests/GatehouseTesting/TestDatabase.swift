@@ -60,8 +60,8 @@ public final class TestDatabase: @unchecked Sendable {
         (self.database, self.url, self.cleanup) = (database, url, cleanup)
     }
 
-    /// Closes the database and drops what the test made. The drop (a schema of a hundred
-    /// tables) goes on on a thread of its own: nothing waits for it, least of all a
+    /// Closes the database and drops what the test made, or empties a pooled schema and gives
+    /// it back. That goes on on a thread of its own: nothing waits for it, least of all a
     /// concurrency thread.
     public func close() {
         database.close()
@@ -85,9 +85,9 @@ public struct TestSetupError: Error, CustomStringConvertible {
 extension TestDatabase {
     /// A database with `migrations` applied and nothing else in it: a copy of a SQLite file
     /// ``SQLiteTemplates`` migrated once, or a PostgreSQL schema that ``PostgresSchemaPool``
-    /// migrated for this test or emptied after an earlier one. Making the schema and migrating wait on the database, so they run off
-    /// the concurrency pool: tests start by the dozen, and their waits there would hold back
-    /// the requests of the tests already running.
+    /// migrated for this test or emptied after an earlier one. Making it waits on the
+    /// database, so it runs off the concurrency pool: tests start by the dozen, and their
+    /// waits there would hold back the requests of the tests already running.
     public static func migrated(_ kind: TestDatabaseKind, _ migrations: [Migration], clock: any Clock) async throws -> TestDatabase {
         try await offPool {
             switch kind {
