@@ -37,7 +37,7 @@ package final class PostgresSchemaPool: Sendable {
 
     /// An emptied schema migrated with `migrations`, or a fresh one migrated now.
     package func checkout(base: String, migrations: [Migration], clock: any Clock) throws -> TestDatabase {
-        let key = migrations.map(\.id).joined(separator: "\n")
+        let key = migrations.key
         let reused = idle.withLock { $0[key]?.popLast() }
         let schema = try reused ?? migrateFresh(base: base, migrations: migrations, clock: clock)
         let url = Self.url(base: base, schema: schema.name)
@@ -52,7 +52,8 @@ package final class PostgresSchemaPool: Sendable {
     }
 
     /// The URL of `schema` on the server at `base`: its search path, and its name as every
-    /// connection's `application_name`, by which ``recycle`` finds and ends them.
+    /// connection's `application_name`, by which ``recycle`` finds and ends them (fresh
+    /// schemas of ``TestDatabase`` carry it too).
     static func url(base: String, schema: String) -> String {
         base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)&application_name=\(schema)"
     }

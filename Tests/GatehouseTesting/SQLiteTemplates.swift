@@ -42,7 +42,7 @@ final class SQLiteTemplates: Sendable {
     /// The template for `migrations`, migrated now by the first caller; later callers for
     /// the same list wait for it.
     private func template(for migrations: [Migration], clock: any Clock) throws -> String {
-        let key = migrations.map(\.id).joined(separator: "\n")
+        let key = migrations.key
         return try templates.withLock { templates in
             if let made = templates[key] { return made }
             let path = FileManager.default.temporaryDirectory

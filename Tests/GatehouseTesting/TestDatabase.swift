@@ -45,7 +45,7 @@ public final class TestDatabase: @unchecked Sendable {
             let schema = "gh_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
             let admin = try PostgresDatabase(url: base, poolSize: 1)
             try admin.writeBlocking { try $0.executeScript("CREATE SCHEMA \(schema)") }
-            url = base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
+            url = PostgresSchemaPool.url(base: base, schema: schema)
             database = try PostgresDatabase(url: url, poolSize: 8)
             cleanup = {
                 try? admin.writeBlocking { try $0.executeScript("DROP SCHEMA \(schema) CASCADE") }
@@ -99,4 +99,9 @@ extension TestDatabase {
             }
         }
     }
+}
+
+extension [Migration] {
+    /// What tells one list of migrations from another: the ids in order.
+    var key: String { map(\.id).joined(separator: "\n") }
 }
