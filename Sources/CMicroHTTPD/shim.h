@@ -3,6 +3,8 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
@@ -92,6 +94,32 @@ static inline ssize_t cmhd_send_now(int fd, const void *bytes, size_t length) {
 
 // On Linux, shutting a listening socket down ends its listening: connects are refused.
 static inline void cmhd_stop_listening(int fd) { shutdown(fd, SHUT_RDWR); }
+
+static inline int cmhd_listen_fd(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_LISTEN_FD);
+    return info ? info->listen_fd : -1;
+}
+
+// Closes a running daemon's listening socket under MHD's feet, so connects are refused from
+// now on, without MHD_quiesce_daemon (see `Server.shutdown` for why). The descriptor number MHD
+// holds is pointed at one end of a fresh socket pair: the listening socket itself is closed
+// (the kernel refuses connects, resets what waited in its backlog, and takes it out of every
+// worker's epoll set), while MHD's number stays a valid socket that never has anything to
+// read, for MHD to close when it stops. Returns the pair's other end, to be closed once MHD
+// has stopped (its end would report a hang-up to the workers' epoll sets before then); -1
+// when no pair could be made, and nothing changed.
+static inline int cmhd_close_listener(int listen_fd) {
+    int pair[2];
+    if (listen_fd < 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, pair) != 0) return -1;
+    if (dup2(pair[0], listen_fd) < 0) {
+        close(pair[0]);
+        close(pair[1]);
+        return -1;
+    }
+    (void)fcntl(listen_fd, F_SETFD, FD_CLOEXEC);
+    close(pair[0]);
+    return pair[1];
+}
 
 // The request target as MHD first saw it, before a NUL could hide the rest of it and before
 // MHD turned `+` into a space in its arguments: its length, and whether it held a space or a

@@ -132,10 +132,19 @@ public final class Server: @unchecked Sendable {
         defer { shutdownLock.unlock() }
         guard let daemon, !abandoned else { return }
         cmhd_flag_set(stoppingFlag, 1)
-        // New connections are refused at once; the descriptor itself stays open until MHD has
-        // stopped, since its threads may still take it out of their epoll sets (MHD panics if
-        // it was closed, or reused, by then).
-        let listener = MHD_quiesce_daemon(daemon)
+        // New connections are refused at once. Not through `MHD_quiesce_daemon`: in
+        // libmicrohttpd 0.9.75 it takes the listening socket out of each worker's epoll set
+        // while that worker, awake, may be taking it out too, and whichever loses gets ENOENT
+        // and aborts the process ("Failed to remove listen FD from epoll set"; a test stopping
+        // servers while clients came and went saw it in half its runs). Instead the listening
+        // socket is closed behind MHD's descriptor (`cmhd_close_listener`), which the kernel
+        // takes out of every epoll set itself. Unquiesced, a worker takes it out only at its
+        // connection limit or out of descriptors, which only an accept racing this very call
+        // could reach: a node full to its last connection as it stops. When requests do not
+        // finish (below), the placeholder's peer stays open with MHD's threads.
+        let placeholderPeer = cmhd_close_listener(cmhd_listen_fd(daemon))
+        // Only when no socket pair could be made (out of descriptors): quiesce after all.
+        let listener = placeholderPeer >= 0 ? -1 : MHD_quiesce_daemon(daemon)
         if listener >= 0 { cmhd_stop_listening(listener) }
         listenerClosed(inFlight)
         waitForIdle(seconds: grace ?? configuration.shutdownGrace)
@@ -155,6 +164,7 @@ public final class Server: @unchecked Sendable {
         }
         MHD_stop_daemon(daemon)
         if listener >= 0 { close(listener) }
+        if placeholderPeer >= 0 { close(placeholderPeer) }
         clientDeadlines.stop()
         self.daemon = nil
     }
