@@ -10,10 +10,11 @@ import GatehouseDatabase
 public final class SessionService: Sendable {
     let environment: Environment
     public let settings: SessionSettings
-    /// Access tokens already taken apart: an app sends the same one on every request until it
-    /// refreshes. Only the parse is remembered; the signature, the expiry and the session are
-    /// checked on every request.
-    let parsedAccessTokens = BoundedMemo<String, ParsedAccessToken>()
+    /// Access tokens already taken apart and verified: an app sends the same one on every
+    /// request until it refreshes. The parse is remembered with the key secret the signature
+    /// was checked under, so a repeat is not taken apart or MAC'd again while that key stays
+    /// the token's; the key's use, the expiry and the session are checked on every request.
+    let verifiedAccessTokens = BoundedMemo<String, VerifiedAccessToken>()
     /// The name live-session lookups are cached under (see ``CacheInvalidations``).
     public static let sessionCacheName = "account-sessions"
     /// Sessions by id as access checks last read them, so a busy session's check reads

@@ -101,6 +101,13 @@ public enum JWT {
         }
     }
 
+    /// Checks only the time claims of a token whose signature was verified before, under the
+    /// key it is being accepted with now (a caller that remembers verified tokens by their
+    /// exact text): its signature cannot have changed, its validity can.
+    public static func checkValidity(of token: TimedJWS, now: Date, leeway: TimeInterval = 0) throws {
+        try checkValidity(token.times, now: now, leeway: leeway)
+    }
+
     /// Checks `exp` and `nbf` (NumericDate seconds) of a verified token's payload at `now`.
     ///
     /// A token is expired once `now >= exp + leeway` (RFC 7519 §4.1.4: valid only before `exp`)

@@ -54,11 +54,11 @@ final class SessionHarness: @unchecked Sendable {
     }
 
     @Test(arguments: TestDatabaseKind.available)
-    func onlyTokensWhoseSignatureHeldAreRememberedParsed(_ kind: TestDatabaseKind) async throws {
+    func onlyTokensWhoseSignatureHeldAreRememberedVerified(_ kind: TestDatabaseKind) async throws {
         let harness = try await SessionHarness(kind)
         defer { harness.close() }
         let pair = try await harness.signIn()
-        let memo = harness.service.parsedAccessTokens
+        let memo = harness.service.verifiedAccessTokens
         // Forged tokens that parse (a signature of someone else's making) are refused and not kept.
         let parts = pair.accessToken.split(separator: ".")
         for index in 0..<50 {
@@ -74,6 +74,12 @@ final class SessionHarness: @unchecked Sendable {
         // A real one is kept once checked, and still checked every time (expiry here).
         _ = try await harness.service.authenticate(accessToken: pair.accessToken)
         #expect(memo.count == 1)
+        _ = try await harness.service.authenticate(accessToken: pair.accessToken)
+        // A remembered token is taken on its memory only under the secret it was verified
+        // with: one remembered under any other (a key replaced under its id) is checked again.
+        let forged = "\(parts[0]).\(parts[1]).\(String(repeating: "B", count: 42))A"
+        memo.remember(VerifiedAccessToken(parsed: try ParsedAccessToken(forged), keySecret: [UInt8](repeating: 7, count: 32)), for: forged)
+        await #expect(throws: SessionError(.tokenInvalid)) { try await harness.service.authenticate(accessToken: forged) }
         harness.clock.advance(by: 1800)
         await #expect(throws: SessionError(.tokenExpired)) { try await harness.service.authenticate(accessToken: pair.accessToken) }
     }
