@@ -59,7 +59,8 @@ public struct Request: Sendable {
             bytes[..<6].map({ $0 | 0x20 }) == Array("bearer".utf8)
         else { return nil }
         let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        let token = bytes[7...].drop(while: isBlank).reversed().drop(while: isBlank).reversed()
-        return token.isEmpty ? nil : String(decoding: token, as: UTF8.self)
+        // Indices, not a reversed view: decoding a reversed collection goes byte by byte.
+        guard let start = bytes[7...].firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) }) else { return nil }
+        return String(decoding: bytes[start...last], as: UTF8.self)
     }
 }

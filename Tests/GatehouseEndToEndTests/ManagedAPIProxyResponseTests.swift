@@ -63,6 +63,37 @@ import GatehouseCore
         #expect(String(decoding: out, as: UTF8.self) == "<a href=\"?k=[redacted]\">[redacted]</a> short")
         #expect(SecretScrubber(secrets: ["short"]) == nil)
     }
+
+    /// The scrubber's search finds what a naive left-to-right search finds (matches never
+    /// overlapping), near-misses of a repetitive secret included, in time linear in the text.
+    @Test func thePatternSearchFindsWhatANaiveSearchFinds() {
+        func naive(_ needle: [UInt8], _ text: [UInt8]) -> [Int] {
+            var found: [Int] = []
+            var at = 0
+            while at + needle.count <= text.count {
+                if Array(text[at..<at + needle.count]) == needle {
+                    found.append(at)
+                    at += needle.count
+                } else {
+                    at += 1
+                }
+            }
+            return found
+        }
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let needle = (0..<Int.random(in: 1...6, using: &random)).map { _ in UInt8.random(in: 97...98, using: &random) }
+            let text = (0..<Int.random(in: 0...40, using: &random)).map { _ in UInt8.random(in: 97...98, using: &random) }
+            let found = text.withUnsafeBytes { BytePattern(needle).offsets(in: $0) }
+            #expect(found == naive(needle, text), "\(needle) in \(text)")
+        }
+        // A secret of many `a` and one `b` against a megabyte of `a`: every position a near miss.
+        let secret = String(repeating: "a", count: 4000) + "b"
+        let scrubber = SecretScrubber(secrets: [secret])
+        let text = Data(repeating: UInt8(ascii: "a"), count: 1 << 20) + Data(secret.utf8)
+        let out = (scrubber?.scrub(text) ?? Data()) + (scrubber?.finish() ?? Data())
+        #expect(out == Data(repeating: UInt8(ascii: "a"), count: 1 << 20) + SecretScrubber.replacement)
+    }
 }
 
 private struct EmptyBody: UpstreamBody {

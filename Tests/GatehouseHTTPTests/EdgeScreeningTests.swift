@@ -107,4 +107,14 @@ import GatehouseTesting
         #expect(String(decoding: await old.end(), as: UTF8.self).contains(" 200 "))
         #expect(await (try RawConnection(port: test.port)).exchange("GET /items/1 HTTP/1.1\r\nHost: a\r\n\r\n")?.status == 200)
     }
+
+    /// `Authorization: Bearer <token>`: the scheme in any case, blanks around the token dropped,
+    /// nothing for another scheme, a missing space or an empty token.
+    @Test(arguments: [
+        ("Bearer abc.def", "abc.def"), ("bearer  abc \t", "abc"), ("BEARER\t", nil), ("Bearer    ", nil), ("Bearer", nil),
+        ("Basic abc", nil), ("Bearerabc", nil), ("Bearer a b", "a b"), ("Bearer é", "é"),
+    ] as [(String, String?)])
+    func bearerTokenIsReadFromItsHeader(value: String, token: String?) {
+        #expect(Request.bearerToken(["Authorization": value]) == token)
+    }
 }
