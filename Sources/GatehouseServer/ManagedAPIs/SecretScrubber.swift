@@ -75,7 +75,7 @@ final class SecretScrubber: @unchecked Sendable {
 
 /// A byte string searched for with Knuth–Morris–Pratt: time linear in what is searched
 /// whatever an upstream sends (a naive search is quadratic on near-misses of a long secret),
-/// and no detour through `NSData`, whose `range(of:)` took a twentieth of a proxied call.
+/// and no detour through `NSData`, whose `range(of:)` took 2% of a proxied call's CPU.
 struct BytePattern {
     let bytes: [UInt8]
     /// For each prefix length, the length of its longest proper border.
